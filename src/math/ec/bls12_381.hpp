@@ -2,6 +2,8 @@
 // standard generators, and subgroup membership.
 #pragma once
 
+#include <type_traits>
+
 #include "math/ec/curve.hpp"
 #include "math/ff/fp2.hpp"
 
@@ -46,12 +48,28 @@ inline const G2Affine& g2_generator() {
   return g;
 }
 
-// Prime-order subgroup membership: [r]P == O. Exact by definition; about 255 doublings, so callers
-// use it on keys and proofs, and skip it (as bellperson does) on the bulk query vectors.
+// Prime-order subgroup membership by definition: [r]P == O (about 255 doublings). The reference
+// the fast endomorphism checks are tested against.
 template <class C>
-bool in_prime_subgroup(const Affine<C>& p) {
+bool in_prime_subgroup_by_order(const Affine<C>& p) {
   if (p.infinity) return true;
   return Jacobian<C>::from_affine(p).mul(FrParams::kModulus).is_identity();
 }
 
+// Defined in math/ec/subgroup.hpp, which is included at the end of this header.
+inline bool g1_in_subgroup_fast(const G1Affine& p);
+inline bool g2_in_subgroup_fast(const G2Affine& p);
+
+// Prime-order subgroup membership. G1 and G2 use the endomorphism tests of math/ec/subgroup.hpp
+// (64-128 doublings instead of 255); callers use it on keys and proofs, and skip it (as bellperson
+// does) on the bulk query vectors.
+template <class C>
+bool in_prime_subgroup(const Affine<C>& p) {
+  if constexpr (std::is_same_v<C, G1Curve>) return g1_in_subgroup_fast(p);
+  else if constexpr (std::is_same_v<C, G2Curve>) return g2_in_subgroup_fast(p);
+  else return in_prime_subgroup_by_order(p);
+}
+
 }  // namespace cuzk::math
+
+#include "math/ec/subgroup.hpp"
