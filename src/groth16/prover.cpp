@@ -1,0 +1,131 @@
+#include "groth16/prover.hpp"
+
+#include <sys/random.h>
+
+#include <stdexcept>
+
+#include "base/parallel.hpp"
+#include "math/msm/msm.hpp"
+#include "math/poly/ntt.hpp"
+
+namespace cuzk::groth16 {
+namespace {
+
+Fr random_fr() {
+  // 512 random bits reduced mod r: lo + hi * 2^256, bias below 2^-250.
+  math::Limbs<4> lo, hi;
+  std::uint8_t buf[64];
+  std::size_t got = 0;
+  while (got < sizeof buf) {
+    ssize_t n = getrandom(buf + got, sizeof buf - got, 0);
+    if (n < 0) throw std::runtime_error("getrandom failed");
+    got += std::size_t(n);
+  }
+  std::memcpy(lo.data(), buf, 32);
+  std::memcpy(hi.data(), buf + 32, 32);
+  const Fr two_256 = Fr::from_mont_raw(math::FrParams::kR2);  // canonical value 2^256 mod r
+  return Fr::from_reduced(lo) + Fr::from_reduced(hi) * two_256;
+}
+
+// Root of unity of order 2^k (k <= 32), bellperson's choice of generator.
+Fr root_of_unity(std::uint32_t k) {
+  Fr w = math::fr_root_of_unity();
+  for (std::uint32_t i = k; i < math::kFrTwoAdicity; ++i) w = w.square();
+  return w;
+}
+
+// Scalars of the variables selected by a density: all inputs (when `all_inputs`) or the inputs with
+// input_density set, then the aux variables with aux_density set — the compressed query's order.
+std::vector<Fr> select_scalars(std::span<const Fr> w, std::uint32_t num_inputs, const Density* input_density,
+                               const Density& aux_density) {
+  std::vector<Fr> out;
+  out.reserve((input_density ? input_density->popcount : num_inputs) + aux_density.popcount);
+  for (std::uint32_t i = 0; i < num_inputs; ++i) {
+    if (!input_density || input_density->bits[i]) out.push_back(w[i]);
+  }
+  for (std::size_t j = 0; j < aux_density.bits.size(); ++j) {
+    if (aux_density.bits[j]) out.push_back(w[num_inputs + j]);
+  }
+  return out;
+}
+
+class CpuBackend final : public Backend {
+ public:
+  std::string name() const override { return "cpu"; }
+
+  Result<PendingProof> start(const R1csShape& shape, std::span<const Fr> w, const ProvingKey& key) override {
+    if (auto st = check_prover_inputs(shape, w, key); !st) return Error{st.error()};
+    PendingProof p;
+    p.h_acc = math::msm_g1(key.h, compute_h_scalars(evaluate_rows(shape, w), key));
+    p.l_acc = math::msm_g1(key.l, w.subspan(key.num_inputs));
+    auto a_scalars = select_scalars(w, key.num_inputs, nullptr, key.a_aux_density);
+    p.a_acc = math::msm_g1(key.a, a_scalars);
+    auto b_scalars = select_scalars(w, key.num_inputs, &key.b_input_density, key.b_aux_density);
+    p.b1_acc = math::msm_g1(key.b_g1, b_scalars);
+    p.b2_acc = math::msm_g2(key.b_g2, b_scalars);
+    return p;
+  }
+};
+
+}  // namespace
+
+ProofRandomness ProofRandomness::random() { return {random_fr(), random_fr()}; }
+
+std::unique_ptr<Backend> make_cpu_backend() { return std::make_unique<CpuBackend>(); }
+
+Status check_prover_inputs(const R1csShape& shape, std::span<const Fr> w, const ProvingKey& key) {
+  if (shape.num_inputs != key.num_inputs || shape.num_aux != key.num_aux) {
+    return Error{"the proving key does not belong to this circuit: key has " + std::to_string(key.num_inputs) +
+                 " inputs and " + std::to_string(key.num_aux) + " aux variables, circuit has " +
+                 std::to_string(shape.num_inputs) + " and " + std::to_string(shape.num_aux)};
+  }
+  if (shape.num_constraints() > key.domain_size()) {
+    return Error{"the proving key does not belong to this circuit: " + std::to_string(shape.num_constraints()) +
+                 " rows do not fit its domain of " + std::to_string(key.domain_size())};
+  }
+  if (w.size() != shape.num_variables()) {
+    return Error{"witness has " + std::to_string(w.size()) + " values, the circuit has " +
+                 std::to_string(shape.num_variables()) + " variables"};
+  }
+  if (w.empty() || w[0] != Fr::one()) return Error{"witness: the first value (the constant ONE) is not 1"};
+  return ok_status();
+}
+
+std::vector<Fr> compute_h_scalars(RowEvaluations ev, const ProvingKey& key) {
+  const std::size_t m = key.domain_size();
+  const auto& domain = math::domain_for(key.domain_log2);
+  ev.a.resize(m, Fr::zero());
+  ev.b.resize(m, Fr::zero());
+  ev.c.resize(m, Fr::zero());
+  std::vector<Fr>* polys[3] = {&ev.a, &ev.b, &ev.c};
+  for (auto* v : polys) math::intt(domain, *v);
+  if (key.h_basis == HBasis::kMonomialOverZ) {
+    // bellperson: evaluate on the coset 7*<w>, divide by Z there (Z = g^m - 1 is constant on the
+    // coset), interpolate back; the quotient has degree m - 2.
+    for (auto* v : polys) math::coset_ntt(domain, *v);
+    Fr z_inv = (Fr::from_u64(math::kFrMultiplicativeGenerator).pow(std::uint64_t(m)) - Fr::one()).inverse();
+    parallel_for(m, [&](std::size_t i) { ev.a[i] = (ev.a[i] * ev.b[i] - ev.c[i]) * z_inv; }, 4096);
+    math::coset_intt(domain, ev.a);
+    ev.a.resize(m - 1);
+  } else {
+    // snarkjs: evaluate on the odd coset w_{2m} * <w>; the key's H points absorb Z and the interpolation.
+    Fr shift = root_of_unity(key.domain_log2 + 1);
+    for (auto* v : polys) math::coset_ntt(domain, *v, shift);
+    parallel_for(m, [&](std::size_t i) { ev.a[i] = ev.a[i] * ev.b[i] - ev.c[i]; }, 4096);
+  }
+  return std::move(ev.a);
+}
+
+Proof finish(const PendingProof& p, const ProvingKey& key, const ProofRandomness& rs) {
+  using math::G1Jacobian;
+  using math::G2Jacobian;
+  const auto& vk = key.vk;
+  G1Jacobian delta1 = G1Jacobian::from_affine(vk.delta_g1);
+  G1Jacobian a = G1Jacobian::from_affine(vk.alpha_g1) + delta1.mul(rs.r) + p.a_acc;
+  G2Jacobian b = G2Jacobian::from_affine(vk.beta_g2) + G2Jacobian::from_affine(vk.delta_g2).mul(rs.s) + p.b2_acc;
+  G1Jacobian b1 = G1Jacobian::from_affine(vk.beta_g1) + delta1.mul(rs.s) + p.b1_acc;
+  G1Jacobian c = p.h_acc + p.l_acc + a.mul(rs.s) + b1.mul(rs.r) - delta1.mul(rs.r * rs.s);
+  return Proof{a.to_affine(), b.to_affine(), c.to_affine()};
+}
+
+}  // namespace cuzk::groth16

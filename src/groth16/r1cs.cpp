@@ -1,0 +1,83 @@
+#include "groth16/r1cs.hpp"
+
+#include <atomic>
+
+#include "base/parallel.hpp"
+
+namespace cuzk::groth16 {
+
+void CsrMatrix::add_row(std::span<const std::pair<std::uint32_t, Fr>> terms) {
+  for (const auto& [var, coeff] : terms) {
+    if (coeff.is_zero()) continue;
+    cols.push_back(var);
+    vals.push_back(coeff);
+  }
+  row_ptr.push_back(cols.size());
+}
+
+Fr CsrMatrix::dot_row(std::size_t row, std::span<const Fr> w) const {
+  Fr acc = Fr::zero();
+  for (std::uint64_t k = row_ptr[row]; k < row_ptr[row + 1]; ++k) {
+    const Fr& v = vals[k];
+    // Most coefficients are 1 (bits, copies); skip the multiplication for them.
+    acc += v.is_one() ? w[cols[k]] : v * w[cols[k]];
+  }
+  return acc;
+}
+
+void R1csShape::append_input_rows() {
+  for (std::uint32_t i = 0; i < num_inputs; ++i) {
+    std::pair<std::uint32_t, Fr> term{i, Fr::one()};
+    a.add_row(std::span(&term, 1));
+    b.add_empty_row();
+    c.add_empty_row();
+  }
+}
+
+std::uint32_t R1csShape::domain_log2() const {
+  std::uint32_t k = 0;
+  while ((std::size_t(1) << k) < num_constraints()) ++k;
+  return k;
+}
+
+RowEvaluations evaluate_rows(const R1csShape& shape, std::span<const Fr> w) {
+  RowEvaluations ev;
+  std::size_t n = shape.num_constraints();
+  ev.a.resize(n);
+  ev.b.resize(n);
+  ev.c.resize(n);
+  parallel_for(n, [&](std::size_t k) {
+    ev.a[k] = shape.a.dot_row(k, w);
+    ev.b[k] = shape.b.dot_row(k, w);
+    ev.c[k] = shape.has_c ? shape.c.dot_row(k, w) : ev.a[k] * ev.b[k];
+  }, 4096);
+  return ev;
+}
+
+std::optional<std::size_t> first_unsatisfied_row(const R1csShape& shape, std::span<const Fr> w) {
+  if (!shape.has_c) return std::nullopt;  // without C every assignment "satisfies" a*b = a*b
+  std::size_t n = shape.num_constraints();
+  std::atomic<std::size_t> first{n};
+  parallel_chunks(n, default_threads(), [&](std::size_t b, std::size_t e, std::size_t) {
+    for (std::size_t k = b; k < e && k < first.load(std::memory_order_relaxed); ++k) {
+      if (shape.a.dot_row(k, w) * shape.b.dot_row(k, w) != shape.c.dot_row(k, w)) {
+        std::size_t cur = first.load();
+        while (k < cur && !first.compare_exchange_weak(cur, k)) {
+        }
+        return;
+      }
+    }
+  });
+  if (first.load() == n) return std::nullopt;
+  return first.load();
+}
+
+std::vector<bool> variable_density(const CsrMatrix& m, std::size_t num_variables) {
+  std::vector<bool> d(num_variables, false);
+  for (std::size_t k = 0; k < m.nnz(); ++k) {
+    if (!m.vals[k].is_zero()) d[m.cols[k]] = true;
+  }
+  return d;
+}
+
+}  // namespace cuzk::groth16
