@@ -7,6 +7,7 @@
 #include "base/parallel.hpp"
 #include "math/msm/msm.hpp"
 #include "math/poly/ntt.hpp"
+#include "groth16/snarkjs_domain.hpp"
 
 namespace cuzk::groth16 {
 namespace {
@@ -25,13 +26,6 @@ Fr random_fr() {
   std::memcpy(hi.data(), buf + 32, 32);
   const Fr two_256 = Fr::from_mont_raw(math::FrParams::kR2);  // canonical value 2^256 mod r
   return Fr::from_reduced(lo) + Fr::from_reduced(hi) * two_256;
-}
-
-// Root of unity of order 2^k (k <= 32), bellperson's choice of generator.
-Fr root_of_unity(std::uint32_t k) {
-  Fr w = math::fr_root_of_unity();
-  for (std::uint32_t i = k; i < math::kFrTwoAdicity; ++i) w = w.square();
-  return w;
 }
 
 // Scalars of the variables selected by a density: all inputs (when `all_inputs`) or the inputs with
@@ -98,22 +92,28 @@ std::vector<Fr> compute_h_scalars(RowEvaluations ev, const ProvingKey& key) {
   ev.b.resize(m, Fr::zero());
   ev.c.resize(m, Fr::zero());
   std::vector<Fr>* polys[3] = {&ev.a, &ev.b, &ev.c};
-  for (auto* v : polys) math::intt(domain, *v);
   if (key.h_basis == HBasis::kMonomialOverZ) {
-    // bellperson: evaluate on the coset 7*<w>, divide by Z there (Z = g^m - 1 is constant on the
-    // coset), interpolate back; the quotient has degree m - 2.
-    for (auto* v : polys) math::coset_ntt(domain, *v);
+    // bellperson: interpolate, evaluate on the coset 7<w>, divide by Z there (Z = 7^m - 1 is constant
+    // on the coset), interpolate back; the quotient has degree m - 2.
+    for (auto* v : polys) {
+      math::intt(domain, *v);
+      math::coset_ntt(domain, *v);
+    }
     Fr z_inv = (Fr::from_u64(math::kFrMultiplicativeGenerator).pow(std::uint64_t(m)) - Fr::one()).inverse();
     parallel_for(m, [&](std::size_t i) { ev.a[i] = (ev.a[i] * ev.b[i] - ev.c[i]) * z_inv; }, 4096);
     math::coset_intt(domain, ev.a);
     ev.a.resize(m - 1);
-  } else {
-    // snarkjs: evaluate on the odd coset w_{2m} * <w>; the key's H points absorb Z and the interpolation.
-    Fr shift = root_of_unity(key.domain_log2 + 1);
-    for (auto* v : polys) math::coset_ntt(domain, *v, shift);
-    parallel_for(m, [&](std::size_t i) { ev.a[i] = ev.a[i] * ev.b[i] - ev.c[i]; }, 4096);
+    return std::move(ev.a);
   }
-  return std::move(ev.a);
+  // snarkjs: row k lives at w'^k (snarkjs_domain.hpp); evaluate a*b - c on the odd coset w'_2m <w'>.
+  // The key's H points absorb Z and the interpolation, so no division here.
+  for (auto* v : polys) {
+    *v = snarkjs_to_our_order(*v);
+    math::intt(domain, *v);
+    math::coset_ntt(domain, *v, root_of_unity(key.domain_log2 + 1, true));
+  }
+  parallel_for(m, [&](std::size_t i) { ev.a[i] = ev.a[i] * ev.b[i] - ev.c[i]; }, 4096);
+  return our_to_snarkjs_order(ev.a);
 }
 
 Proof finish(const PendingProof& p, const ProvingKey& key, const ProofRandomness& rs) {

@@ -1,0 +1,23 @@
+// Subcommands of the `cuzk` tool. Each register_* adds one subcommand to the app; its callback sets
+// the process exit code through the returned reference. Exit codes: 0 success, 1 a proof that does
+// not verify, 2 bad input or usage (with a one-line error on stderr).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace cuzk::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitInvalid = 1;
+inline constexpr int kExitError = 2;
+
+void register_prove(CLI::App& app, int& exit_code);
+void register_verify(CLI::App& app, int& exit_code);
+void register_setup(CLI::App& app, int& exit_code);
+void register_params(CLI::App& app, int& exit_code);
+void register_inspect(CLI::App& app, int& exit_code);
+
+// Prints "cuzk <cmd>: <message>" to stderr and returns kExitError.
+int fail(const std::string& cmd, const std::string& message);
+
+}  // namespace cuzk::cli

@@ -1,0 +1,54 @@
+// Small helpers shared by the cuzk subcommands.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "base/parallel.hpp"
+#include "base/result.hpp"
+
+namespace cuzk::cli {
+
+class Stopwatch {
+ public:
+  double ms() const { return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0_).count(); }
+
+ private:
+  std::chrono::steady_clock::time_point t0_ = std::chrono::steady_clock::now();
+};
+
+// --threads N: sets CUZK_THREADS before any parallel work reads it.
+inline void add_threads_option(CLI::App* sub) {
+  sub->add_option_function<unsigned>(
+         "--threads", [](unsigned n) { setenv("CUZK_THREADS", std::to_string(n).c_str(), 1); },
+         "worker threads (default: all cores, or $CUZK_THREADS)")
+      ->check(CLI::Range(1u, 4096u));
+}
+
+inline Status write_file(const std::string& path, std::span<const std::uint8_t> bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+  out.close();
+  if (!out) return Error{path + ": cannot write"};
+  return ok_status();
+}
+
+inline Result<std::vector<std::uint8_t>> read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error{path + ": cannot open"};
+  std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) return Error{path + ": read error"};
+  return bytes;
+}
+
+inline bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+}  // namespace cuzk::cli

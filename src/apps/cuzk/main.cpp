@@ -1,0 +1,30 @@
+#include <cstdio>
+#include <iostream>
+
+#include "apps/cuzk/commands.hpp"
+
+namespace cuzk::cli {
+int fail(const std::string& cmd, const std::string& message) {
+  std::cerr << "cuzk " << cmd << ": " << message << "\n";
+  return kExitError;
+}
+}  // namespace cuzk::cli
+
+int main(int argc, char** argv) {
+  CLI::App app{"cuzk: Groth16 proving engine for Filecoin (BLS12-381)"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "cuzk 0.1.0");
+  int exit_code = cuzk::cli::kExitOk;
+  cuzk::cli::register_prove(app, exit_code);
+  cuzk::cli::register_verify(app, exit_code);
+  cuzk::cli::register_setup(app, exit_code);
+  cuzk::cli::register_params(app, exit_code);
+  cuzk::cli::register_inspect(app, exit_code);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    return rc == 0 ? 0 : cuzk::cli::kExitError;
+  }
+  return exit_code;
+}
