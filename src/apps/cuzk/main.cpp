@@ -22,9 +22,16 @@ int main(int argc, char** argv) {
   cuzk::cli::register_inspect(app, exit_code);
   try {
     app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    int rc = app.exit(e);
-    return rc == 0 ? 0 : cuzk::cli::kExitError;
+    // Usage errors get the same one-line form as every other error.
+    std::cerr << "cuzk: " << e.what() << " (see --help)\n";
+    return cuzk::cli::kExitError;
   }
   return exit_code;
 }
