@@ -1,0 +1,284 @@
+// bench_params_load: how fast a bellperson .params file becomes a ready-to-prove key.
+//
+// Writes a .params file shaped like a 2^LOG-domain circuit with the proportions of the 32 GiB PoRep
+// circuit (filecoin-formats.md 1.2: l = 0.9698 m, a = 0.9667 m, b = 0.2467 m, ic = 328) into a temp
+// dir, then times, with 1 thread and with all threads:
+//   open    mmap + every count checked against the file size + vk decoded with subgroup checks
+//   decode  every vector decoded in parallel into std::vector<G1Affine/G2Affine> (Montgomery form),
+//           flags, field range and the curve equation checked (bellperson's rules; no subgroup)
+// and prints bytes/s and bytes/s per thread. The file is in the page cache (just written), so this
+// measures the CPU side, not the disk.
+//
+// Valid random points are expensive to make, so the file holds DISTINCT_G1 / DISTINCT_G2 distinct
+// points (a chain P, P+Q, P+2Q, ... of subgroup points) repeated; the decoder does the same work for
+// every point either way.
+//
+//   bench_params_load [--log 22] [--dir DIR] [--keep] [--threads N] [--subgroup] [--profile]
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "base/parallel.hpp"
+#include "formats/bellperson/params.hpp"
+#include "math/ec/bls12_381.hpp"
+#include "math/ec/encoding.hpp"
+
+namespace {
+
+using namespace cuzk;
+namespace bp = formats::bellperson;
+using math::Fp;
+using math::G1Affine;
+using math::G2Affine;
+using Clock = std::chrono::steady_clock;
+
+constexpr std::size_t kDistinctG1 = 4096;
+constexpr std::size_t kDistinctG2 = 512;
+
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+template <class C>
+std::vector<std::uint8_t> distinct_points(const math::Affine<C>& g, std::size_t n, std::uint64_t seed) {
+  using J = math::Jacobian<C>;
+  J p = J::from_affine(g).mul(math::Fr::from_u64(seed * 7919 + 13));
+  J q = J::from_affine(g).mul(math::Fr::from_u64(seed * 104729 + 7));
+  constexpr std::size_t kBytes = sizeof(C) ? (std::is_same_v<C, math::G1Curve> ? 96 : 192) : 0;
+  std::vector<std::uint8_t> out(n * kBytes);
+  for (std::size_t i = 0; i < n; ++i, p += q) {
+    auto a = p.to_affine();
+    if constexpr (std::is_same_v<C, math::G1Curve>) {
+      auto e = math::g1_to_uncompressed(a);
+      std::memcpy(out.data() + i * kBytes, e.data(), kBytes);
+    } else {
+      auto e = math::g2_to_uncompressed(a);
+      std::memcpy(out.data() + i * kBytes, e.data(), kBytes);
+    }
+  }
+  return out;
+}
+
+struct Shape {
+  std::uint32_t ic, h, l, a, b;
+};
+
+void put_count(std::FILE* f, std::uint32_t n) {
+  std::uint8_t c[4] = {std::uint8_t(n >> 24), std::uint8_t(n >> 16), std::uint8_t(n >> 8), std::uint8_t(n)};
+  std::fwrite(c, 1, 4, f);
+}
+
+void put_repeated(std::FILE* f, std::uint32_t count, const std::vector<std::uint8_t>& pool, std::size_t psize) {
+  put_count(f, count);
+  const std::size_t distinct = pool.size() / psize;
+  for (std::size_t done = 0; done < count;) {
+    std::size_t n = std::min<std::size_t>(distinct, count - done);
+    std::fwrite(pool.data(), psize, n, f);
+    done += n;
+  }
+}
+
+bool write_file(const std::string& path, const Shape& s, const std::vector<std::uint8_t>& g1,
+                const std::vector<std::uint8_t>& g2) {
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) return false;
+  // vk: alpha, beta (G1), beta, gamma (G2), delta (G1), delta (G2) from the pools.
+  std::fwrite(g1.data(), 1, 96, f);
+  std::fwrite(g1.data() + 96, 1, 96, f);
+  std::fwrite(g2.data(), 1, 192, f);
+  std::fwrite(g2.data() + 192, 1, 192, f);
+  std::fwrite(g1.data() + 192, 1, 96, f);
+  std::fwrite(g2.data() + 384, 1, 192, f);
+  put_repeated(f, s.ic, g1, 96);
+  put_repeated(f, s.h, g1, 96);
+  put_repeated(f, s.l, g1, 96);
+  put_repeated(f, s.a, g1, 96);
+  put_repeated(f, s.b, g1, 96);
+  put_repeated(f, s.b, g2, 192);
+  return std::fclose(f) == 0;
+}
+
+struct LoadResult {
+  double open_s = 0, decode_s = 0;
+  std::uint64_t bytes = 0;
+  double section_s[5] = {};
+};
+
+LoadResult load(const std::string& path, std::size_t threads, math::SubgroupCheck sub) {
+  LoadResult r;
+  auto t0 = Clock::now();
+  auto f = bp::ParamsFile::open(path);
+  r.open_s = seconds_since(t0);
+  if (!f) {
+    std::fprintf(stderr, "%s\n", f.error().c_str());
+    std::exit(2);
+  }
+  r.bytes = f->file_size();
+  bp::DecodeOptions opt;
+  opt.threads = threads;
+  opt.subgroup = sub;
+  auto t1 = Clock::now();
+  std::vector<G1Affine> h, l, a, b1;
+  std::vector<G2Affine> b2;
+  auto run = [&](auto view, auto& out, int k) {
+    auto ts = Clock::now();
+    auto v = view.decode(opt);
+    if (!v) {
+      std::fprintf(stderr, "%s\n", v.error().c_str());
+      std::exit(2);
+    }
+    out = std::move(*v);
+    r.section_s[k] = seconds_since(ts);
+  };
+  run(f->h(), h, 0);
+  run(f->l(), l, 1);
+  run(f->a(), a, 2);
+  run(f->b_g1(), b1, 3);
+  run(f->b_g2(), b2, 4);
+  r.decode_s = seconds_since(t1);
+  return r;
+}
+
+// Where one thread's time goes on a G1 vector: loads and range check, + Montgomery conversion of
+// both coordinates, + the curve equation (what the decoder does), + writing the output.
+void profile(const std::string& path) {
+  auto f = bp::ParamsFile::open(path).value();
+  auto raw = f.h().raw_all();
+  const std::size_t n = std::min<std::size_t>(f.h().size(), 1 << 20);
+  auto load = [](const std::uint8_t* p, Fp::Repr& r) {
+    for (int k = 0; k < 6; ++k) {
+      std::uint64_t v;
+      std::memcpy(&v, p + 8 * (5 - k), 8);
+      r[k] = __builtin_bswap64(v);
+    }
+    return math::limbs::less_than(r, Fp::modulus());
+  };
+  const Fp b = math::G1Curve::b();
+  std::uint64_t sink = 0;
+  for (std::size_t i = 0; i < n * 96; i += 4096) sink += raw[i];  // fault the mapping in first
+  double t[3];
+  for (int stage = 0; stage < 3; ++stage) {
+    auto t0 = Clock::now();
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint8_t* p = raw.data() + i * 96;
+      Fp::Repr x, y;
+      bool ok = load(p, x) & load(p + 48, y);
+      if (stage == 0) {
+        sink += ok + x[0] + y[0];
+        continue;
+      }
+      Fp fx = Fp::from_canonical_unchecked(x), fy = Fp::from_canonical_unchecked(y);
+      if (stage == 1) {
+        sink += fx.mont_raw()[0] + fy.mont_raw()[0];
+        continue;
+      }
+      sink += (fy.square() == fx.square() * fx + b);
+    }
+    t[stage] = seconds_since(t0) / double(n) * 1e9;
+  }
+  auto t0 = Clock::now();
+  Fp acc = Fp::one();
+  for (std::size_t i = 0; i < n; ++i) acc = acc * b;  // dependent chain: latency
+  double mul_ns = seconds_since(t0) / double(n) * 1e9;
+  sink += acc.mont_raw()[0];
+  std::printf("\nprofile, 1 thread, %zu G1 points of h (ns per point):\n", n);
+  std::printf("  load + range check                  %7.1f\n", t[0]);
+  std::printf("  + 2 Montgomery conversions (2 mul)  %7.1f\n", t[1]);
+  std::printf("  + curve equation (2 sqr + 1 mul)    %7.1f   (full fast path without the output store)\n", t[2]);
+  std::printf("  one Fp multiplication (latency)     %7.1f\n", mul_ns);
+  std::printf("  (sink %llu)\n", (unsigned long long)(sink & 1));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int log = 22;
+  std::string dir;
+  bool keep = false, subgroup = false, prof = false;
+  std::size_t max_threads = default_threads();
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--log" && i + 1 < argc) log = std::atoi(argv[++i]);
+    else if (a == "--dir" && i + 1 < argc) dir = argv[++i];
+    else if (a == "--threads" && i + 1 < argc) max_threads = std::size_t(std::atoi(argv[++i]));
+    else if (a == "--keep") keep = true;
+    else if (a == "--subgroup") subgroup = true;
+    else if (a == "--profile") prof = true;
+    else {
+      std::fprintf(stderr, "usage: %s [--log 22] [--dir DIR] [--keep] [--threads N] [--subgroup] [--profile]\n", argv[0]);
+      return 2;
+    }
+  }
+  if (log < 4 || log > 27) {
+    std::fprintf(stderr, "--log must be in [4, 27]\n");
+    return 2;
+  }
+  bool own_dir = dir.empty();
+  if (own_dir) {
+    dir = (std::filesystem::temp_directory_path() / ("cuzk_bench_params_" + std::to_string(::getpid()))).string();
+    std::filesystem::create_directories(dir);
+  }
+  const std::string path = dir + "/bench_2e" + std::to_string(log) + ".params";
+
+  const std::uint64_t m = std::uint64_t(1) << log;
+  Shape s{328, std::uint32_t(m - 1), std::uint32_t(double(m) * 0.9698), std::uint32_t(double(m) * 0.9667),
+          std::uint32_t(double(m) * 0.2467)};
+  s.a += s.ic;  // all inputs are in a
+  auto t0 = Clock::now();
+  auto g1 = distinct_points(math::g1_generator(), kDistinctG1, 1);
+  auto g2 = distinct_points(math::g2_generator(), kDistinctG2, 2);
+  double gen_s = seconds_since(t0);
+  t0 = Clock::now();
+  if (!write_file(path, s, g1, g2)) {
+    std::fprintf(stderr, "cannot write %s\n", path.c_str());
+    return 2;
+  }
+  double write_s = seconds_since(t0);
+  struct stat st {};
+  ::stat(path.c_str(), &st);
+
+  std::printf("bench_params_load: 2^%d-domain .params (32 GiB PoRep proportions)\n", log);
+  std::printf("file: %s, %.3f GB (%lld bytes)\n", path.c_str(), double(st.st_size) / 1e9, (long long)st.st_size);
+  std::printf("counts: ic %u, h %u, l %u, a %u, b_g1 %u, b_g2 %u\n", s.ic, s.h, s.l, s.a, s.b, s.b);
+  std::printf("NOTE: the points are %zu distinct G1 and %zu distinct G2 subgroup points, repeated (valid points\n"
+              "      are expensive to generate); every point is still fully decoded and checked. Made in %.1f s,\n"
+              "      written in %.1f s; the file is in the page cache, so this measures CPU work, not the disk.\n",
+              kDistinctG1, kDistinctG2, gen_s, write_s);
+  std::printf("hardware threads: %u, decode threads used: 1 and %zu\n\n", std::thread::hardware_concurrency(),
+              max_threads);
+
+  std::vector<std::size_t> thread_counts = {1};
+  if (max_threads > 1) thread_counts.push_back(max_threads);
+  std::printf("%-8s %-9s %9s %10s %9s %12s   %s\n", "threads", "subgroup", "open ms", "decode s", "GB/s",
+              "GB/s/thread", "per section GB/s: h l a b_g1 b_g2");
+  std::vector<math::SubgroupCheck> modes = {math::SubgroupCheck::kSkip};
+  if (subgroup) modes.push_back(math::SubgroupCheck::kCheck);
+  for (auto mode : modes) {
+    for (std::size_t th : thread_counts) {
+      LoadResult r = load(path, th, mode);
+      double total = r.open_s + r.decode_s;
+      double gbs = double(r.bytes) / total / 1e9;
+      const double sec_bytes[5] = {double(s.h) * 96, double(s.l) * 96, double(s.a) * 96, double(s.b) * 96,
+                                   double(s.b) * 192};
+      std::printf("%-8zu %-9s %9.2f %10.3f %9.3f %12.3f  ", th, mode == math::SubgroupCheck::kCheck ? "yes" : "no",
+                  r.open_s * 1e3, r.decode_s, gbs, gbs / double(th));
+      for (int k = 0; k < 5; ++k) std::printf(" %.3f", sec_bytes[k] / r.section_s[k] / 1e9);
+      std::printf("\n");
+      std::fflush(stdout);
+    }
+  }
+  if (prof) profile(path);
+  if (!keep) {
+    std::filesystem::remove(path);
+    if (own_dir) std::filesystem::remove(dir);
+  } else {
+    std::printf("\nkept %s\n", path.c_str());
+  }
+  return 0;
+}
