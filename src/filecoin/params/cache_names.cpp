@@ -135,7 +135,14 @@ std::optional<ParamConfig> make_param_config(ProofFamily family, std::uint64_t s
       c.identifier = update_identifier(s);
       break;
   }
-  c.stem = "v" + std::to_string(kParameterCacheVersion) + "-" + c.cache_prefix + "-" + sha256_hex(c.identifier);
+  // v<VERSION>-<prefix>-<sha256>; built with += (GCC 12 gives a false -Wrestrict on a + chain here).
+  std::string stem(1, 'v');
+  stem += std::to_string(kParameterCacheVersion);
+  stem += '-';
+  stem += c.cache_prefix;
+  stem += '-';
+  stem += sha256_hex(c.identifier);
+  c.stem = std::move(stem);
   return c;
 }
 
