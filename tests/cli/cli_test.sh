@@ -151,6 +151,31 @@ import json; p = json.load(open('$d/proof.json')); p['pi_a'][1] = str(int(p['pi_
   ok "truncated zkeys at 10 lengths rejected"
   expect_exit 2 "$CUZK" prove --zkey "$d/mulchain.zkey"
   ok "usage errors exit 2" ;;
+params_inspect)
+  "$CUZK" params list > stems.txt || die "params list failed"
+  [ "$(wc -l < stems.txt)" -eq 22 ] || die "params list: $(wc -l < stems.txt) stems, want 22"
+  grep -qx 'v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-8-0-sha256_hasher-82a357d2f2ca81dc61bb45f4a762807aedee1b0a53fd6c4e77b46a01bfef7820' stems.txt \
+    || die "32 GiB PoRep stem missing"
+  "$CUZK" params list --files > files.txt
+  [ "$(wc -l < files.txt)" -eq 44 ] || die "params list --files: want 44 names"
+  mkdir -p cache
+  expect_exit 0 "$CUZK" params verify cache
+  grep -q "44 MISSING" out.txt || die "params verify: $(tail -1 out.txt)"
+  # A file with a registered name but garbage content is BAD.
+  stem=$(head -1 stems.txt)
+  head -c 5000 /dev/urandom > "cache/$stem.vk"
+  expect_exit 1 "$CUZK" params verify cache
+  grep -q "^BAD" out.txt || die "params verify did not flag the garbage .vk"
+  expect_error "not-a-dir" "$CUZK" params verify not-a-dir
+  expect_exit 0 "$CUZK" setup --r1cs "$FIX/mulchain/mulchain.r1cs" --out keys --seed 1
+  expect_exit 0 "$CUZK" inspect keys/mulchain.params
+  grep -q "h" out.txt || die "inspect printed nothing useful"
+  for f in "$FIX/mulchain/mulchain.zkey" "$FIX/mulchain/mulchain.r1cs" "$FIX/mulchain/witness.wtns" keys/mulchain.vk; do
+    expect_exit 0 "$CUZK" inspect "$f"
+  done
+  head -c 1000 keys/mulchain.params > cut.params
+  expect_error "cut.params" "$CUZK" inspect cut.params
+  ok "params list/verify and inspect" ;;
 *) die "unknown case $CASE" ;;
 esac
 echo "PASS: $CASE"
