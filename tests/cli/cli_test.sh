@@ -175,7 +175,14 @@ params_inspect)
   done
   head -c 1000 keys/mulchain.params > cut.params
   expect_error "cut.params" "$CUZK" inspect cut.params
-  ok "params list/verify and inspect" ;;
+  ok "params list/verify and inspect"
+  # PoRep circuit sizes (counting mode), the published numbers (rows before bellperson's input rows).
+  [ "$("$CUZK" porep stats --registered-proof StackedDrg2KiBV1)" = "rows=2687921 inputs=40 aux=2685673 domain=2^22" ] \
+    || die "porep stats 2KiB"
+  [ "$("$CUZK" porep stats --registered-proof StackedDrg32GiBV1_1)" = "rows=130278541 inputs=328 aux=130169893 domain=2^27" ] \
+    || die "porep stats 32GiB"
+  expect_exit 2 "$CUZK" porep stats --registered-proof NoSuchProof
+  ok "porep stats" ;;
 *) die "unknown case $CASE" ;;
 esac
 echo "PASS: $CASE"

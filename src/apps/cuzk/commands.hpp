@@ -16,6 +16,7 @@ void register_verify(CLI::App& app, int& exit_code);
 void register_setup(CLI::App& app, int& exit_code);
 void register_params(CLI::App& app, int& exit_code);
 void register_inspect(CLI::App& app, int& exit_code);
+void register_porep(CLI::App& app, int& exit_code);
 
 // Prints "cuzk <cmd>: <message>" to stderr and returns kExitError.
 int fail(const std::string& cmd, const std::string& message);

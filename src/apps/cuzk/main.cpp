@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   cuzk::cli::register_setup(app, exit_code);
   cuzk::cli::register_params(app, exit_code);
   cuzk::cli::register_inspect(app, exit_code);
+  cuzk::cli::register_porep(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
