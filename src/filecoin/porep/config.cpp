@@ -65,8 +65,8 @@ const std::vector<PorepConfig>& table() {
 }
 
 std::string valid_names() {
-  std::string s;
-  for (const auto& c : table()) s += "\n  " + std::to_string(c.id) + "  " + c.name;
+  std::string s;  // one line: errors are one line everywhere (see `cuzk porep list` for a table)
+  for (const auto& c : table()) s += (s.empty() ? " " : ", ") + std::to_string(c.id) + "=" + c.name;
   return s;
 }
 
