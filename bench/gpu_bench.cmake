@@ -1,0 +1,15 @@
+# GPU benchmark (bench/gpu/bench_gpu.cu): NTT, G1 MSM and the 0/1 path against sppark's H200 anchors.
+# Results: bench/RESULTS_gpu.md. Also defines gpu_check here when the tests are not configured, so a
+# device build with -DCUZK_BUILD_TESTS=OFF still has both programs.
+if(ENABLE_CUDA AND TARGET cuzk_gpu)
+  add_executable(bench_gpu ${CMAKE_CURRENT_LIST_DIR}/gpu/bench_gpu.cu)
+  # the directory's -Wall/-Wextra are host-compiler flags that nvcc rejects
+  set_property(TARGET bench_gpu PROPERTY COMPILE_OPTIONS "-Xcompiler=-Wall")
+  target_link_libraries(bench_gpu PRIVATE cuzk_gpu cuzk_math)
+  target_compile_options(bench_gpu PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)
+  if(NOT TARGET gpu_check)
+    add_executable(gpu_check ${PROJECT_SOURCE_DIR}/tests/gpu/gpu_check.cu)
+    set_property(TARGET gpu_check PROPERTY COMPILE_OPTIONS "-Xcompiler=-Wall")
+    target_link_libraries(gpu_check PRIVATE cuzk_gpu cuzk_math)
+  endif()
+endif()

@@ -1,0 +1,269 @@
+// Device queries, DeviceBuffer, and the device-side generators used by tests and benchmarks.
+#include <cstddef>
+#include <cstring>
+#include <vector>
+
+#include "gpu/cuda_util.cuh"
+#include "gpu/gpu.hpp"
+
+namespace cuzk::gpu {
+
+static_assert(sizeof(Fr) == sizeof(math::Fr) && sizeof(Fp) == sizeof(math::Fp), "host/device field layout");
+static_assert(sizeof(G1Xyzz) == sizeof(math::G1Xyzz), "host/device XYZZ layout");
+
+bool device_available() {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return n > 0;
+}
+
+std::string device_name() {
+  if (!device_available()) return "";
+  int dev = 0;
+  CUZK_CUDA(cudaGetDevice(&dev));
+  cudaDeviceProp prop{};
+  CUZK_CUDA(cudaGetDeviceProperties(&prop, dev));
+  return prop.name;
+}
+
+void device_synchronize() { CUZK_CUDA(cudaDeviceSynchronize()); }
+
+DeviceBuffer::DeviceBuffer(std::size_t bytes) { resize_discard(bytes); }
+DeviceBuffer::~DeviceBuffer() {
+  if (p_) cudaFree(p_);
+}
+DeviceBuffer::DeviceBuffer(DeviceBuffer&& o) noexcept : p_(o.p_), n_(o.n_) {
+  o.p_ = nullptr;
+  o.n_ = 0;
+}
+DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& o) noexcept {
+  if (this != &o) {
+    if (p_) cudaFree(p_);
+    p_ = o.p_;
+    n_ = o.n_;
+    o.p_ = nullptr;
+    o.n_ = 0;
+  }
+  return *this;
+}
+void DeviceBuffer::resize_discard(std::size_t bytes) {
+  if (bytes <= n_ && p_) return;
+  if (p_) CUZK_CUDA(cudaFree(p_));
+  p_ = nullptr;
+  n_ = 0;
+  if (bytes == 0) return;
+  CUZK_CUDA(cudaMalloc(&p_, bytes));
+  n_ = bytes;
+}
+void DeviceBuffer::upload(const void* host, std::size_t bytes, std::size_t offset) {
+  if (offset + bytes > n_) throw std::runtime_error("DeviceBuffer::upload out of range");
+  CUZK_CUDA(cudaMemcpy(static_cast<char*>(p_) + offset, host, bytes, cudaMemcpyHostToDevice));
+}
+void DeviceBuffer::download(void* host, std::size_t bytes, std::size_t offset) const {
+  if (offset + bytes > n_) throw std::runtime_error("DeviceBuffer::download out of range");
+  CUZK_CUDA(cudaMemcpy(host, static_cast<const char*>(p_) + offset, bytes, cudaMemcpyDeviceToHost));
+}
+void DeviceBuffer::zero() {
+  if (p_) CUZK_CUDA(cudaMemset(p_, 0, n_));
+}
+
+// ------------------------------------------------------------------------------------------------
+namespace {
+
+constexpr int kSeqChunk = 32;
+
+// Thread t makes P_i = (i+1) G for i in [t*K, t*K + K): one small scalar multiplication for the
+// first, then K-1 mixed additions, and one batched inversion (Montgomery's trick) for the K
+// conversions to affine. Z coordinates go through ztmp (same thread reads them back).
+template <class F>
+__global__ void gen_seq_kernel(AffineT<F>* out, F* ztmp, std::size_t n, AffineT<F> g) {
+  std::size_t t = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  std::size_t i0 = t * kSeqChunk;
+  if (i0 >= n) return;
+  int cnt = int(n - i0 < kSeqChunk ? n - i0 : kSeqChunk);
+  JacobianT<F> p = JacobianT<F>::infinity();
+  u64 k = u64(i0) + 1;
+  for (int b = 63 - __clzll((long long)k); b >= 0; --b) {
+    p = p.dbl();
+    if ((k >> b) & 1) p.add_affine(g);
+  }
+  F prefix[kSeqChunk];
+  F acc = F::one();
+  for (int j = 0; j < cnt; ++j) {
+    store_affine(out + i0 + j, AffineT<F>{p.x, p.y});
+    stf(ztmp + i0 + j, p.z);
+    acc = acc * p.z;
+    prefix[j] = acc;
+    p.add_affine(g);
+  }
+  F inv = acc.inverse();
+  for (int j = cnt - 1; j >= 0; --j) {
+    F zinv = j > 0 ? inv * prefix[j - 1] : inv;
+    inv = inv * ldf_rw(ztmp + i0 + j);
+    F z2 = zinv.sqr();
+    AffineT<F> a = load_affine_rw(out + i0 + j);
+    a.x = a.x * z2;
+    a.y = a.y * z2 * zinv;
+    store_affine(out + i0 + j, a);
+  }
+}
+
+template <class F>
+__global__ void gen_from_scalars_kernel(AffineT<F>* out, const Fr* scalars, std::size_t n, AffineT<F> g) {
+  std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  Fr k = load_f(scalars + i).from_mont();
+  JacobianT<F> p = JacobianT<F>::infinity();
+  for (int b = 254; b >= 0; --b) {
+    p = p.dbl();
+    if ((k.v[b >> 5] >> (b & 31)) & 1) p.add_affine(g);
+  }
+  store_affine(out + i, p.to_affine());
+}
+
+__device__ __forceinline__ u64 splitmix64(u64 x) {
+  u64 z = x + 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+__global__ void gen_scalars_kernel(Fr* out, std::size_t n, u64 seed) {
+  std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  Fr x;
+  u64 base = seed * 0x2545f4914f6cdd1dULL + u64(i) * 4;
+#pragma unroll
+  for (int l = 0; l < 4; ++l) {
+    u64 r = splitmix64(base + l);
+    if (l == 3) r &= 0x7fffffffffffffffULL;  // < 2^255 < 2r: one conditional subtraction
+    x.v[2 * l] = u32(r);
+    x.v[2 * l + 1] = u32(r >> 32);
+  }
+  x.final_sub();
+  store_f(out + i, x);
+}
+
+// Host math::Affine records (x, y, bool infinity; 104 / 200 bytes) -> 96 / 192-byte device bases.
+template <class F>
+__global__ void convert_host_affine_kernel(AffineT<F>* out, const u32* raw, std::size_t n, std::size_t stride_words) {
+  constexpr int W = int(sizeof(F) / 4);
+  std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const u32* r = raw + i * stride_words;
+  bool inf = (r[2 * W] & 0xff) != 0;  // the bool after x and y
+  AffineT<F> a;
+  u32* ax = reinterpret_cast<u32*>(&a.x);
+  u32* ay = reinterpret_cast<u32*>(&a.y);
+#pragma unroll
+  for (int j = 0; j < W; ++j) {
+    ax[j] = inf ? 0u : r[j];
+    ay[j] = inf ? 0u : r[W + j];
+  }
+  store_affine(out + i, a);
+}
+
+template <class DF, class HF>
+AffineT<DF> to_device_affine(const math::Affine<HF>& h) {
+  static_assert(sizeof(DF) == sizeof(typename HF::Field));
+  AffineT<DF> d;
+  if (h.infinity) {
+    std::memset(static_cast<void*>(&d), 0, sizeof(d));
+  } else {
+    std::memcpy(static_cast<void*>(&d.x), &h.x, sizeof(DF));
+    std::memcpy(static_cast<void*>(&d.y), &h.y, sizeof(DF));
+  }
+  return d;
+}
+
+template <class DF, class C>
+void download_bases_t(math::Affine<C>* host, const void* d_bases, std::size_t n) {
+  std::vector<AffineT<DF>> tmp(n);
+  CUZK_CUDA(cudaMemcpy(tmp.data(), d_bases, n * sizeof(AffineT<DF>), cudaMemcpyDeviceToHost));
+  for (std::size_t i = 0; i < n; ++i) {
+    math::Affine<C> a;
+    if (tmp[i].y.is_zero()) {
+      a = math::Affine<C>::identity();
+    } else {
+      std::memcpy(static_cast<void*>(&a.x), &tmp[i].x, sizeof(DF));
+      std::memcpy(static_cast<void*>(&a.y), &tmp[i].y, sizeof(DF));
+      a.infinity = false;
+    }
+    host[i] = a;
+  }
+}
+
+template <class DF, class C>
+void upload_host_bases_t(AffineT<DF>* d_out, const math::Affine<C>* host, std::size_t n) {
+  static_assert(sizeof(math::Affine<C>) % 4 == 0 && offsetof(math::Affine<C>, infinity) == 2 * sizeof(DF));
+  const std::size_t chunk = std::size_t(1) << 20;
+  DeviceBuffer staging(std::min(n, chunk) * sizeof(math::Affine<C>));
+  for (std::size_t off = 0; off < n; off += chunk) {
+    std::size_t m = std::min(chunk, n - off);
+    staging.upload(host + off, m * sizeof(math::Affine<C>));
+    convert_host_affine_kernel<DF><<<grid_for(m, 256), 256>>>(d_out + off, static_cast<const u32*>(staging.get()), m,
+                                                              sizeof(math::Affine<C>) / 4);
+    CUZK_CUDA_LAUNCH();
+  }
+  CUZK_CUDA(cudaDeviceSynchronize());
+}
+
+template <class F>
+void gen_seq_t(void* d_bases, std::size_t n, AffineT<F> g, void* stream) {
+  if (n == 0) return;
+  DeviceBuffer z(n * sizeof(F));
+  std::size_t threads = (n + kSeqChunk - 1) / kSeqChunk;
+  gen_seq_kernel<F><<<grid_for(threads, 128), 128, 0, as_stream(stream)>>>(static_cast<AffineT<F>*>(d_bases),
+                                                                          static_cast<F*>(z.get()), n, g);
+  CUZK_CUDA_LAUNCH();
+  CUZK_CUDA(cudaStreamSynchronize(as_stream(stream)));
+}
+
+template <class F>
+void gen_from_scalars_t(void* d_bases, const void* d_scalars, std::size_t n, AffineT<F> g, void* stream) {
+  if (n == 0) return;
+  gen_from_scalars_kernel<F><<<grid_for(n, 128), 128, 0, as_stream(stream)>>>(
+      static_cast<AffineT<F>*>(d_bases), static_cast<const Fr*>(d_scalars), n, g);
+  CUZK_CUDA_LAUNCH();
+}
+
+}  // namespace
+
+void gen_bases_sequential(void* d_bases, std::size_t n, void* stream) {
+  gen_seq_t<Fp>(d_bases, n, g1_generator_dev(), stream);
+}
+void gen_g2_bases_sequential(void* d_bases, std::size_t n, void* stream) {
+  gen_seq_t<Fp2>(d_bases, n, to_device_affine<Fp2>(math::g2_generator()), stream);
+}
+void gen_bases_from_scalars(void* d_bases, const void* d_scalars, std::size_t n, void* stream) {
+  gen_from_scalars_t<Fp>(d_bases, d_scalars, n, g1_generator_dev(), stream);
+}
+void gen_g2_bases_from_scalars(void* d_bases, const void* d_scalars, std::size_t n, void* stream) {
+  gen_from_scalars_t<Fp2>(d_bases, d_scalars, n, to_device_affine<Fp2>(math::g2_generator()), stream);
+}
+
+void gen_random_scalars(void* d_scalars, std::size_t n, std::uint64_t seed, void* stream) {
+  if (n == 0) return;
+  gen_scalars_kernel<<<grid_for(n, 256), 256, 0, as_stream(stream)>>>(static_cast<Fr*>(d_scalars), n, seed);
+  CUZK_CUDA_LAUNCH();
+}
+
+void download_bases(math::G1Affine* host, const void* d_bases, std::size_t n) {
+  download_bases_t<Fp, math::G1Curve>(host, d_bases, n);
+}
+void download_g2_bases(math::G2Affine* host, const void* d_bases, std::size_t n) {
+  download_bases_t<Fp2, math::G2Curve>(host, d_bases, n);
+}
+
+// Used by msm.cu to upload host bases.
+void upload_host_bases(G1Affine* d_out, const math::G1Affine* host, std::size_t n) {
+  upload_host_bases_t<Fp, math::G1Curve>(d_out, host, n);
+}
+void upload_host_bases(G2Affine* d_out, const math::G2Affine* host, std::size_t n) {
+  upload_host_bases_t<Fp2, math::G2Curve>(d_out, host, n);
+}
+
+}  // namespace cuzk::gpu

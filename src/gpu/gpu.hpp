@@ -1,0 +1,157 @@
+// Host API of the CUDA backend (target cuzk_gpu). No CUDA types here, so plain C++ can include it.
+//
+// Data layout on the device is bit-identical to the host types:
+//   Fr   32 bytes = math::Fr (Montgomery form, R = 2^256)
+//   Fp   48 bytes = math::Fp (Montgomery form, R = 2^384)
+//   Fp2  96 bytes = math::Fp2 (c0, c1)
+//   G1 / G2 affine base on the device: 96 / 192 bytes (x, y); the point at infinity is x = y = 0.
+//     (math::G1Affine / G2Affine carry a bool, 104 / 200 bytes; the Msm constructor converts.)
+// Layout: field.cuh / ec.cuh (device arithmetic, also compilable as plain C++), ntt.cu, msm_impl.cuh
+// with msm_g1.cu / msm_g2.cu, common.cu (buffers, generators). Results: bench/RESULTS_gpu.md.
+// Streams are passed as void* (a cudaStream_t, or nullptr for the default stream).
+// Every call throws std::runtime_error on a CUDA error.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "math/ec/bls12_381.hpp"
+
+namespace cuzk::gpu {
+
+bool device_available();    // at least one CUDA device can be used
+std::string device_name();  // name of the current device ("" when none)
+void device_synchronize();
+
+// Owning device allocation (cudaMalloc), move-only.
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(std::size_t bytes);
+  ~DeviceBuffer();
+  DeviceBuffer(DeviceBuffer&& o) noexcept;
+  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept;
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+
+  void* get() const { return p_; }
+  std::size_t size() const { return n_; }
+  void resize_discard(std::size_t bytes);  // grow-only reallocation, contents lost
+  void upload(const void* host, std::size_t bytes, std::size_t offset = 0);
+  void download(void* host, std::size_t bytes, std::size_t offset = 0) const;
+  void zero();
+
+ private:
+  void* p_ = nullptr;
+  std::size_t n_ = 0;
+};
+
+// ------------------------------------------------------------------------------------------------
+// NTT over Fr. ntt(a)_i = sum_j a_j w^(ij) with w = fr_root_of_unity()^(2^(32 - log n)) (order n);
+// coset_ntt evaluates on g * w^i with g = 7 (bellperson's FFT coset), i.e. ntt(a_j * g^j);
+// intt / coset_intt are their inverses (scaled by 1/n).
+// Orders: N = natural, R = bit-reversed; kNR takes natural input and leaves bit-reversed output
+// (no permutation pass), kRN the converse, kNN permutes in place first.
+enum class NttOrder { kNN, kNR, kRN };
+
+class NttDomain {
+ public:
+  // Precomputes on the device the twiddles w_N^e, e < N/2, for N = 2^max_log (32 * N/2 bytes);
+  // any size 2^k with 1 <= k <= max_log (<= 28) then runs off this one table.
+  explicit NttDomain(int max_log);
+  ~NttDomain();
+  NttDomain(const NttDomain&) = delete;
+  NttDomain& operator=(const NttDomain&) = delete;
+  int max_log() const;
+
+  // In place on a device array of 2^log_n Fr.
+  void forward(void* d_data, int log_n, NttOrder order = NttOrder::kNN, bool coset = false,
+               void* stream = nullptr);
+  void inverse(void* d_data, int log_n, NttOrder order = NttOrder::kNN, bool coset = false,
+               void* stream = nullptr);
+
+  // Host-array convenience (copy in, transform with natural order, copy out); size a power of two.
+  void ntt(std::span<math::Fr> a);
+  void intt(std::span<math::Fr> a);
+  void coset_ntt(std::span<math::Fr> a);
+  void coset_intt(std::span<math::Fr> a);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// ------------------------------------------------------------------------------------------------
+// MSM in G1 and G2: sum_i k_i * P_i with the bases resident in device memory.
+// Pippenger with signed c-bit digits (scalars above (r-1)/2 are negated with their point), digits
+// sorted per window with CUB radix sort, bucket accumulation by fixed-length segments of the sorted
+// digit list with a segmented tree merge (no bucket is ever summed by one thread alone, so skewed or
+// all-equal scalars stay parallel), bucket reduction by chunked running sums, all on the GPU; the
+// final ~15 window sums are combined on the host.
+struct MsmConfig {
+  int window_bits = 0;  // 0: choose from n
+  bool profile = false;  // record per-phase times (adds synchronization)
+};
+struct MsmProfile {
+  float digits_ms = 0, sort_ms = 0, accumulate_ms = 0, reduce_ms = 0, total_ms = 0;
+  int window_bits = 0, windows = 0;
+};
+
+int msm_default_window_bits(std::size_t n);
+
+// C = math::G1Curve (device bases 96 bytes) or math::G2Curve (192 bytes); use MsmG1 / MsmG2.
+template <class C>
+class Msm {
+ public:
+  using Affine = math::Affine<C>;
+  using Jacobian = math::Jacobian<C>;
+
+  // Uploads the bases once (converted to the device layout).
+  explicit Msm(std::span<const Affine> bases);
+  // Allocates room for n bases, to be filled on the device (device_bases(), generators below).
+  explicit Msm(std::size_t n);
+  ~Msm();
+  Msm(const Msm&) = delete;
+  Msm& operator=(const Msm&) = delete;
+
+  std::size_t size() const;
+  void* device_bases() const;
+
+  // sum_{i < scalars.size()} scalars[i] * bases[i]; scalars in Montgomery form (math::Fr as is).
+  Jacobian msm(std::span<const math::Fr> scalars, const MsmConfig& cfg = {});
+  // Same with the n scalars already on the device (32-byte Montgomery Fr each).
+  Jacobian msm_device(const void* d_scalars, std::size_t n, const MsmConfig& cfg = {}, void* stream = nullptr);
+  // The 0/1 fast path: sum of bases[i] over the set bits i < n of a device bitmap (bit i of
+  // 64-bit word i / 64).
+  Jacobian sum_selected(const void* d_bitmap, std::size_t n, void* stream = nullptr);
+
+  const MsmProfile& last_profile() const;
+
+  struct Impl;  // public only so that CUDA's generated kernel stubs may name its types
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+extern template class Msm<math::G1Curve>;
+extern template class Msm<math::G2Curve>;
+using MsmG1 = Msm<math::G1Curve>;
+using MsmG2 = Msm<math::G2Curve>;
+
+// ------------------------------------------------------------------------------------------------
+// Device-side generators for tests and benchmarks (so large inputs need not come from the CPU).
+// P_i = (i + 1) * G for i < n, written as device affine bases (G1: 96 bytes, G2: 192 bytes).
+void gen_bases_sequential(void* d_bases, std::size_t n, void* stream = nullptr);
+void gen_g2_bases_sequential(void* d_bases, std::size_t n, void* stream = nullptr);
+// P_i = a_i * G, a_i from a device array of Montgomery Fr (a_i = 0 gives the point at infinity).
+void gen_bases_from_scalars(void* d_bases, const void* d_scalars, std::size_t n, void* stream = nullptr);
+void gen_g2_bases_from_scalars(void* d_bases, const void* d_scalars, std::size_t n, void* stream = nullptr);
+// n pseudo-random Fr (each < r, taken as a Montgomery representation), splitmix64 from seed.
+void gen_random_scalars(void* d_scalars, std::size_t n, std::uint64_t seed, void* stream = nullptr);
+// Download device bases as host points.
+void download_bases(math::G1Affine* host, const void* d_bases, std::size_t n);
+void download_g2_bases(math::G2Affine* host, const void* d_bases, std::size_t n);
+
+}  // namespace cuzk::gpu

@@ -1,0 +1,589 @@
+// Pippenger MSM in G1 and G2 on the GPU (one set of kernels templated over the base field).
+// Private to cuzk_gpu: msm_g1.cu and msm_g2.cu each instantiate one curve (two translation units
+// that compile in parallel; G2 alone takes several minutes).
+//
+// 1. digits:     one thread per scalar: Montgomery -> canonical; scalars above (r-1)/2 become r - k
+//                with the point negated; ceil(255/c) signed c-bit digits in [-2^(c-1), 2^(c-1)];
+//                per window a key |digit| (the bucket) and a value (point index | sign << 31).
+//                Zero digits are counted per window and skipped from then on.
+// 2. sort:       per window, CUB radix sort of (key, value) on c bits.
+// 3. accumulate: the sorted nonzero entries of each window are cut into segments of L entries, one
+//                thread each, added with mixed XYZZ additions; a bucket run wholly inside a segment
+//                is stored straight into its bucket, a run touching a segment end becomes a partial
+//                sum in a list of 2 slots per segment (key, XYZZ), which is still sorted by key. The
+//                same step on that list (full XYZZ additions, segments of L2) repeats until one
+//                segment remains. Work per thread is bounded by L whatever the digit distribution:
+//                all-equal scalars give one huge bucket that is summed as a tree.
+// 4. reduce:     per window, sum_b b * B_b by chunks of K buckets (running sums, then the chunk's
+//                offset times its plain sum), then a tree sum of the chunk results.
+// 5. host:       Horner over the window sums (c doublings each) in host Jacobian coordinates.
+#pragma once
+
+#include <cub/device/device_radix_sort.cuh>
+
+#include <algorithm>
+#include <cmath>
+#include <type_traits>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "gpu/cuda_util.cuh"
+#include "gpu/gpu.hpp"
+
+namespace cuzk::gpu {
+
+void upload_host_bases(G1Affine* d_out, const math::G1Affine* host, std::size_t n);  // common.cu
+void upload_host_bases(G2Affine* d_out, const math::G2Affine* host, std::size_t n);
+
+namespace {
+
+constexpr int kScalarBits = 255;
+constexpr int kReduceThreads = 128;
+constexpr int kBucketChunk = 32;  // buckets per thread in the bucket reduction
+constexpr int kL2 = 16;           // segment length of the merge levels
+
+int num_windows(int c) { return (kScalarBits + c - 1) / c; }
+
+// ---------------------------------------------------------------------------------------------
+__global__ void digits_kernel(const Fr* scalars, u32 n, int c, int nwin, u32* keys, u32* vals, u32* zero_counts) {
+  const u32 i = blockIdx.x * blockDim.x + threadIdx.x;
+  const bool valid = i < n;
+  u32 s[9];
+  bool neg = false;
+  if (valid) {
+    Fr k = load_f(scalars + i).from_mont();
+    // half = (r - 1) / 2; if k > half: k = r - k, negate the point
+    u32 borrow;
+    {
+      Fr r = Fr::modulus();
+      u32 hw[8];
+#pragma unroll
+      for (int l = 0; l < 8; ++l) hw[l] = (r.v[l] >> 1) | (l < 7 ? r.v[l + 1] << 31 : 0);  // (r-1)/2 = r >> 1
+      u32 t = ptx::sub_cc(hw[0], k.v[0]);
+#pragma unroll
+      for (int l = 1; l < 8; ++l) t = ptx::subc_cc(hw[l], k.v[l]);
+      borrow = ptx::subc(0, 0);
+      (void)t;
+    }
+    if (borrow) {
+      k = Fr::modulus() - k;  // plain integer r - k (k < r), no reduction involved
+      neg = true;
+    }
+#pragma unroll
+    for (int l = 0; l < 8; ++l) s[l] = k.v[l];
+  } else {
+#pragma unroll
+    for (int l = 0; l < 8; ++l) s[l] = 0;
+  }
+  s[8] = 0;
+  const u32 mask = (1u << c) - 1, halfw = 1u << (c - 1);
+  u32 carry = 0;
+  for (int w = 0; w < nwin; ++w) {
+    const int bit = w * c;
+    const int limb = bit >> 5, sh = bit & 31;
+    const u64 two = u64(s[limb]) | (u64(s[limb + 1]) << 32);
+    const u32 raw = u32(two >> sh) & mask;
+    u32 d = raw + carry;
+    u32 key;
+    bool dneg;
+    if (d > halfw) {
+      key = (1u << c) - d;
+      dneg = true;
+      carry = 1;
+    } else {
+      key = d;
+      dneg = false;
+      carry = 0;
+    }
+    if (valid) {
+      keys[std::size_t(w) * n + i] = key;
+      vals[std::size_t(w) * n + i] = i | (u32(dneg != neg) << 31);
+    }
+    const unsigned ball = __ballot_sync(0xffffffffu, valid && key == 0);
+    if ((threadIdx.x & 31) == 0 && ball) atomicAdd(zero_counts + w, u32(__popc(ball)));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Level 1: segments of L sorted entries (key, value) -> buckets + partial list. MINB: blocks of 128
+// per SM the register allocation must allow (2: <= 255 registers, 3: <= 168, 4: <= 128).
+template <class F, int MINB>
+__global__ void __launch_bounds__(128, MINB) accumulate_l1_kernel(const AffineT<F>* __restrict__ bases,
+                                                            const u32* __restrict__ keys,
+                                                            const u32* __restrict__ vals, u32 n, u32 L,
+                                                            const u32* zero_counts, XyzzT<F>* buckets, u32 nb,
+                                                            u32* out_keys, XyzzT<F>* out_pts, u32 out_stride,
+                                                            u32* out_counts) {
+  using Xyzz = XyzzT<F>;
+  using Aff = AffineT<F>;
+  const int w = blockIdx.y;
+  const u32 seg = blockIdx.x * blockDim.x + threadIdx.x;
+  const u32 z = zero_counts[w];
+  const u32 m = n - z;
+  const u32 nseg = (m + L - 1) / L;
+  if (seg == 0) out_counts[w] = 2 * nseg;
+  if (seg >= nseg) return;
+  const u32* K = keys + std::size_t(w) * n + z;
+  const u32* V = vals + std::size_t(w) * n + z;
+  const u32 b = seg * L, e = min(b + L, m);
+  const u32 prev_key = b > 0 ? K[b - 1] : 0u;  // keys are >= 1 here, 0 never matches
+  const u32 next_key = e < m ? K[e] : 0u;
+  Xyzz* B = buckets + std::size_t(w) * nb;
+  u32* OK = out_keys + std::size_t(w) * out_stride + 2 * seg;
+  Xyzz* OP = out_pts + std::size_t(w) * out_stride + 2 * seg;
+  u32 cur = K[b];
+  OK[0] = cur;
+  OK[1] = K[e - 1];
+  bool first = true, wrote0 = false, wrote1 = false;
+  Xyzz acc = Xyzz::infinity();
+  u32 v = V[b];
+  Aff p = load_affine(bases + (v & 0x7fffffffu));
+  for (u32 t = b; t < e; ++t) {
+    const u32 k = K[t];
+    const bool sign = v >> 31;
+    Aff q = p;
+    if (t + 1 < e) {  // prefetch the next point
+      v = V[t + 1];
+      p = load_affine(bases + (v & 0x7fffffffu));
+    }
+    if (k != cur) {
+      if (first && prev_key == cur) {
+        store_xyzz(OP, acc);
+        wrote0 = true;
+      } else if (!acc.is_inf()) {
+        store_xyzz(B + (cur - 1), acc);
+      }
+      first = false;
+      acc = Xyzz::infinity();
+      cur = k;
+    }
+    acc.add_affine(q.cneg(sign));
+  }
+  const bool start_inc = first && prev_key == cur;
+  const bool end_inc = next_key == cur;
+  if (start_inc) {
+    store_xyzz(OP, acc);
+    wrote0 = true;
+  } else if (end_inc) {
+    store_xyzz(OP + 1, acc);
+    wrote1 = true;
+  } else if (!acc.is_inf()) {
+    store_xyzz(B + (cur - 1), acc);
+  }
+  if (!wrote0) store_xyzz(OP, Xyzz::infinity());
+  if (!wrote1) store_xyzz(OP + 1, Xyzz::infinity());
+}
+
+// Levels >= 2: the same on a sorted list of (key, XYZZ partial sums).
+template <class F>
+__global__ void __launch_bounds__(128) accumulate_lk_kernel(const u32* in_keys, const XyzzT<F>* in_pts, u32 in_stride,
+                                                            const u32* in_counts, u32 L, XyzzT<F>* buckets, u32 nb,
+                                                            u32* out_keys, XyzzT<F>* out_pts, u32 out_stride,
+                                                            u32* out_counts) {
+  using Xyzz = XyzzT<F>;
+  const int w = blockIdx.y;
+  const u32 seg = blockIdx.x * blockDim.x + threadIdx.x;
+  const u32 m = in_counts[w];
+  const u32 nseg = (m + L - 1) / L;
+  if (seg == 0) out_counts[w] = 2 * nseg;
+  if (seg >= nseg) return;
+  const u32* K = in_keys + std::size_t(w) * in_stride;
+  const Xyzz* P = in_pts + std::size_t(w) * in_stride;
+  const u32 b = seg * L, e = min(b + L, m);
+  const u32 prev_key = b > 0 ? K[b - 1] : 0u;
+  const u32 next_key = e < m ? K[e] : 0u;
+  Xyzz* B = buckets + std::size_t(w) * nb;
+  u32* OK = out_keys + std::size_t(w) * out_stride + 2 * seg;
+  Xyzz* OP = out_pts + std::size_t(w) * out_stride + 2 * seg;
+  u32 cur = K[b];
+  OK[0] = cur;
+  OK[1] = K[e - 1];
+  bool first = true, wrote0 = false, wrote1 = false;
+  Xyzz acc = Xyzz::infinity();
+  for (u32 t = b; t < e; ++t) {
+    const u32 k = K[t];
+    if (k != cur) {
+      if (first && prev_key == cur) {
+        store_xyzz(OP, acc);
+        wrote0 = true;
+      } else if (!acc.is_inf()) {
+        store_xyzz(B + (cur - 1), acc);
+      }
+      first = false;
+      acc = Xyzz::infinity();
+      cur = k;
+    }
+    acc.add(load_xyzz(P + t));
+  }
+  const bool start_inc = first && prev_key == cur;
+  const bool end_inc = next_key == cur;
+  if (start_inc) {
+    store_xyzz(OP, acc);
+    wrote0 = true;
+  } else if (end_inc) {
+    store_xyzz(OP + 1, acc);
+    wrote1 = true;
+  } else if (!acc.is_inf()) {
+    store_xyzz(B + (cur - 1), acc);
+  }
+  if (!wrote0) store_xyzz(OP, Xyzz::infinity());
+  if (!wrote1) store_xyzz(OP + 1, Xyzz::infinity());
+}
+
+// ---------------------------------------------------------------------------------------------
+template <class F>
+__device__ XyzzT<F> mul_small(const XyzzT<F>& p, u32 k) {
+  XyzzT<F> r = XyzzT<F>::infinity();
+  if (k == 0) return r;
+  for (int b = 31 - __clz(k); b >= 0; --b) {
+    r = r.dbl();
+    if ((k >> b) & 1) r.add(p);
+  }
+  return r;
+}
+
+// Chunk j of window w covers buckets [j*K + 1, j*K + K]: returns sum (b - lo + 1) B_b + (lo - 1) sum B_b.
+template <class F>
+__global__ void __launch_bounds__(128) bucket_reduce_kernel(const XyzzT<F>* buckets, u32 nb, u32 nchunks,
+                                                            XyzzT<F>* partial) {
+  using Xyzz = XyzzT<F>;
+  const int w = blockIdx.y;
+  const u32 j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= nchunks) return;
+  const Xyzz* B = buckets + std::size_t(w) * nb;
+  const u32 lo = j * kBucketChunk + 1;
+  const u32 hi = min(lo + kBucketChunk - 1, nb);
+  Xyzz s = Xyzz::infinity(), t = Xyzz::infinity();
+  for (u32 b = hi; b >= lo; --b) {
+    s.add(load_xyzz(B + (b - 1)));
+    t.add(s);
+  }
+  if (lo > 1) t.add(mul_small(s, lo - 1));
+  store_xyzz(partial + std::size_t(w) * nchunks + j, t);
+}
+
+// out[w * gridDim.x + blockIdx.x] = sum of in[w * in_stride + (block's slice of [0, count))].
+template <class F>
+__global__ void __launch_bounds__(kReduceThreads) sum_kernel(const XyzzT<F>* in, u32 count, u32 in_stride,
+                                                             XyzzT<F>* out) {
+  using Xyzz = XyzzT<F>;
+  __shared__ Xyzz sh[kReduceThreads];
+  const int w = blockIdx.y;
+  const u32 per = (count + gridDim.x - 1) / gridDim.x;
+  const u32 b = blockIdx.x * per, e = min(b + per, count);
+  Xyzz acc = Xyzz::infinity();
+  for (u32 i = b + threadIdx.x; i < e; i += blockDim.x) acc.add(load_xyzz(in + std::size_t(w) * in_stride + i));
+  sh[threadIdx.x] = acc;
+  __syncthreads();
+  for (int half = blockDim.x / 2; half > 0; half >>= 1) {
+    if (threadIdx.x < half) {
+      Xyzz a = sh[threadIdx.x];
+      a.add(sh[threadIdx.x + half]);
+      sh[threadIdx.x] = a;
+    }
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) out[std::size_t(w) * gridDim.x + blockIdx.x] = sh[0];
+}
+
+// 0/1 path: thread t sums the selected bases among [t*per, (t+1)*per), per a multiple of 64.
+template <class F>
+__global__ void __launch_bounds__(128) sum_selected_kernel(const AffineT<F>* bases, const u64* bitmap, u64 n, u32 per,
+                                                           XyzzT<F>* out, u32 nthreads) {
+  const u32 t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= nthreads) return;
+  const u64 b = u64(t) * per, e = min(b + per, n);
+  XyzzT<F> acc = XyzzT<F>::infinity();
+  for (u64 wd = b / 64; wd * 64 < e; ++wd) {
+    u64 bits = bitmap[wd];
+    const u64 base = wd * 64;
+    if (base + 64 > e) bits &= (u64(1) << (e - base)) - 1;
+    while (bits) {
+      const int i = __ffsll((long long)bits) - 1;
+      bits &= bits - 1;
+      acc.add_affine(load_affine(bases + base + i));
+    }
+  }
+  store_xyzz(out + t, acc);
+}
+
+int env_int(const char* name, int dflt) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::atoi(v) : dflt;
+}
+
+float elapsed(cudaEvent_t a, cudaEvent_t b) {
+  float ms = 0;
+  CUZK_CUDA(cudaEventElapsedTime(&ms, a, b));
+  return ms;
+}
+
+template <class C>
+struct DevCurve;
+template <>
+struct DevCurve<math::G1Curve> {
+  using F = Fp;
+  static constexpr int kOcc = 2;  // accumulate_l1 blocks per SM (measured: 2 > 3 = 4 at 2^26)
+};
+template <>
+struct DevCurve<math::G2Curve> {
+  using F = Fp2;
+  static constexpr int kOcc = 1;
+};
+
+template <class F, int MINB>
+void launch_l1(dim3 grid, cudaStream_t st, const AffineT<F>* pb, const u32* kout, const u32* vout, u32 N, u32 L,
+               const u32* zc, XyzzT<F>* bk, u32 nb, u32* lk, XyzzT<F>* lp, u32 stride, u32* lc) {
+  accumulate_l1_kernel<F, MINB><<<grid, 128, 0, st>>>(pb, kout, vout, N, L, zc, bk, nb, lk, lp, stride, lc);
+}
+
+}  // namespace
+
+template <class C>
+struct Msm<C>::Impl {
+  using F = typename DevCurve<C>::F;
+  using Aff = AffineT<F>;
+  using Xyzz = XyzzT<F>;
+  using HostXyzz = math::Xyzz<C>;
+  static_assert(sizeof(Xyzz) == sizeof(HostXyzz), "host/device XYZZ layout");
+
+  std::size_t n = 0;
+  DeviceBuffer bases;
+  // workspace (grow-only)
+  DeviceBuffer keys_in, vals_in, keys_out, vals_out, cub_tmp, zero_counts, buckets, lvl_keys[2], lvl_pts[2],
+      lvl_counts[2], partial[2], result;
+  MsmProfile prof;
+  cudaEvent_t ev[6] = {};
+
+  Impl() {
+    for (auto& e : ev) CUZK_CUDA(cudaEventCreate(&e));
+  }
+  ~Impl() {
+    for (auto& e : ev)
+      if (e) cudaEventDestroy(e);
+  }
+
+  static HostXyzz to_host(const Xyzz& d) {
+    HostXyzz h;
+    std::memcpy(static_cast<void*>(&h), &d, sizeof(h));
+    return h;
+  }
+
+  // Sum of `count` XYZZ points per window (stride in_stride) -> host points, one per window.
+  void reduce_windows(const Xyzz* in, u32 count, u32 in_stride, int nwin, std::vector<HostXyzz>& out, cudaStream_t st) {
+    const Xyzz* cur = in;
+    u32 cur_count = count, cur_stride = in_stride;
+    int which = 0;
+    while (true) {
+      u32 blocks = std::max<u32>(1, std::min<u32>((cur_count + 8 * kReduceThreads - 1) / (8 * kReduceThreads), 1024));
+      if (cur_count <= 4 * kReduceThreads) blocks = 1;
+      partial[which].resize_discard(std::size_t(nwin) * blocks * sizeof(Xyzz));
+      Xyzz* o = static_cast<Xyzz*>(partial[which].get());
+      sum_kernel<F><<<dim3(blocks, nwin), kReduceThreads, 0, st>>>(cur, cur_count, cur_stride, o);
+      CUZK_CUDA_LAUNCH();
+      cur = o;
+      cur_count = blocks;
+      cur_stride = blocks;
+      which ^= 1;
+      if (blocks == 1) break;
+    }
+    std::vector<Xyzz> h(nwin);
+    CUZK_CUDA(cudaMemcpyAsync(h.data(), cur, nwin * sizeof(Xyzz), cudaMemcpyDeviceToHost, st));
+    CUZK_CUDA(cudaStreamSynchronize(st));
+    out.resize(nwin);
+    for (int w = 0; w < nwin; ++w) out[w] = to_host(h[w]);
+  }
+
+  Jacobian run(const Fr* d_scalars, std::size_t count, const MsmConfig& cfg, cudaStream_t st) {
+    if (count > n) throw std::invalid_argument("Msm: more scalars than bases");
+    if (count >= (std::size_t(1) << 31)) throw std::invalid_argument("Msm: at most 2^31 - 1 scalars");
+    prof = MsmProfile{};
+    if (count == 0) return Jacobian::identity();
+    const u32 N = u32(count);
+    int c = cfg.window_bits > 0 ? cfg.window_bits : msm_default_window_bits(count);
+    // G2: the bucket reduction is relatively dearer (Fp2 register pressure); 17 measured best at 2^23
+    // and the windows stay at 15 down to c = 17.
+    if (cfg.window_bits <= 0 && std::is_same_v<F, Fp2>) c = std::min(c, 17);
+    if (c < 2 || c > 24) throw std::invalid_argument("Msm: window bits must be in [2, 24]");  // <= 128 windows
+    const int nwin = num_windows(c);
+    const u32 nb = 1u << (c - 1);
+    prof.window_bits = c;
+    prof.windows = nwin;
+    const bool timing = cfg.profile;
+    if (timing) CUZK_CUDA(cudaEventRecord(ev[0], st));
+
+    const std::size_t entries = std::size_t(nwin) * N;
+    keys_in.resize_discard(entries * 4);
+    vals_in.resize_discard(entries * 4);
+    keys_out.resize_discard(entries * 4);
+    vals_out.resize_discard(entries * 4);
+    zero_counts.resize_discard(256 * 4);
+    CUZK_CUDA(cudaMemsetAsync(zero_counts.get(), 0, 256 * 4, st));
+    u32* kin = static_cast<u32*>(keys_in.get());
+    u32* vin = static_cast<u32*>(vals_in.get());
+    u32* kout = static_cast<u32*>(keys_out.get());
+    u32* vout = static_cast<u32*>(vals_out.get());
+    u32* zc = static_cast<u32*>(zero_counts.get());
+
+    digits_kernel<<<grid_for(N, 256), 256, 0, st>>>(d_scalars, N, c, nwin, kin, vin, zc);
+    CUZK_CUDA_LAUNCH();
+    if (timing) CUZK_CUDA(cudaEventRecord(ev[1], st));
+
+    std::size_t tmp_bytes = 0;
+    CUZK_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, tmp_bytes, kin, kout, vin, vout, int(N), 0, c, st));
+    cub_tmp.resize_discard(std::max<std::size_t>(tmp_bytes, 16));
+    for (int w = 0; w < nwin; ++w) {
+      std::size_t tb = cub_tmp.size();
+      CUZK_CUDA(cub::DeviceRadixSort::SortPairs(cub_tmp.get(), tb, kin + std::size_t(w) * N, kout + std::size_t(w) * N,
+                                                vin + std::size_t(w) * N, vout + std::size_t(w) * N, int(N), 0, c,
+                                                st));
+    }
+    if (timing) CUZK_CUDA(cudaEventRecord(ev[2], st));
+
+    // buckets: all-zero memory is the point at infinity
+    buckets.resize_discard(std::size_t(nwin) * nb * sizeof(Xyzz));
+    CUZK_CUDA(cudaMemsetAsync(buckets.get(), 0, std::size_t(nwin) * nb * sizeof(Xyzz), st));
+    Xyzz* bk = static_cast<Xyzz*>(buckets.get());
+
+    // segment length: up to 256, smaller when there is too little work to fill the GPU
+    // (tuning overrides: CUZK_MSM_SEG, CUZK_MSM_OCC)
+    u32 L = u32(env_int("CUZK_MSM_SEG", 256));
+    const int occ = env_int("CUZK_MSM_OCC", DevCurve<C>::kOcc);
+    while (L > 8 && (std::size_t(nwin) * N) / L < (std::size_t(1) << 17)) L >>= 1;
+    u32 stride0 = 2 * ((N + L - 1) / L);
+    u32 stride1 = 2 * ((stride0 + kL2 - 1) / kL2);
+    const u32 strides[2] = {stride0, std::max<u32>(stride1, 2)};
+    for (int i = 0; i < 2; ++i) {
+      lvl_keys[i].resize_discard(std::size_t(nwin) * strides[i] * 4);
+      lvl_pts[i].resize_discard(std::size_t(nwin) * strides[i] * sizeof(Xyzz));
+      lvl_counts[i].resize_discard(256 * 4);
+    }
+    auto LK = [&](int i) { return static_cast<u32*>(lvl_keys[i].get()); };
+    auto LP = [&](int i) { return static_cast<Xyzz*>(lvl_pts[i].get()); };
+    auto LC = [&](int i) { return static_cast<u32*>(lvl_counts[i].get()); };
+
+    {
+      const u32 segs = (N + L - 1) / L;
+      dim3 grid(grid_for(segs, 128), nwin);
+      const Aff* pb = static_cast<const Aff*>(bases.get());
+      if (occ <= 1) {
+        launch_l1<F, 1>(grid, st, pb, kout, vout, N, L, zc, bk, nb, LK(0), LP(0), strides[0], LC(0));
+      } else if constexpr (std::is_same_v<F, Fp>) {  // G1 only: Fp2 points do not fit in fewer registers
+        if (occ == 3) launch_l1<F, 3>(grid, st, pb, kout, vout, N, L, zc, bk, nb, LK(0), LP(0), strides[0], LC(0));
+        else if (occ >= 4) launch_l1<F, 4>(grid, st, pb, kout, vout, N, L, zc, bk, nb, LK(0), LP(0), strides[0], LC(0));
+        else launch_l1<F, 2>(grid, st, pb, kout, vout, N, L, zc, bk, nb, LK(0), LP(0), strides[0], LC(0));
+      } else {
+        launch_l1<F, 2>(grid, st, pb, kout, vout, N, L, zc, bk, nb, LK(0), LP(0), strides[0], LC(0));
+      }
+      CUZK_CUDA_LAUNCH();
+    }
+    u32 m = stride0;  // upper bound of every window's list length
+    int in = 0;
+    while (true) {
+      const u32 segs = (m + kL2 - 1) / kL2;
+      const u32 out_len = 2 * segs;
+      const int out = in ^ 1;
+      if (out_len > strides[out]) throw std::logic_error("Msm: level buffer too small");
+      dim3 grid(grid_for(segs, 128), nwin);
+      accumulate_lk_kernel<F><<<grid, 128, 0, st>>>(LK(in), LP(in), strides[in], LC(in), kL2, bk, nb, LK(out), LP(out),
+                                                    strides[out], LC(out));
+      CUZK_CUDA_LAUNCH();
+      if (m <= kL2) break;
+      m = out_len;
+      in = out;
+    }
+    if (timing) CUZK_CUDA(cudaEventRecord(ev[3], st));
+
+    const u32 nchunks = (nb + kBucketChunk - 1) / kBucketChunk;
+    result.resize_discard(std::size_t(nwin) * nchunks * sizeof(Xyzz));
+    Xyzz* chunk_sums = static_cast<Xyzz*>(result.get());
+    bucket_reduce_kernel<F><<<dim3(grid_for(nchunks, 128), nwin), 128, 0, st>>>(bk, nb, nchunks, chunk_sums);
+    CUZK_CUDA_LAUNCH();
+    std::vector<HostXyzz> wsum;
+    reduce_windows(chunk_sums, nchunks, nchunks, nwin, wsum, st);
+    if (timing) {
+      CUZK_CUDA(cudaEventRecord(ev[4], st));
+      CUZK_CUDA(cudaEventSynchronize(ev[4]));
+      prof.digits_ms = elapsed(ev[0], ev[1]);
+      prof.sort_ms = elapsed(ev[1], ev[2]);
+      prof.accumulate_ms = elapsed(ev[2], ev[3]);
+      prof.reduce_ms = elapsed(ev[3], ev[4]);
+      prof.total_ms = elapsed(ev[0], ev[4]);
+    }
+
+    // Horner over windows on the host
+    Jacobian acc = wsum[nwin - 1].to_jacobian();
+    for (int w = nwin - 2; w >= 0; --w) {
+      for (int i = 0; i < c; ++i) acc = acc.dbl();
+      acc += wsum[w].to_jacobian();
+    }
+    return acc;
+  }
+};
+
+template <class C>
+Msm<C>::Msm(std::span<const Affine> host_bases) : impl_(std::make_unique<Impl>()) {
+  impl_->n = host_bases.size();
+  impl_->bases = DeviceBuffer(std::max<std::size_t>(1, impl_->n) * sizeof(typename Impl::Aff));
+  if (impl_->n)
+    upload_host_bases(static_cast<typename Impl::Aff*>(impl_->bases.get()), host_bases.data(), impl_->n);
+}
+
+template <class C>
+Msm<C>::Msm(std::size_t n) : impl_(std::make_unique<Impl>()) {
+  impl_->n = n;
+  impl_->bases = DeviceBuffer(std::max<std::size_t>(1, n) * sizeof(typename Impl::Aff));
+  impl_->bases.zero();
+}
+
+template <class C>
+Msm<C>::~Msm() = default;
+template <class C>
+std::size_t Msm<C>::size() const {
+  return impl_->n;
+}
+template <class C>
+void* Msm<C>::device_bases() const {
+  return impl_->bases.get();
+}
+template <class C>
+const MsmProfile& Msm<C>::last_profile() const {
+  return impl_->prof;
+}
+
+template <class C>
+typename Msm<C>::Jacobian Msm<C>::msm(std::span<const math::Fr> scalars, const MsmConfig& cfg) {
+  DeviceBuffer d(std::max<std::size_t>(1, scalars.size()) * sizeof(Fr));
+  if (!scalars.empty()) d.upload(scalars.data(), scalars.size_bytes());
+  return impl_->run(static_cast<const Fr*>(d.get()), scalars.size(), cfg, nullptr);
+}
+
+template <class C>
+typename Msm<C>::Jacobian Msm<C>::msm_device(const void* d_scalars, std::size_t n, const MsmConfig& cfg,
+                                             void* stream) {
+  return impl_->run(static_cast<const Fr*>(d_scalars), n, cfg, as_stream(stream));
+}
+
+template <class C>
+typename Msm<C>::Jacobian Msm<C>::sum_selected(const void* d_bitmap, std::size_t n, void* stream) {
+  using F = typename Impl::F;
+  if (n > impl_->n) throw std::invalid_argument("Msm::sum_selected: n larger than the base count");
+  if (n == 0) return Jacobian::identity();
+  cudaStream_t st = as_stream(stream);
+  u32 per = u32(env_int("CUZK_SEL_PER", 64));  // bases per thread (a multiple of 64; tuning override)
+  per = std::max<u32>(64, per & ~63u);
+  while ((n + per - 1) / per > (std::size_t(1) << 20)) per *= 2;  // about a million threads at most
+  const u32 nthreads = u32((n + per - 1) / per);
+  impl_->result.resize_discard(std::size_t(nthreads) * sizeof(typename Impl::Xyzz));
+  auto* sums = static_cast<typename Impl::Xyzz*>(impl_->result.get());
+  sum_selected_kernel<F><<<grid_for(nthreads, 128), 128, 0, st>>>(
+      static_cast<const typename Impl::Aff*>(impl_->bases.get()), static_cast<const u64*>(d_bitmap), n, per, sums,
+      nthreads);
+  CUZK_CUDA_LAUNCH();
+  std::vector<typename Impl::HostXyzz> out;
+  impl_->reduce_windows(sums, nthreads, nthreads, 1, out, st);
+  return out[0].to_jacobian();
+}
+
+}  // namespace cuzk::gpu
