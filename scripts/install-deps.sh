@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 apt_pkgs=(build-essential cmake ninja-build pkg-config
   libcli11-dev nlohmann-json3-dev libspdlog-dev libfmt-dev libgtest-dev libbenchmark-dev libssl-dev
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler libtomlplusplus-dev
-  libsimdjson-dev libtbb-dev)
+  libsimdjson-dev libtbb-dev
+  prometheus jq curl)  # daemon tests: `promtool check metrics`, JSON and HTTP checks
 missing=()
 for p in "${apt_pkgs[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
@@ -20,7 +21,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # Test peers, pinned by package-lock.json.
-if [ ! -x node_modules/.bin/snarkjs ] || [ ! -d node_modules/@noble/curves ]; then
+if [ ! -x node_modules/.bin/snarkjs ] || [ ! -d node_modules/@noble/curves ] || [ ! -d node_modules/@grpc/grpc-js ]; then
   npm ci --no-audit --no-fund --loglevel=error
 fi
 echo "install-deps: ok"

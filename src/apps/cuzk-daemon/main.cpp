@@ -1,0 +1,184 @@
+// cuzk-daemon: serves Curio's cuzk.v1.ProvingEngine protocol from the proving engine.
+//
+//   cuzk-daemon [-c cuzk.toml] [-l ADDR]... [--status-listen ADDR] [--log-level LEVEL] [--check-config]
+//
+// Start-up order: config (file, then flags), logging, engine, proving keys from the config, gRPC on
+// every listen address, HTTP status. Once serving it prints one line on stdout for supervisors and
+// tests: "READY grpc=<endpoint>[,<endpoint>...] http=<endpoint or ->".
+// SIGTERM / SIGINT: stop accepting jobs, drain (or cancel, per daemon.shutdown) within
+// daemon.drain_timeout, then stop the servers and exit 0. A second signal cancels what is left.
+#include <signal.h>
+
+#include <CLI/CLI.hpp>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
+
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include "engine/config.hpp"
+#include "engine/engine.hpp"
+#include "engine/units.hpp"
+#include "server/grpc_server.hpp"
+#include "server/http_status.hpp"
+
+namespace {
+
+using namespace cuzk;
+
+void setup_logging(const std::string& level, const std::string& format) {
+  auto logger = spdlog::stderr_color_mt("cuzk");
+  spdlog::set_default_logger(logger);
+  spdlog::set_level(spdlog::level::from_str(level));
+  if (format == "json") {
+    spdlog::set_pattern(R"({"time":"%Y-%m-%dT%H:%M:%S.%eZ","level":"%l","target":"cuzk-daemon","msg":"%v"})",
+                        spdlog::pattern_time_type::utc);
+  } else {
+    spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%l%$ %v");
+  }
+  spdlog::flush_on(spdlog::level::info);
+}
+
+int fail(const std::string& msg) {
+  std::fprintf(stderr, "cuzk-daemon: %s\n", msg.c_str());
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Signals are taken synchronously by sigwait below; every thread started from here inherits the mask.
+  sigset_t sigs;
+  sigemptyset(&sigs);
+  sigaddset(&sigs, SIGTERM);
+  sigaddset(&sigs, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &sigs, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+
+  CLI::App app{"cuzk-daemon: Groth16 proving daemon (cuzk.v1.ProvingEngine over gRPC)"};
+  std::string config_path = "/data/zk/cuzk.toml";
+  std::vector<std::string> listen;
+  std::string status_listen, log_level;
+  bool check_only = false;
+  app.add_option("-c,--config", config_path, "TOML config file (defaults are used if it does not exist)")
+      ->capture_default_str();
+  app.add_option("-l,--listen", listen, "gRPC address, repeatable: unix:///path or host:port (overrides daemon.listen)");
+  app.add_option("--status-listen", status_listen, "HTTP /status and /metrics address host:port (overrides daemon.status_listen)");
+  app.add_option("--log-level", log_level, "trace, debug, info, warn, error or off (overrides logging.level)");
+  app.add_flag("--check-config", check_only, "validate the config, print the effective settings and exit");
+  app.set_version_flag("--version", "cuzk-daemon 0.1.0");
+  CLI11_PARSE(app, argc, argv);
+
+  bool missing = false;
+  auto cfg = engine::load_config(config_path, &missing);
+  if (!cfg) return fail(cfg.error());
+  if (!listen.empty()) {
+    for (auto& l : listen) {
+      if (auto st = engine::check_listen_address(l); !st) return fail("--listen: " + st.error());
+    }
+    cfg->listen = listen;
+  }
+  if (!status_listen.empty()) cfg->status_listen = status_listen;
+  if (!log_level.empty()) {
+    static const char* levels[] = {"trace", "debug", "info", "warn", "error", "off"};
+    if (std::find(std::begin(levels), std::end(levels), log_level) == std::end(levels)) {
+      return fail("--log-level: expected trace, debug, info, warn, error or off");
+    }
+    cfg->log_level = log_level;
+  }
+  if (const char* env = std::getenv("CUZK_LOG"); env && *env) cfg->log_level = env;
+  setup_logging(cfg->log_level, cfg->log_format);
+  if (missing) spdlog::warn("config file {} not found; using the defaults", config_path);
+  else spdlog::info("config: {}", config_path);
+  for (const auto& w : cfg->warnings) spdlog::warn("{}", w);
+
+  // Thread pools of the math layers read these once, on first use.
+  if (cfg->synthesis_threads > 0) setenv("CUZK_THREADS", std::to_string(cfg->synthesis_threads).c_str(), 1);
+  if (cfg->gpu_threads > 0) setenv("CUZK_GPU_THREADS", std::to_string(cfg->gpu_threads).c_str(), 1);
+
+  auto opts = engine::engine_options_from(*cfg, std::thread::hardware_concurrency());
+  if (!opts) return fail(opts.error());
+  if (cfg->timeline) {
+    opts->timeline_sink = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
+  }
+  if (check_only) {
+    std::printf("config ok: budget %s, %u synthesis workers, %zu device(s) x %u backend workers, backend %s\n",
+                engine::format_bytes(opts->memory_budget_bytes).c_str(), opts->synthesis_workers,
+                opts->devices.size(), opts->workers_per_device, opts->backend_name.c_str());
+    return 0;
+  }
+
+  engine::Engine eng(*opts);
+  spdlog::info("engine: backend {}, memory budget {}, {} synthesis workers, {} device(s) x {} backend workers, "
+               "{} finalizers, self-verify {}",
+               opts->backend_name, engine::format_bytes(opts->memory_budget_bytes), opts->synthesis_workers,
+               opts->devices.size(), opts->workers_per_device, opts->finalizer_threads,
+               opts->self_verify ? "on" : "off");
+  for (const auto& c : cfg->circuits) {
+    if (auto st = eng.srs().register_zkey(c.id, c.zkey); !st) return fail("srs.circuits: " + c.id + ": " + st.error());
+    spdlog::info("circuit {} registered: {}", c.id, c.zkey);
+  }
+  std::vector<std::string> preload = cfg->preload;
+  for (const auto& c : cfg->circuits)
+    if (c.preload) preload.push_back(c.id);
+  for (const auto& id : preload) {
+    auto r = eng.srs().preload(id);
+    if (!r) spdlog::warn("preload {}: {}", id, r.error());
+    else spdlog::info("preloaded {} in {} ms", id, r->load_ms);
+  }
+
+  server::ServerOptions sopts;
+  sopts.listen = cfg->listen;
+  sopts.max_message_bytes = cfg->max_message_bytes;
+  auto grpc = server::GrpcServer::start(eng, sopts);
+  if (!grpc) return fail(grpc.error());
+  std::unique_ptr<server::HttpStatusServer> http;
+  if (!cfg->status_listen.empty()) {
+    auto h = server::HttpStatusServer::start(
+        cfg->status_listen, {[&eng] { return eng.status_json(); }, [&eng] { return eng.prometheus_text(); }});
+    if (!h) return fail(h.error());
+    http = std::move(*h);
+  }
+  std::string eps;
+  for (const auto& e : (*grpc)->endpoints()) eps += (eps.empty() ? "" : ",") + e;
+  spdlog::info("serving cuzk.v1.ProvingEngine on {}{}", eps, http ? ", HTTP status on " + http->endpoint() : "");
+  std::printf("READY grpc=%s http=%s\n", eps.c_str(), http ? http->endpoint().c_str() : "-");
+  std::fflush(stdout);
+
+  int sig = 0;
+  sigwait(&sigs, &sig);
+  spdlog::info("received {}: no new jobs; {}", sig == SIGTERM ? "SIGTERM" : "SIGINT",
+               cfg->shutdown_drain ? "draining running jobs" : "cancelling running jobs");
+  eng.stop_accepting();
+  std::atomic<bool> drained{false};
+  // A second signal while draining cancels what is left.
+  std::thread second([&] {
+    int s2 = 0;
+    sigwait(&sigs, &s2);
+    if (!drained.load()) {
+      spdlog::warn("second signal: cancelling running jobs");
+      eng.cancel_all("the daemon is shutting down");
+    }
+  });
+  if (cfg->shutdown_drain) {
+    if (!eng.drain(cfg->drain_timeout)) {
+      spdlog::warn("drain timed out after {} ms; cancelling what is left", cfg->drain_timeout.count());
+      eng.cancel_all("the daemon is shutting down (drain timed out)");
+    }
+  } else {
+    eng.cancel_all("the daemon is shutting down");
+  }
+  eng.drain(std::chrono::seconds(30));
+  drained = true;
+  // Callers waiting in Prove/AwaitProof now have their results; give them a moment to receive them.
+  (*grpc)->shutdown(std::chrono::seconds(2));
+  if (http) http->stop();
+  eng.shutdown();
+  auto s = eng.status();
+  spdlog::info("stopped: {} completed, {} failed, {} cancelled", s.completed, s.failed, s.cancelled);
+  pthread_kill(second.native_handle(), SIGTERM);  // wake the second-signal waiter
+  second.join();
+  return 0;
+}

@@ -1,0 +1,406 @@
+#include "engine/config.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include <toml++/toml.h>
+
+#include "engine/units.hpp"
+
+namespace cuzk::engine {
+namespace {
+
+// Reads one table, remembering which keys were consumed, so that the rest can be reported.
+class Section {
+ public:
+  Section(const toml::table* t, std::string path, std::string file, std::vector<std::string>& errors)
+      : t_(t), path_(std::move(path)), file_(std::move(file)), errors_(errors) {}
+
+  std::string where(const std::string& key) const {
+    std::string full = path_.empty() ? key : path_ + "." + key;
+    const toml::node* n = t_ ? t_->get(key) : nullptr;
+    std::string pos;
+    if (n && n->source().begin) {
+      pos = ":" + std::to_string(n->source().begin.line);
+    }
+    return file_ + pos + ": " + full;
+  }
+  const toml::node* get(const std::string& key) {
+    seen_.insert(key);
+    return t_ ? t_->get(key) : nullptr;
+  }
+  void error(const std::string& key, const std::string& msg) { errors_.push_back(where(key) + ": " + msg); }
+
+  void str(const std::string& key, std::string& out) {
+    if (auto* n = get(key)) {
+      if (auto v = n->value<std::string>()) out = *v;
+      else error(key, "expected a string");
+    }
+  }
+  void boolean(const std::string& key, bool& out) {
+    if (auto* n = get(key)) {
+      if (auto v = n->value<bool>()) out = *v;
+      else error(key, "expected true or false");
+    }
+  }
+  template <class U>
+  void uint(const std::string& key, U& out, std::uint64_t lo, std::uint64_t hi) {
+    if (auto* n = get(key)) {
+      auto v = n->value<std::int64_t>();
+      if (!v || !n->is_integer()) return error(key, "expected an integer");
+      if (*v < 0 || std::uint64_t(*v) < lo || std::uint64_t(*v) > hi) {
+        return error(key, "must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " +
+                              std::to_string(*v));
+      }
+      out = static_cast<U>(*v);
+    }
+  }
+  void real(const std::string& key, double& out, double lo, double hi) {
+    if (auto* n = get(key)) {
+      std::optional<double> v;
+      if (n->is_floating_point()) v = n->value<double>();
+      else if (n->is_integer()) v = double(*n->value<std::int64_t>());
+      if (!v) return error(key, "expected a number");
+      if (*v < lo || *v > hi) return error(key, "must be between " + std::to_string(lo) + " and " + std::to_string(hi));
+      out = *v;
+    }
+  }
+  // A size: a string with a unit, or an integer number of bytes.
+  void size(const std::string& key, std::uint64_t& out) {
+    if (auto* n = get(key)) {
+      if (n->is_integer()) {
+        auto v = *n->value<std::int64_t>();
+        if (v < 0) return error(key, "must not be negative");
+        out = std::uint64_t(v);
+      } else if (auto s = n->value<std::string>()) {
+        auto r = parse_size(*s);
+        if (!r) return error(key, r.error());
+        out = *r;
+      } else {
+        error(key, "expected a size such as \"64GiB\" or a number of bytes");
+      }
+    }
+  }
+  void duration(const std::string& key, std::chrono::milliseconds& out) {
+    if (auto* n = get(key)) {
+      if (n->is_integer()) {
+        auto v = *n->value<std::int64_t>();
+        if (v < 0) return error(key, "must not be negative");
+        out = std::chrono::seconds(v);
+      } else if (auto s = n->value<std::string>()) {
+        auto r = parse_duration(*s);
+        if (!r) return error(key, r.error());
+        out = *r;
+      } else {
+        error(key, "expected a duration such as \"30s\", \"5m\" or \"1h\"");
+      }
+    }
+  }
+  void strings(const std::string& key, std::vector<std::string>& out, bool allow_single) {
+    if (auto* n = get(key)) {
+      if (allow_single && n->is_string()) {
+        out = {*n->value<std::string>()};
+        return;
+      }
+      auto* a = n->as_array();
+      if (!a) return error(key, allow_single ? "expected a string or an array of strings" : "expected an array of strings");
+      std::vector<std::string> v;
+      for (auto& e : *a) {
+        auto s = e.value<std::string>();
+        if (!s) return error(key, "expected an array of strings");
+        v.push_back(*s);
+      }
+      out = std::move(v);
+    }
+  }
+  void uints(const std::string& key, std::vector<std::uint32_t>& out) {
+    if (auto* n = get(key)) {
+      auto* a = n->as_array();
+      if (!a) return error(key, "expected an array of integers");
+      std::vector<std::uint32_t> v;
+      for (auto& e : *a) {
+        auto x = e.value<std::int64_t>();
+        if (!x || !e.is_integer() || *x < 0 || *x > 1024) return error(key, "expected an array of device numbers (0..1024)");
+        v.push_back(std::uint32_t(*x));
+      }
+      out = std::move(v);
+    }
+  }
+  // Keys the Rust daemon parsed but ignored: accepted, with a warning.
+  void deprecated(const std::string& key, const std::string& why, std::vector<std::string>& warnings) {
+    if (get(key)) warnings.push_back(where(key) + ": " + why);
+  }
+  void report_unknown(std::vector<std::string>& warnings) const {
+    if (!t_) return;
+    for (auto&& [k, v] : *t_) {
+      std::string key(k.str());
+      if (!seen_.count(key)) warnings.push_back(where(key) + ": unknown key, ignored");
+    }
+  }
+
+ private:
+  const toml::table* t_;
+  std::string path_, file_;
+  std::vector<std::string>& errors_;
+  std::set<std::string> seen_;
+};
+
+}  // namespace
+
+Status check_listen_address(const std::string& addr) {
+  if (addr.empty()) return Error{"empty listen address"};
+  if (addr.rfind("unix:", 0) == 0) {
+    std::string path = addr.rfind("unix://", 0) == 0 ? addr.substr(7) : addr.substr(5);
+    if (path.empty() || path[0] != '/') return Error{"\"" + addr + "\": a unix socket needs an absolute path (unix:///run/cuzk.sock)"};
+    if (path.size() > 100) return Error{"\"" + addr + "\": unix socket paths are limited to about 100 characters"};
+    return ok_status();
+  }
+  auto colon = addr.rfind(':');
+  if (colon == std::string::npos || colon == 0 || colon + 1 >= addr.size()) {
+    return Error{"\"" + addr + "\": expected host:port, [ipv6]:port or unix:///path"};
+  }
+  std::string port = addr.substr(colon + 1);
+  for (char c : port)
+    if (!std::isdigit(static_cast<unsigned char>(c))) return Error{"\"" + addr + "\": the port is not a number"};
+  if (port.size() > 5 || std::stoul(port) > 65535) return Error{"\"" + addr + "\": the port is out of range"};
+  if (addr[0] == '[' && addr[colon - 1] != ']') return Error{"\"" + addr + "\": unbalanced [ ] around an IPv6 address"};
+  return ok_status();
+}
+
+Result<DaemonConfig> parse_config(std::string_view text, const std::string& name) {
+  toml::table root;
+  try {
+    root = toml::parse(text, name);
+  } catch (const toml::parse_error& e) {
+    const auto& b = e.source().begin;
+    return Error{name + ":" + std::to_string(b.line) + ":" + std::to_string(b.column) + ": " + std::string(e.description())};
+  }
+  DaemonConfig c;
+  std::vector<std::string> errors;
+  auto table = [&](const char* key) -> const toml::table* {
+    const toml::node* n = root.get(key);
+    if (!n) return nullptr;
+    if (!n->is_table()) {
+      errors.push_back(name + ": [" + key + "] must be a table");
+      return nullptr;
+    }
+    return n->as_table();
+  };
+  static const std::set<std::string> sections{"daemon", "memory", "gpus", "backend", "scheduler",
+                                              "synthesis", "pipeline", "srs", "logging"};
+  for (auto&& [k, v] : root) {
+    if (!sections.count(std::string(k.str()))) c.warnings.push_back(name + ": unknown section [" + std::string(k.str()) + "], ignored");
+  }
+
+  {
+    Section s(table("daemon"), "daemon", name, errors);
+    s.strings("listen", c.listen, true);
+    s.str("status_listen", c.status_listen);
+    s.size("max_message_size", c.max_message_bytes);
+    std::string mode = "drain";
+    s.str("shutdown", mode);
+    if (mode == "drain") c.shutdown_drain = true;
+    else if (mode == "cancel") c.shutdown_drain = false;
+    else s.error("shutdown", "expected \"drain\" or \"cancel\", got \"" + mode + "\"");
+    s.duration("drain_timeout", c.drain_timeout);
+    s.report_unknown(c.warnings);
+  }
+  {
+    Section s(table("memory"), "memory", name, errors);
+    if (auto* n = s.get("total_budget")) {
+      auto str = n->value<std::string>();
+      if (str && *str == "auto") {
+        c.budget_auto = true;
+      } else {
+        c.budget_auto = false;
+        s.size("total_budget", c.total_budget);
+        if (c.total_budget == 0 && errors.empty()) s.error("total_budget", "must be \"auto\" or a size above 0");
+      }
+    }
+    s.size("safety_margin", c.safety_margin);
+    s.duration("eviction_min_idle", c.eviction_min_idle);
+    s.real("partition_memory_factor", c.partition_memory_factor, 0.1, 100.0);
+    s.boolean("measure_partitions", c.measure_partitions);
+    s.deprecated("pinned_budget", "deprecated and ignored (everything shares total_budget)", c.warnings);
+    s.deprecated("working_memory_budget", "deprecated and ignored (everything shares total_budget)", c.warnings);
+    s.report_unknown(c.warnings);
+  }
+  {
+    Section s(table("gpus"), "gpus", name, errors);
+    s.uints("devices", c.devices);
+    s.uint("gpu_threads", c.gpu_threads, 0, 4096);
+    s.uint("gpu_workers_per_device", c.gpu_workers_per_device, 0, 64);
+    if (c.gpu_workers_per_device == 0) c.gpu_workers_per_device = 1;  // the Rust daemon's max(1, value)
+    s.deprecated("affinity", "not implemented, ignored", c.warnings);
+    s.report_unknown(c.warnings);
+  }
+  {
+    Section s(table("backend"), "backend", name, errors);
+    s.str("kind", c.backend);
+    if (c.backend != "auto" && c.backend != "cpu" && c.backend != "cuda") {
+      s.error("kind", "expected \"auto\", \"cpu\" or \"cuda\", got \"" + c.backend + "\"");
+    }
+    s.report_unknown(c.warnings);
+  }
+  {
+    Section s(table("scheduler"), "scheduler", name, errors);
+    s.uint("max_batch_size", c.max_batch_size, 0, 64);
+    if (c.max_batch_size > 1) {
+      c.warnings.push_back(s.where("max_batch_size") +
+                           ": cross-sector batching is not implemented; partitions of different jobs already share "
+                           "the pipeline (treated as 1)");
+    }
+    s.uint("max_batch_wait_ms", c.max_batch_wait_ms, 0, 3600000);
+    s.deprecated("sort_by_type", "unused (priority decides the order), ignored", c.warnings);
+    s.uint("max_active_jobs", c.max_active_jobs, 1, 1000000);
+    s.duration("result_ttl", c.result_ttl);
+    s.uint("max_results", c.max_results, 1, 10000000);
+    s.report_unknown(c.warnings);
+  }
+  {
+    Section s(table("synthesis"), "synthesis", name, errors);
+    s.uint("threads", c.synthesis_threads, 0, 4096);
+    s.deprecated("partition_workers", "deprecated and ignored: the memory budget bounds parallel partitions", c.warnings);
+    s.report_unknown(c.warnings);
+  }
+  {
+    Section s(table("pipeline"), "pipeline", name, errors);
+    s.boolean("enabled", c.pipeline_enabled);
+    if (!c.pipeline_enabled) {
+      c.warnings.push_back(s.where("enabled") + ": monolithic mode does not exist here; the pipeline is always used");
+    }
+    s.deprecated("synthesis_lookahead", "unused (the memory budget decides how far synthesis runs ahead), ignored",
+                 c.warnings);
+    s.uint("synthesis_concurrency", c.synthesis_concurrency, 0, 256);
+    s.uint("max_parallel_synthesis", c.max_parallel_synthesis, 0, 4096);
+    s.deprecated("slot_size", "not implemented, ignored", c.warnings);
+    s.uint("max_gpu_queue_depth", c.max_gpu_queue_depth, 0, 4096);
+    s.uint("finalizer_threads", c.finalizer_threads, 1, 256);
+    s.boolean("self_verify", c.self_verify);
+    s.boolean("timeline", c.timeline);
+    s.report_unknown(c.warnings);
+  }
+  {
+    const toml::table* t = table("srs");
+    Section s(t, "srs", name, errors);
+    s.str("param_cache", c.param_cache);
+    s.strings("preload", c.preload, false);
+    s.boolean("allow_witness_paths", c.allow_witness_paths);
+    if (auto* n = s.get("circuits")) {
+      auto* arr = n->as_array();
+      if (!arr) {
+        s.error("circuits", "expected an array of tables ([[srs.circuits]] with id and zkey)");
+      } else {
+        for (std::size_t i = 0; i < arr->size(); ++i) {
+          auto* ct = arr->get(i)->as_table();
+          std::string p = "srs.circuits[" + std::to_string(i) + "]";
+          if (!ct) {
+            errors.push_back(name + ": " + p + ": expected a table with id and zkey");
+            continue;
+          }
+          Section cs(ct, p, name, errors);
+          CircuitConfig cc;
+          cs.str("id", cc.id);
+          cs.str("zkey", cc.zkey);
+          cs.boolean("preload", cc.preload);
+          if (cc.id.empty()) cs.error("id", "missing or empty");
+          if (cc.zkey.empty()) cs.error("zkey", "missing or empty");
+          for (auto& other : c.circuits)
+            if (other.id == cc.id && !cc.id.empty()) cs.error("id", "duplicate circuit id \"" + cc.id + "\"");
+          cs.report_unknown(c.warnings);
+          c.circuits.push_back(std::move(cc));
+        }
+      }
+    }
+    s.report_unknown(c.warnings);
+  }
+  {
+    Section s(table("logging"), "logging", name, errors);
+    s.str("level", c.log_level);
+    static const std::set<std::string> levels{"trace", "debug", "info", "warn", "error", "off"};
+    if (!levels.count(c.log_level)) s.error("level", "expected trace, debug, info, warn, error or off");
+    s.str("format", c.log_format);
+    if (c.log_format != "text" && c.log_format != "json") s.error("format", "expected \"text\" or \"json\"");
+    s.report_unknown(c.warnings);
+  }
+
+  if (c.listen.empty()) errors.push_back(name + ": daemon.listen: at least one address is needed");
+  for (auto& a : c.listen) {
+    if (auto st = check_listen_address(a); !st) errors.push_back(name + ": daemon.listen: " + st.error());
+  }
+  if (!c.status_listen.empty() && c.status_listen.rfind("unix:", 0) != 0) {
+    if (auto st = check_listen_address(c.status_listen); !st) errors.push_back(name + ": daemon.status_listen: " + st.error());
+  } else if (!c.status_listen.empty()) {
+    errors.push_back(name + ": daemon.status_listen: the HTTP status server listens on TCP only (host:port)");
+  }
+  if (c.max_message_bytes < (std::uint64_t(256) << 20)) {
+    errors.push_back(name + ": daemon.max_message_size: must be at least 256MiB (Curio sends up to ~200 MB)");
+  }
+  if (c.max_message_bytes > (std::uint64_t(2) << 30) - 1) {
+    errors.push_back(name + ": daemon.max_message_size: gRPC limits messages to under 2GiB");
+  }
+  if (!errors.empty()) {
+    std::string all;
+    for (auto& e : errors) all += (all.empty() ? "" : "\n") + e;
+    return Error{all};
+  }
+  return c;
+}
+
+Result<DaemonConfig> load_config(const std::string& path, bool* missing) {
+  if (missing) *missing = false;
+  std::ifstream f(path, std::ios::binary);
+  if (!f) {
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) {
+      if (missing) *missing = true;
+      return DaemonConfig{};
+    }
+    return Error{path + ": cannot be read"};
+  }
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  return parse_config(ss.str(), path);
+}
+
+Result<EngineOptions> engine_options_from(const DaemonConfig& c, unsigned hardware_threads) {
+  EngineOptions o;
+  if (hardware_threads == 0) hardware_threads = 1;
+  if (c.budget_auto) {
+    std::uint64_t mem = system_memory_bytes();
+    if (mem == 0) mem = std::uint64_t(256) << 30;  // the Rust daemon's assumption
+    if (mem <= c.safety_margin) {
+      return Error{"memory.total_budget = \"auto\": this machine has " + format_bytes(mem) +
+                   ", not more than memory.safety_margin (" + format_bytes(c.safety_margin) + "); set total_budget"};
+    }
+    o.memory_budget_bytes = mem - c.safety_margin;
+  } else {
+    o.memory_budget_bytes = c.total_budget;
+  }
+  o.srs_min_idle = c.eviction_min_idle;
+  o.param_cache = c.param_cache;
+  o.prepare_workers = std::max<std::uint32_t>(2, c.synthesis_concurrency);
+  std::uint32_t synth = c.max_parallel_synthesis ? c.max_parallel_synthesis : 18;
+  o.synthesis_workers = std::max<std::uint32_t>(1, std::min<std::uint32_t>(synth, hardware_threads));
+  o.devices = c.devices.empty() ? std::vector<std::uint32_t>{0} : c.devices;
+  o.workers_per_device = std::max<std::uint32_t>(1, c.gpu_workers_per_device);
+  o.backend_queue_depth = c.max_gpu_queue_depth;
+  o.finalizer_threads = c.finalizer_threads;
+  o.max_active_jobs = c.max_active_jobs;
+  o.self_verify = c.self_verify;
+  o.partition_memory_factor = c.partition_memory_factor;
+  o.measure_partition_memory = c.measure_partitions;
+  o.result_ttl = c.result_ttl;
+  o.max_results = c.max_results;
+  o.allow_witness_paths = c.allow_witness_paths;
+  if (c.backend == "cuda") return Error{"backend.kind = \"cuda\": this build has no CUDA backend; use \"cpu\" or \"auto\""};
+  o.backend_name = "cpu";
+  return o;
+}
+
+}  // namespace cuzk::engine

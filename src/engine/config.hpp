@@ -1,0 +1,86 @@
+// The daemon's TOML configuration. The schema is the Rust daemon's (cuzk-behaviour.md 2.2) so that
+// existing cuzk.toml files keep working; keys the Rust daemon ignored are accepted with a warning,
+// and what it lacked lives in new keys and sections (docs/daemon.md lists every key). Unlike the
+// Rust parser, a malformed value is an error that names the key, never a silent default.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.hpp"
+#include "engine/engine.hpp"
+
+namespace cuzk::engine {
+
+struct CircuitConfig {
+  std::string id;
+  std::string zkey;
+  bool preload = false;
+};
+
+struct DaemonConfig {
+  // [daemon]
+  std::vector<std::string> listen{"unix:///run/curio/cuzk.sock"};  // string or array of strings
+  std::string status_listen;                                      // HTTP /status and /metrics; "" = off
+  std::uint64_t max_message_bytes = std::uint64_t(512) << 20;     // gRPC, both directions (>= 256 MiB)
+  bool shutdown_drain = true;                                     // shutdown = "drain" | "cancel"
+  std::chrono::milliseconds drain_timeout{std::chrono::minutes(30)};
+  // [memory]
+  bool budget_auto = true;                 // total_budget = "auto"
+  std::uint64_t total_budget = 0;          // when not auto
+  std::uint64_t safety_margin = std::uint64_t(5) << 30;
+  std::chrono::milliseconds eviction_min_idle{std::chrono::minutes(5)};
+  double partition_memory_factor = 1.0;    // our key: scales partition reservations
+  bool measure_partitions = true;          // our key: learn partition sizes from solo runs
+  // [gpus]
+  std::vector<std::uint32_t> devices;
+  std::uint32_t gpu_threads = 0;
+  std::uint32_t gpu_workers_per_device = 2;
+  // [backend] (ours)
+  std::string backend = "auto";            // "cpu", "cuda", "auto"
+  // [scheduler]
+  std::uint32_t max_batch_size = 1;
+  std::uint64_t max_batch_wait_ms = 10000;
+  std::uint32_t max_active_jobs = 1024;    // ours
+  std::chrono::milliseconds result_ttl{std::chrono::minutes(10)};  // ours
+  std::uint32_t max_results = 10000;       // ours
+  // [synthesis]
+  std::uint32_t synthesis_threads = 0;
+  // [pipeline]
+  bool pipeline_enabled = true;
+  std::uint32_t synthesis_concurrency = 1;
+  std::uint32_t max_parallel_synthesis = 18;
+  std::uint32_t max_gpu_queue_depth = 0;
+  std::uint32_t finalizer_threads = 2;     // ours
+  bool self_verify = true;                 // ours
+  bool timeline = false;                   // ours: TIMELINE lines on stderr
+  // [srs]
+  std::string param_cache = "/data/zk/params";
+  std::vector<std::string> preload;        // honoured here (the Rust daemon ignored it)
+  std::vector<CircuitConfig> circuits;     // [[srs.circuits]] id, zkey, preload
+  bool allow_witness_paths = true;
+  // [logging]
+  std::string log_level = "info";
+  std::string log_format = "text";         // "text" | "json"
+
+  std::vector<std::string> warnings;       // deprecated or unknown keys, for the log
+};
+
+// Parses TOML text; `name` prefixes error messages ("cuzk.toml: memory.total_budget: ...").
+Result<DaemonConfig> parse_config(std::string_view text, const std::string& name);
+// Reads and parses a file. A missing file gives the defaults with `*missing` set (the Rust
+// daemon's behaviour, but the daemon logs it).
+Result<DaemonConfig> load_config(const std::string& path, bool* missing = nullptr);
+
+// Checks a listen address: "unix:///abs/path", "unix:/abs/path", "host:port", "[v6]:port".
+Status check_listen_address(const std::string& addr);
+
+// Engine options from a config: resolves total_budget = "auto" (MemTotal - safety_margin) and the
+// worker counts. `hardware_threads` is std::thread::hardware_concurrency() unless a test says
+// otherwise.
+Result<EngineOptions> engine_options_from(const DaemonConfig& cfg, unsigned hardware_threads);
+
+}  // namespace cuzk::engine

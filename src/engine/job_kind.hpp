@@ -1,0 +1,100 @@
+// The seam between the engine and what it proves. A JobKind turns one request into a PreparedJob: it
+// validates the request, acquires its proving key(s) from the SrsManager and says how many partition
+// circuits the proof has and how much memory each needs. The engine then drives every partition
+// through its pipeline:
+//
+//   scheduler ─▶ reserve memory ─▶ synthesize(k) ─▶ Backend::start ─▶ finish ─▶ ... ─▶ verify(all)
+//
+// A kind never sees threads, queues or budgets, so PoRep C2, SnapDeals and the PoSts plug in here
+// as partitioner + synthesizer when the circuit layer provides them. Two kinds exist today:
+// generic-groth16 (a registered .zkey + a .wtns; synthesis = witness parsing) and the Filecoin kinds,
+// which validate their inputs and then fail with "not supported yet: <kind>".
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "base/result.hpp"
+#include "engine/srs_manager.hpp"
+#include "engine/types.hpp"
+#include "groth16/keys.hpp"
+#include "groth16/proof.hpp"
+#include "groth16/r1cs.hpp"
+
+namespace cuzk::engine {
+
+// Cooperative cancellation: long-running kind code polls it between steps.
+class CancelToken {
+ public:
+  CancelToken() = default;
+  explicit CancelToken(const std::atomic<bool>* flag) : flag_(flag) {}
+  bool cancelled() const { return flag_ && flag_->load(std::memory_order_relaxed); }
+  std::function<bool()> as_function() const {
+    auto f = flag_;
+    return [f] { return f && f->load(std::memory_order_relaxed); };
+  }
+
+ private:
+  const std::atomic<bool>* flag_ = nullptr;
+};
+
+// Memory one partition holds from dispatch until the backend's start() returns (`full`), and the part
+// of it still held afterwards until finish() (`after_start`; the pending MSM results and bookkeeping).
+struct PartitionMemory {
+  std::uint64_t full = 0;
+  std::uint64_t after_start = 0;
+};
+
+// What synthesis hands to the backend. The shape and key pointers stay valid for the life of the
+// PreparedJob (it holds the SrsLease).
+struct SynthesizedPartition {
+  const groth16::R1csShape* shape = nullptr;
+  const groth16::ProvingKey* key = nullptr;
+  std::vector<math::Fr> witness;  // full assignment: w[0] = 1, inputs, aux
+};
+
+class PreparedJob {
+ public:
+  virtual ~PreparedJob() = default;
+  virtual std::uint32_t num_partitions() const = 0;
+  virtual PartitionMemory partition_memory(std::uint32_t index) const = 0;
+  // Runs on a synthesis worker; may be called for different partitions concurrently.
+  virtual Result<SynthesizedPartition> synthesize(std::uint32_t index, const CancelToken& cancel) = 0;
+  // The key finish() needs for partition `index` (the same one synthesize() returned).
+  virtual const groth16::ProvingKey& key(std::uint32_t index) const = 0;
+  // Self-check of the assembled proof (partition order), run before the result is returned.
+  virtual Status verify(std::span<const groth16::Proof> proofs) = 0;
+  // The proving key this job uses, for status ("" if none).
+  virtual std::string circuit_id() const { return {}; }
+};
+
+struct PrepareContext {
+  SrsManager& srs;
+  CancelToken cancel;
+  std::uint64_t srs_load_ms = 0;  // out: time spent getting the proving key
+  bool allow_witness_paths = true;
+};
+
+class JobKind {
+ public:
+  virtual ~JobKind() = default;
+  virtual std::string name() const = 0;
+  // Validates the request and sets the job up. Errors become the job's FAILED message verbatim, so
+  // they must name the field and the reason.
+  // The request outlives the prepared job, which may keep pointers into it.
+  virtual Result<std::unique_ptr<PreparedJob>> prepare(std::shared_ptr<const ProofRequest> req,
+                                                       PrepareContext& ctx) = 0;
+};
+
+// The kinds built in today.
+std::shared_ptr<JobKind> make_generic_groth16_kind();
+// PoRep C2, SnapDeals, WindowPoSt, WinningPoSt: validate the request's shape, then fail with
+// "not supported yet: <kind>" until the circuit layer lands.
+std::shared_ptr<JobKind> make_unsupported_filecoin_kind(ProofKind kind);
+
+}  // namespace cuzk::engine

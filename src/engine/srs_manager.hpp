@@ -1,0 +1,152 @@
+// SrsManager: the one owner of every proving key (ARCHITECTURE.md seam 4). Keys are known by a
+// circuit id — a registered snarkjs .zkey ("mulchain"), or a Filecoin id ("porep-32g", "wpost-2k",
+// "winning-512m", "snap-64g", ...) that names a bellperson .params file in the parameter cache —
+// and are loaded once, on first use or by preload(), into the best tier the build offers:
+//
+//   device  GPU memory                    (CUDA backend; not in a CPU-only build)
+//   pinned  page-locked host memory       (CUDA backend)
+//   host    decoded in ordinary memory    (CPU backend: a .zkey, ready to prove)
+//   mapped  the file mmap'd, not decoded  (a Filecoin .params until its circuit is built in)
+//   cold    registered, nothing loaded
+//
+// Every loaded key holds a reservation in the MemoryBudget for its size, is reference counted by the
+// jobs using it (SrsLease), and can be evicted when no job holds it: explicitly (evict()), or by the
+// budget's evictor, least recently used first, once idle for `min_idle`. A load runs without the
+// manager's lock held (cuzk-behaviour.md 8.1 #9): other keys stay usable, and concurrent users of the
+// key being loaded wait for that one load.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "base/result.hpp"
+#include "engine/memory_budget.hpp"
+#include "groth16/keys.hpp"
+#include "groth16/r1cs.hpp"
+
+namespace cuzk::engine {
+
+enum class SrsTier : std::uint8_t { kDevice, kPinned, kHost, kMapped, kCold };
+const char* tier_name(SrsTier t);  // "device", "pinned", "host", "mapped", "cold"
+
+// A loaded key. For a .zkey: the proving key and the circuit's shape (A and B), ready for the
+// backend. For a Filecoin .params: only the mapping (`mapped_file`, a formats::bellperson::ParamsFile)
+// and its verifying key; the circuit layer will assemble the proving key from it.
+struct LoadedKey {
+  std::string id;
+  std::string path;
+  bool has_proving_key = false;
+  groth16::ProvingKey pk;
+  groth16::R1csShape shape;
+  std::uint32_t n_public = 0;  // ONE excluded
+  std::uint32_t n_vars = 0;
+  std::uint32_t n_constraints = 0;
+  std::uint32_t domain_size = 0;
+  std::shared_ptr<const void> mapped_file;
+  std::uint64_t bytes = 0;  // what the budget is charged
+};
+
+struct SrsInfo {
+  std::string id;
+  std::string path;
+  SrsTier tier = SrsTier::kCold;
+  std::uint64_t bytes = 0;
+  std::uint32_t refs = 0;
+  std::uint64_t idle_ms = 0;
+  std::uint64_t load_ms = 0;
+  bool loading = false;
+  std::string last_error;
+};
+
+class SrsManager;
+namespace detail {
+struct SrsEntry;
+struct SrsState;
+}  // namespace detail
+
+// Keeps a key loaded and counted as in use; movable.
+class SrsLease {
+ public:
+  SrsLease() = default;
+  SrsLease(SrsLease&&) noexcept;
+  SrsLease& operator=(SrsLease&&) noexcept;
+  SrsLease(const SrsLease&) = delete;
+  SrsLease& operator=(const SrsLease&) = delete;
+  ~SrsLease();
+  const LoadedKey& key() const { return *key_; }
+  const LoadedKey* operator->() const { return key_.get(); }
+  explicit operator bool() const { return key_ != nullptr; }
+
+ private:
+  friend class SrsManager;
+  SrsLease(std::shared_ptr<detail::SrsState> st, std::shared_ptr<detail::SrsEntry> entry,
+           std::shared_ptr<const LoadedKey> key)
+      : state_(std::move(st)), entry_(std::move(entry)), key_(std::move(key)) {}
+  void release();
+  std::shared_ptr<detail::SrsState> state_;
+  std::shared_ptr<detail::SrsEntry> entry_;
+  std::shared_ptr<const LoadedKey> key_;
+};
+
+class SrsManager {
+ public:
+  struct Options {
+    std::string param_cache;  // directory of the Filecoin .params files
+    std::chrono::milliseconds min_idle{std::chrono::minutes(5)};  // before the evictor may drop a key
+  };
+  SrsManager(MemoryBudget& budget, Options options);
+  ~SrsManager();
+  SrsManager(const SrsManager&) = delete;
+  SrsManager& operator=(const SrsManager&) = delete;
+
+  // Registers (or re-registers) a .zkey under an id. Fails when the id names a Filecoin key, or when
+  // it is registered to a different file that is loaded and in use. `replaced` reports whether an
+  // earlier registration under the id was replaced.
+  Status register_zkey(const std::string& id, const std::string& path, bool* replaced = nullptr);
+
+  // Returns the loaded key, loading it first if needed (waiting for budget, evicting idle keys).
+  // `load_ms` receives the time this call spent loading or waiting for another caller's load.
+  Result<SrsLease> acquire(const std::string& id, const std::function<bool()>& cancelled = {},
+                           std::uint64_t* load_ms = nullptr);
+
+  struct PreloadOutcome {
+    bool already_loaded = false;
+    std::uint64_t load_ms = 0;
+  };
+  Result<PreloadOutcome> preload(const std::string& id);
+
+  struct EvictOutcome {
+    bool was_loaded = false;
+    std::uint64_t freed_bytes = 0;
+  };
+  // Fails (with the reference count in the message) when jobs hold the key; unknown ids are an error.
+  Result<EvictOutcome> evict(const std::string& id);
+
+  // The budget's evictor: drops idle, unreferenced keys (least recently used first, idle >= min_idle)
+  // until `needed` bytes are freed; returns the bytes freed.
+  std::uint64_t evict_idle(std::uint64_t needed);
+
+  std::vector<SrsInfo> list() const;  // every registered or loaded key, sorted by id
+  bool known(const std::string& id) const;
+  std::uint64_t loaded_bytes() const;
+
+  // The Filecoin ids this build knows ("porep-32g", ...), and the file an id maps to.
+  static std::vector<std::string> filecoin_ids();
+  Result<std::string> filecoin_params_path(const std::string& id) const;
+
+ private:
+  Result<std::shared_ptr<detail::SrsEntry>> find_or_create(const std::string& id);  // state lock held
+
+  MemoryBudget& budget_;
+  Options options_;
+  std::shared_ptr<detail::SrsState> state_;  // mutex, cv and entries, shared with leases
+};
+
+}  // namespace cuzk::engine

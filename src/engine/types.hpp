@@ -1,0 +1,87 @@
+// The engine's vocabulary: proof kinds, priorities, requests, results and per-partition timings.
+// Nothing here knows about gRPC; server/ converts between these and the cuzk.v1 messages (the
+// numeric values of ProofKind, Priority and ResultStatus are the wire values).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cuzk::engine {
+
+// Wire values of cuzk.v1.ProofKind. Any other value is kept as is and rejected by the engine.
+enum class ProofKind : std::uint32_t {
+  kUnspecified = 0,
+  kPoRepC2 = 1,
+  kSnapUpdate = 2,
+  kWindowPoSt = 3,
+  kWinningPoSt = 4,
+  kGenericGroth16 = 1000,
+};
+
+// Wire values of cuzk.v1.Priority; higher runs first.
+enum class Priority : std::uint8_t { kLow = 1, kNormal = 2, kHigh = 3, kCritical = 4 };
+
+// Wire values of cuzk.v1.AwaitProofResponse.Status.
+enum class ResultStatus : std::uint8_t { kUnknown = 0, kCompleted = 1, kFailed = 2, kCancelled = 3, kTimeout = 4 };
+
+// "porep-c2", "snap-update", "window-post", "winning-post", "generic-groth16"; "kind-<n>" otherwise.
+std::string kind_name(std::uint32_t kind);
+inline std::string kind_name(ProofKind k) { return kind_name(static_cast<std::uint32_t>(k)); }
+// Prometheus label values: "porep_c2", "snap_update", "window_post", "winning_post", "generic_groth16".
+std::string kind_label(std::uint32_t kind);
+const char* priority_name(Priority p);  // "LOW", "NORMAL", "HIGH", "CRITICAL"
+const char* status_name(ResultStatus s);  // "COMPLETED", ...
+// Kind default (WinningPoSt CRITICAL, WindowPoSt HIGH, others NORMAL) for 0; 1..4 map directly;
+// anything else is NORMAL (the Rust daemon's mapping).
+Priority resolve_priority(std::uint32_t wire_priority, std::uint32_t kind);
+
+// One proof request as it came off the wire. Byte fields are std::string so that the server can move
+// protobuf's buffers in without copying (a PoRep C1 input is ~50 MB).
+struct ProofRequest {
+  std::string request_id;
+  std::uint32_t proof_kind = 0;
+  std::uint64_t sector_size = 0;
+  std::uint64_t registered_proof = 0;
+  std::uint32_t priority = 0;
+  std::string vanilla_proof;
+  std::vector<std::string> vanilla_proofs;
+  std::uint64_t sector_number = 0;
+  std::uint64_t miner_id = 0;
+  std::string randomness;
+  std::uint32_t partition_index = 0;
+  std::string comm_r_old, comm_r_new, comm_d_new;
+  // GENERIC_GROTH16
+  std::string circuit_id;
+  std::string witness_wtns;
+  std::string witness_path;
+};
+
+// Microseconds since the engine started (one steady clock for every job).
+using Micros = std::uint64_t;
+
+struct PartitionTimes {
+  std::uint32_t index = 0;
+  Micros queued = 0, dispatched = 0, synth_start = 0, synth_end = 0;
+  Micros backend_start = 0, backend_locked = 0, backend_end = 0, finalize_start = 0, finalize_end = 0;
+  std::int32_t synth_worker = -1, backend_worker = -1, finalizer = -1;
+  std::uint32_t device = 0;
+};
+
+struct JobResult {
+  std::string job_id;
+  ResultStatus status = ResultStatus::kUnknown;
+  std::string proof;  // 192 bytes per partition
+  std::string error;
+  std::uint32_t proof_kind = 0;
+  std::uint32_t num_partitions = 0;
+  // Milliseconds, as on the wire (cuzk-behaviour.md 4.13, docs/daemon.md "Timings").
+  std::uint64_t queue_wait_ms = 0, srs_load_ms = 0, synthesis_ms = 0, gpu_compute_ms = 0, total_ms = 0,
+                verify_ms = 0;
+  Micros submitted = 0, completed = 0;
+  std::vector<PartitionTimes> partitions;
+};
+
+}  // namespace cuzk::engine

@@ -1,0 +1,325 @@
+// cuzk.v1.ProvingEngine over the engine (synchronous gRPC API: a blocked Prove holds one server
+// thread, which gRPC grows on demand; waits poll the call's cancellation every 50 ms).
+#include "server/grpc_server.hpp"
+
+#include <grpcpp/grpcpp.h>
+#include <unistd.h>
+
+#include "cuzk/v1/proving.grpc.pb.h"
+#include "engine/srs_manager.hpp"
+#include "server/listen_address.hpp"
+
+namespace cuzk::server {
+namespace {
+
+namespace pb = ::cuzk::v1;
+using engine::Engine;
+using engine::JobResult;
+using engine::ProofRequest;
+using engine::ResultStatus;
+using grpc::ServerContext;
+using grpc::Status;
+using grpc::StatusCode;
+
+// Moves the byte fields out of the request (the handler owns it for the call; a PoRep C1 input is
+// ~50 MB and should not be copied).
+ProofRequest to_engine(pb::SubmitProofRequest& r) {
+  ProofRequest e;
+  e.request_id = r.request_id();
+  e.proof_kind = static_cast<std::uint32_t>(r.proof_kind());
+  e.sector_size = r.sector_size();
+  e.registered_proof = r.registered_proof();
+  e.priority = static_cast<std::uint32_t>(r.priority());
+  e.vanilla_proof = std::move(*r.mutable_vanilla_proof());
+  e.vanilla_proofs.reserve(r.vanilla_proofs_size());
+  for (auto& v : *r.mutable_vanilla_proofs()) e.vanilla_proofs.push_back(std::move(v));
+  e.sector_number = r.sector_number();
+  e.miner_id = r.miner_id();
+  e.randomness = std::move(*r.mutable_randomness());
+  e.partition_index = r.partition_index();
+  e.comm_r_old = std::move(*r.mutable_comm_r_old());
+  e.comm_r_new = std::move(*r.mutable_comm_r_new());
+  e.comm_d_new = std::move(*r.mutable_comm_d_new());
+  e.circuit_id = r.circuit_id();
+  e.witness_wtns = std::move(*r.mutable_witness_wtns());
+  e.witness_path = r.witness_path();
+  return e;
+}
+
+void fill_result(const JobResult& r, pb::AwaitProofResponse* out) {
+  out->set_job_id(r.job_id);
+  out->set_status(static_cast<pb::AwaitProofResponse::Status>(r.status));
+  out->set_error_message(r.error);
+  out->set_proof_kind(engine::kind_name(r.proof_kind));
+  if (r.status == ResultStatus::kCompleted) {
+    out->set_proof(r.proof);
+    out->set_queue_wait_ms(r.queue_wait_ms);
+    out->set_srs_load_ms(r.srs_load_ms);
+    out->set_synthesis_ms(r.synthesis_ms);
+    out->set_gpu_compute_ms(r.gpu_compute_ms);
+    out->set_total_ms(r.total_ms);
+    out->set_verify_ms(r.verify_ms);
+  } else if (r.status == ResultStatus::kTimeout) {
+    return;  // no timings for a job still running
+  } else {
+    out->set_total_ms(r.total_ms);
+  }
+  out->set_submitted_us(r.submitted);
+  out->set_completed_us(r.completed);
+  out->set_num_partitions(r.num_partitions);
+  for (const auto& t : r.partitions) {
+    auto* p = out->add_partitions();
+    p->set_index(t.index);
+    p->set_queued_us(t.queued);
+    p->set_dispatched_us(t.dispatched);
+    p->set_synth_start_us(t.synth_start);
+    p->set_synth_end_us(t.synth_end);
+    p->set_backend_start_us(t.backend_start);
+    p->set_backend_locked_us(t.backend_locked);
+    p->set_backend_end_us(t.backend_end);
+    p->set_finalize_start_us(t.finalize_start);
+    p->set_finalize_end_us(t.finalize_end);
+    p->set_synth_worker(t.synth_worker);
+    p->set_backend_worker(t.backend_worker);
+    p->set_finalizer(t.finalizer);
+    p->set_device(t.device);
+  }
+}
+
+Status submit_error(const std::string& msg) {
+  if (msg.find("shutting down") != std::string::npos) return Status(StatusCode::UNAVAILABLE, msg);
+  if (msg.find("too many unfinished jobs") != std::string::npos) return Status(StatusCode::RESOURCE_EXHAUSTED, msg);
+  if (msg.find("already used by a different request") != std::string::npos) {
+    return Status(StatusCode::ALREADY_EXISTS, msg);
+  }
+  return Status(StatusCode::INVALID_ARGUMENT, msg);
+}
+
+pb::SRSStatus::Tier wire_tier(engine::SrsTier t) {
+  switch (t) {
+    case engine::SrsTier::kDevice:
+    case engine::SrsTier::kPinned:
+    case engine::SrsTier::kHost: return pb::SRSStatus::HOT;
+    case engine::SrsTier::kMapped: return pb::SRSStatus::WARM;
+    case engine::SrsTier::kCold: return pb::SRSStatus::COLD;
+  }
+  return pb::SRSStatus::COLD;
+}
+
+class Service final : public pb::ProvingEngine::Service {
+ public:
+  explicit Service(Engine& e) : e_(e) {}
+
+  Status SubmitProof(ServerContext*, const pb::SubmitProofRequest* req, pb::SubmitProofResponse* resp) override {
+    auto s = e_.submit(to_engine(const_cast<pb::SubmitProofRequest&>(*req)));
+    if (!s) return submit_error(s.error());
+    resp->set_job_id(s->job_id);
+    resp->set_queue_position(s->queue_position);
+    resp->set_joined_existing(s->joined);
+    return Status::OK;
+  }
+
+  Status AwaitProof(ServerContext* ctx, const pb::AwaitProofRequest* req, pb::AwaitProofResponse* resp) override {
+    auto job = e_.find(req->job_id());
+    if (!job) return Status(StatusCode::NOT_FOUND, "unknown job id: " + req->job_id());
+    JobResult r = e_.wait(job, std::chrono::milliseconds(req->timeout_ms()), [ctx] { return ctx->IsCancelled(); });
+    if (r.status == ResultStatus::kTimeout && ctx->IsCancelled()) return Status(StatusCode::CANCELLED, "call cancelled");
+    fill_result(r, resp);
+    return Status::OK;
+  }
+
+  Status Prove(ServerContext* ctx, const pb::ProveRequest* req, pb::ProveResponse* resp) override {
+    if (!req->has_submit()) return Status(StatusCode::INVALID_ARGUMENT, "missing submit field");
+    auto s = e_.submit(to_engine(*const_cast<pb::ProveRequest*>(req)->mutable_submit()));
+    if (!s) return submit_error(s.error());
+    // The job keeps running if the caller goes away: Curio retries with the same request_id and
+    // then joins it.
+    JobResult r = e_.wait(s->job, std::chrono::milliseconds(0), [ctx] { return ctx->IsCancelled(); });
+    if (r.status == ResultStatus::kTimeout) return Status(StatusCode::CANCELLED, "call cancelled; the job continues");
+    fill_result(r, resp->mutable_result());
+    return Status::OK;
+  }
+
+  Status CancelProof(ServerContext*, const pb::CancelProofRequest* req, pb::CancelProofResponse* resp) override {
+    auto out = e_.cancel(req->job_id());
+    resp->set_was_running(out.was_running);
+    resp->set_found(out.found);
+    return Status::OK;
+  }
+
+  Status GetStatus(ServerContext*, const pb::GetStatusRequest*, pb::GetStatusResponse* resp) override {
+    engine::StatusSnapshot s = e_.status();
+    for (const auto& w : s.workers) {
+      if (w.stage != "backend") continue;
+      auto* g = resp->add_gpus();
+      g->set_ordinal(w.device);
+      g->set_name(s.backend == "cpu" ? "cpu (backend worker " + std::to_string(w.id) + ")" : s.backend);
+      g->set_current_job_id(w.job_id);
+      g->set_current_proof_kind(w.job_id.empty() ? "" : engine::kind_name(w.kind));
+    }
+    for (const auto& k : s.srs) {
+      auto* x = resp->add_loaded_srs();
+      x->set_circuit_id(k.id);
+      x->set_tier(wire_tier(k.tier));
+      x->set_size_bytes(k.bytes);
+      x->set_ref_count(k.refs);
+      x->set_tier_name(engine::tier_name(k.tier));
+      x->set_idle_ms(k.idle_ms);
+      x->set_path(k.path);
+      x->set_load_time_ms(k.load_ms);
+    }
+    for (const auto& q : s.queues) {
+      auto* x = resp->add_queues();
+      x->set_proof_kind(engine::kind_name(q.kind));
+      x->set_pending(q.pending);
+      x->set_in_progress(q.in_progress);
+    }
+    resp->set_total_proofs_completed(s.completed);
+    resp->set_total_proofs_failed(s.failed);
+    resp->set_uptime_seconds(s.uptime_s);
+    resp->set_pinned_memory_bytes(0);  // no pinned tier on the CPU backend
+    resp->set_pinned_memory_limit_bytes(0);
+    auto* m = resp->mutable_memory();
+    m->set_budget_bytes(s.budget_bytes);
+    m->set_used_bytes(s.used_bytes);
+    m->set_peak_bytes(s.peak_bytes);
+    m->set_srs_bytes(s.srs_bytes);
+    m->set_partition_bytes(s.partition_bytes);
+    m->set_waiters(s.budget_waiters);
+    m->set_process_rss_bytes(s.rss_bytes);
+    m->set_process_peak_rss_bytes(s.peak_rss_bytes);
+    for (const auto& w : s.workers) {
+      auto* x = resp->add_workers();
+      x->set_stage(w.stage);
+      x->set_worker_id(w.id);
+      x->set_device(w.device);
+      x->set_current_job_id(w.job_id);
+      x->set_current_partition(w.partition);
+      x->set_busy_ms(w.busy_ms);
+      x->set_items_done(w.items_done);
+    }
+    resp->set_total_proofs_cancelled(s.cancelled);
+    resp->set_backend(s.backend);
+    resp->set_draining(!s.accepting);
+    resp->set_jobs_queued(s.jobs_queued + s.jobs_preparing);
+    resp->set_jobs_running(s.jobs_running);
+    return Status::OK;
+  }
+
+  Status GetMetrics(ServerContext*, const pb::GetMetricsRequest*, pb::GetMetricsResponse* resp) override {
+    resp->set_prometheus_text(e_.prometheus_text());
+    return Status::OK;
+  }
+
+  Status PreloadSRS(ServerContext*, const pb::PreloadSrsRequest* req, pb::PreloadSrsResponse* resp) override {
+    if (!e_.srs().known(req->circuit_id())) {
+      return Status(StatusCode::NOT_FOUND, "unknown circuit ID: " + req->circuit_id());
+    }
+    auto r = e_.srs().preload(req->circuit_id());
+    if (!r) return Status(StatusCode::FAILED_PRECONDITION, r.error());
+    resp->set_already_loaded(r->already_loaded);
+    resp->set_load_time_ms(r->load_ms);
+    return Status::OK;
+  }
+
+  Status EvictSRS(ServerContext*, const pb::EvictSrsRequest* req, pb::EvictSrsResponse* resp) override {
+    if (!e_.srs().known(req->circuit_id())) {
+      return Status(StatusCode::NOT_FOUND, "unknown circuit ID: " + req->circuit_id());
+    }
+    auto r = e_.srs().evict(req->circuit_id());
+    if (!r) return Status(StatusCode::FAILED_PRECONDITION, r.error());
+    resp->set_was_loaded(r->was_loaded);
+    resp->set_freed_bytes(r->freed_bytes);
+    return Status::OK;
+  }
+
+  Status RegisterCircuit(ServerContext*, const pb::RegisterCircuitRequest* req,
+                         pb::RegisterCircuitResponse* resp) override {
+    bool replaced = false;
+    if (auto st = e_.srs().register_zkey(req->circuit_id(), req->zkey_path(), &replaced); !st) {
+      return Status(StatusCode::INVALID_ARGUMENT, st.error());
+    }
+    resp->set_replaced(replaced);
+    if (req->preload()) {
+      std::uint64_t ms = 0;
+      auto lease = e_.srs().acquire(req->circuit_id(), {}, &ms);
+      if (!lease) return Status(StatusCode::FAILED_PRECONDITION, lease.error());
+      resp->set_num_public((*lease)->n_public);
+      resp->set_num_vars((*lease)->n_vars);
+      resp->set_num_constraints((*lease)->n_constraints);
+      resp->set_domain_size((*lease)->domain_size);
+      resp->set_load_time_ms(ms);
+    }
+    return Status::OK;
+  }
+
+ private:
+  Engine& e_;
+};
+
+}  // namespace
+
+struct GrpcServer::Impl {
+  std::unique_ptr<Service> service;
+  std::unique_ptr<grpc::Server> server;
+  std::vector<std::string> endpoints;
+  std::vector<std::string> socket_files;
+  bool stopped = false;
+};
+
+GrpcServer::GrpcServer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+GrpcServer::~GrpcServer() { shutdown(std::chrono::milliseconds(0)); }
+
+Result<std::unique_ptr<GrpcServer>> GrpcServer::start(Engine& engine, const ServerOptions& options) {
+  if (options.listen.empty()) return Error{"no listen address"};
+  auto impl = std::make_unique<Impl>();
+  impl->service = std::make_unique<Service>(engine);
+  grpc::ServerBuilder b;
+  const int limit = static_cast<int>(std::min<std::uint64_t>(options.max_message_bytes, 0x7fffffff));
+  b.SetMaxReceiveMessageSize(limit);
+  b.SetMaxSendMessageSize(limit);
+  b.RegisterService(impl->service.get());
+  std::vector<std::unique_ptr<int>> ports;
+  std::vector<ListenAddress> addrs;
+  for (const auto& l : options.listen) {
+    auto a = parse_listen_address(l);
+    if (!a) return Error{"listen " + l + ": " + a.error()};
+    if (a->unix_socket) {
+      if (auto st = prepare_unix_socket(a->path); !st) return Error{"listen " + l + ": " + st.error()};
+      impl->socket_files.push_back(a->path);
+    }
+    ports.push_back(std::make_unique<int>(0));
+    b.AddListeningPort(a->grpc_target(), grpc::InsecureServerCredentials(), ports.back().get());
+    addrs.push_back(*a);
+  }
+  impl->server = b.BuildAndStart();
+  if (!impl->server) {
+    std::string all;
+    for (auto& l : options.listen) all += (all.empty() ? "" : ", ") + l;
+    return Error{"cannot listen on " + all + " (address in use or not permitted?)"};
+  }
+  for (std::size_t i = 0; i < addrs.size(); ++i) {
+    if (addrs[i].unix_socket) {
+      impl->endpoints.push_back(addrs[i].display());
+    } else {
+      if (*ports[i] == 0) {
+        impl->server->Shutdown();
+        return Error{"cannot listen on " + options.listen[i]};
+      }
+      impl->endpoints.push_back(addrs[i].host + ":" + std::to_string(*ports[i]));
+    }
+  }
+  return std::unique_ptr<GrpcServer>(new GrpcServer(std::move(impl)));
+}
+
+const std::vector<std::string>& GrpcServer::endpoints() const { return impl_->endpoints; }
+
+void GrpcServer::shutdown(std::chrono::milliseconds grace) {
+  if (!impl_ || impl_->stopped) return;
+  impl_->stopped = true;
+  impl_->server->Shutdown(std::chrono::system_clock::now() + grace);
+  impl_->server->Wait();
+  for (const auto& f : impl_->socket_files) ::unlink(f.c_str());
+}
+
+}  // namespace cuzk::server

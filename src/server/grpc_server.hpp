@@ -1,0 +1,39 @@
+// The gRPC front end: cuzk.v1.ProvingEngine served from the engine on every listen address (unix
+// sockets and TCP at once). No gRPC types appear here, so the daemon's main does not pay for them.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/result.hpp"
+#include "engine/engine.hpp"
+
+namespace cuzk::server {
+
+struct ServerOptions {
+  std::vector<std::string> listen;                             // "unix:///path", "host:port" (port 0 = any)
+  std::uint64_t max_message_bytes = std::uint64_t(512) << 20;  // both directions
+};
+
+class GrpcServer {
+ public:
+  // Binds every address or fails naming the one that could not be bound.
+  static Result<std::unique_ptr<GrpcServer>> start(engine::Engine& engine, const ServerOptions& options);
+  ~GrpcServer();
+
+  // The bound endpoints, TCP ports resolved ("127.0.0.1:40123", "unix:///run/cuzk.sock").
+  const std::vector<std::string>& endpoints() const;
+  // Stops accepting calls; calls still running get `grace` to finish, then are cancelled. Removes the
+  // unix socket files. Idempotent.
+  void shutdown(std::chrono::milliseconds grace);
+
+ private:
+  struct Impl;
+  explicit GrpcServer(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace cuzk::server

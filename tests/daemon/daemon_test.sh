@@ -1,0 +1,307 @@
+#!/usr/bin/env bash
+# End-to-end tests of cuzk-daemon and cuzk-bench as operators run them. One ctest test per case:
+#   bash daemon_test.sh CASE     with DAEMON, BENCH, ROOT, WORK set (tests/daemon/CMakeLists.txt)
+# Every wait is bounded; the daemon is always stopped (by PID) when a case ends.
+set -euo pipefail
+CASE=$1
+: "${DAEMON:?}" "${BENCH:?}" "${ROOT:?}" "${WORK:?}"
+FIX=$ROOT/tests/fixtures/snarkjs
+rm -rf "$WORK"
+mkdir -p "$WORK"
+cd "$WORK"
+DPID=""
+cleanup() {
+  if [ -n "$DPID" ] && kill -0 "$DPID" 2>/dev/null; then kill -KILL "$DPID" 2>/dev/null || true; fi
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*" >&2; [ -f daemon.err ] && { echo "--- daemon log" >&2; tail -40 daemon.err >&2; }; exit 1; }
+pass() { echo "ok - $*"; }
+
+# A short unix socket path (sun_path is limited to ~100 bytes; build trees can be deep).
+SOCK=$(mktemp -u /tmp/cuzk-test-XXXXXX).sock
+
+# Benchmark-size circuit for slow jobs, cached across cases in the build tree.
+slow_circuit() {  # $1 = constraints
+  local dir=$WORK/../gen-$1
+  if [ ! -f "$dir/chain.zkey" ]; then
+    mkdir -p "$dir"
+    "$BENCH" gen-circuit --constraints "$1" --out "$dir.tmp" --id chain >/dev/null
+    rm -rf "$dir"; mv "$dir.tmp" "$dir"
+  fi
+  echo "$dir"
+}
+
+write_config() {  # $1 = file, $2 = extra TOML appended
+  cat > "$1" <<TOML
+[daemon]
+listen = ["unix://$SOCK", "127.0.0.1:0"]
+status_listen = "127.0.0.1:0"
+drain_timeout = "60s"
+[memory]
+total_budget = "1GiB"
+eviction_min_idle = "0s"
+[pipeline]
+max_parallel_synthesis = 2
+[logging]
+level = "info"
+[[srs.circuits]]
+id = "mulchain"
+zkey = "$FIX/mulchain/mulchain.zkey"
+[[srs.circuits]]
+id = "bits"
+zkey = "$FIX/bits/bits.zkey"
+$2
+TOML
+}
+
+start_daemon() {  # $1 = config
+  "$DAEMON" --config "$1" > daemon.out 2> daemon.err &
+  DPID=$!
+  for _ in $(seq 1 200); do
+    grep -q '^READY ' daemon.out 2>/dev/null && break
+    kill -0 "$DPID" 2>/dev/null || fail "daemon exited at start-up"
+    sleep 0.05
+  done
+  grep -q '^READY ' daemon.out || fail "daemon not ready after 10 s"
+  GRPC_TCP=$(sed -n 's/^READY grpc=[^,]*,\([^ ]*\) http=.*/\1/p' daemon.out)
+  HTTP=$(sed -n 's/^READY .* http=\(.*\)$/\1/p' daemon.out)
+  GRPC_UNIX="unix://$SOCK"
+}
+
+stop_daemon() {  # SIGTERM; expects exit status 0 within $1 seconds (default 30)
+  kill -TERM "$DPID"
+  local t=${1:-30} rc=0
+  for _ in $(seq 1 $((t * 20))); do kill -0 "$DPID" 2>/dev/null || break; sleep 0.05; done
+  kill -0 "$DPID" 2>/dev/null && fail "daemon still running ${t}s after SIGTERM"
+  wait "$DPID" || rc=$?
+  DPID=""
+  [ "$rc" = 0 ] || fail "daemon exit status $rc after SIGTERM"
+  [ ! -e "$SOCK" ] || fail "unix socket $SOCK left behind"
+}
+
+wait_for() {  # $1 = seconds, rest = command that must succeed
+  local t=$1; shift
+  for _ in $(seq 1 $((t * 20))); do "$@" >/dev/null 2>&1 && return 0; sleep 0.05; done
+  return 1
+}
+
+status_json() { "$BENCH" -a "$GRPC_TCP" --json status; }
+
+case "$CASE" in
+wire_compat)
+  slow=$(slow_circuit 8192)
+  write_config cuzk.toml ""
+  start_daemon cuzk.toml
+  (cd "$ROOT" && timeout 240 node tests/daemon/wire_compat.js "$GRPC_UNIX" "$GRPC_TCP" "$FIX" "$slow/chain.zkey" "$slow/chain.wtns" "$WORK/metrics.txt") \
+    || fail "Node @grpc/grpc-js client"
+  if command -v promtool >/dev/null; then
+    promtool check metrics < metrics.txt || fail "promtool check metrics rejected the GetMetrics text"
+    curl -sf "http://$HTTP/metrics" > http_metrics.txt || fail "GET /metrics"
+    promtool check metrics < http_metrics.txt || fail "promtool check metrics rejected GET /metrics"
+    pass "promtool check metrics accepts GetMetrics and GET /metrics"
+  else
+    echo "# promtool not installed (Debian package prometheus): metrics lint skipped"
+  fi
+  stop_daemon
+  pass "SIGTERM: exit 0"
+  ;;
+
+http_status)
+  write_config cuzk.toml ""
+  start_daemon cuzk.toml
+  "$BENCH" -a "$GRPC_TCP" single -t generic --circuit-id bits --wtns "$FIX/bits/witness.wtns" > single.txt || fail "single"
+  curl -sf -D headers.txt "http://$HTTP/status" > status.json || fail "GET /status"
+  grep -qi '^Content-Type: application/json' headers.txt || fail "/status content type"
+  grep -qi '^Access-Control-Allow-Origin: \*' headers.txt || fail "/status CORS header"
+  jq -e '.counters.total_completed == 1 and .memory.total_bytes == 1073741824 and (.allocations.srs | map(.circuit_id) | index("bits") != null) and (.workers | length) > 0' status.json >/dev/null \
+    || fail "/status JSON: $(cat status.json)"
+  curl -sf -D mh.txt "http://$HTTP/metrics" > metrics.txt || fail "GET /metrics"
+  grep -qi '^Content-Type: text/plain; version=0.0.4' mh.txt || fail "/metrics content type"
+  grep -q '^cuzk_proofs_completed_total 1$' metrics.txt || fail "/metrics counter"
+  code=$(curl -s -o /dev/null -w '%{http_code}' "http://$HTTP/nope")
+  [ "$code" = 404 ] || fail "unknown path gave $code"
+  code=$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://$HTTP/status")
+  [ "$code" = 405 ] || fail "POST gave $code"
+  pass "GET /status, GET /metrics, 404, 405"
+  stop_daemon
+  ;;
+
+bench_cli)
+  write_config cuzk.toml ""
+  start_daemon cuzk.toml
+  B() { "$BENCH" -a "$GRPC_TCP" "$@"; }
+  B single -t generic --circuit-id mulchain --wtns "$FIX/mulchain/witness.wtns" --timeline single.svg > single.txt || fail "single: $(cat single.txt)"
+  grep -q '^=== Proof Result ===$' single.txt && grep -q '^status:    COMPLETED$' single.txt \
+    && grep -Eq '^timings:   total=[0-9]+ ms \(queue=[0-9]+ ms, srs=[0-9]+ ms, synth=[0-9]+ ms, gpu=[0-9]+ ms\)$' single.txt \
+    && grep -Eq '^wall time: [0-9]+ ms$' single.txt && grep -Eq '^proof:     192 bytes \(hex: [0-9a-f]{384}\)$' single.txt \
+    || fail "single output: $(cat single.txt)"
+  grep -q '<svg' single.svg || fail "single --timeline"
+  pass "single: the Rust bench's result lines"
+  B batch -t generic --circuit-id bits --wtns "$FIX/bits/witness.wtns" -c 6 -j 3 --timeline batch.svg > batch.txt || fail "batch: $(cat batch.txt)"
+  for re in '^=== Batch Benchmark ===$' '^proof type:  generic-groth16$' '^count:       6$' '^concurrency: 3$' \
+            '^  \[6/6\] COMPLETED — [0-9]+\.[0-9]s \(prove=[0-9]+ ms, queue=[0-9]+ ms\)$' '^=== Batch Summary ===$' \
+            '^total time:    [0-9]+\.[0-9]s$' '^completed:     6$' '^failed:        0$' \
+            '^wall time:     avg=[0-9.]+s min=[0-9.]+s max=[0-9.]+s$' '^prove time:    avg=[0-9.]+s min=[0-9.]+s max=[0-9.]+s$' \
+            '^throughput:    [0-9]+\.[0-9]{3} proofs/min \([0-9]+\.[0-9]s/proof\)$'; do
+    grep -Eq "$re" batch.txt || fail "batch output lacks /$re/: $(cat batch.txt)"
+  done
+  [ "$(grep -c 'COMPLETED —' batch.txt)" = 6 ] || fail "batch: six result lines"
+  n=$(grep -c '<rect' batch.svg); [ "$n" -gt 30 ] || fail "batch timeline has $n rects"
+  pass "batch -c 6 -j 3: per-proof lines, summary, timeline SVG ($n rects)"
+  B --json batch -t generic --circuit-id bits --wtns "$FIX/bits/witness.wtns" -c 2 -j 2 > batch.json || fail "batch --json"
+  jq -e '.completed == 2 and .failed == 0 and (.proofs | length) == 2 and .s_per_proof > 0 and (.proofs[0].timings.partitions | length) == 1' batch.json >/dev/null || fail "batch --json: $(cat batch.json)"
+  B --json single -t generic --circuit-id bits --wtns "$FIX/bits/witness.wtns" > single.json
+  jq -e '.status == "COMPLETED" and .proof_bytes == 192' single.json >/dev/null || fail "single --json"
+  pass "--json"
+  B status > status.txt
+  for re in '^=== cuzk daemon status ===$' '^uptime:           [0-9]+s$' '^proofs completed: 10$' '^proofs failed:    0$' \
+            '^pinned memory:    0 / 0 bytes$' '^GPUs:$' '^  \[0\] .* — 0 MiB / 0 MiB VRAM — idle$' '^Loaded SRS:$' \
+            '^  mulchain \(tier=0, size=[0-9]+ bytes, refs=0\)$' '^  bits \(tier=0, size=[0-9]+ bytes, refs=0\)$' '^Queues:$'; do
+    grep -Eq "$re" status.txt || fail "status lacks /$re/: $(cat status.txt)"
+  done
+  pass "status"
+  B metrics > metrics.txt; grep -q '^cuzk_proofs_completed_total 10$' metrics.txt || fail "metrics"
+  [ "$(B preload -c mulchain)" = "mulchain already loaded" ] || fail "preload (loaded)"
+  out=$(B evict -c mulchain); echo "$out" | grep -Eq '^mulchain evicted, [0-9]+ bytes freed$' || fail "evict: $out"
+  [ "$(B evict -c mulchain)" = "mulchain was not loaded" ] || fail "evict (not loaded)"
+  out=$(B preload -c mulchain); echo "$out" | grep -Eq '^mulchain loaded in [0-9]+ ms$' || fail "preload (cold): $out"
+  out=$(B register --circuit-id linear --zkey "$FIX/linear/linear.zkey" --preload); echo "$out" | grep -q '^linear registered, loaded in' || fail "register: $out"
+  out=$(B single -t generic --circuit-id linear --wtns-path "$FIX/linear/witness.wtns"); echo "$out" | grep -q '^status:    COMPLETED$' || fail "--wtns-path: $out"
+  [ "$(B cancel no-such-job || true)" = "no-such-job not found" ] || fail "cancel unknown"
+  echo '["eA=="]' > vanilla.json
+  out=$(B single -t winning --vanilla vanilla.json || true)
+  echo "$out" | grep -q '^status:    FAILED$' && echo "$out" | grep -q '^error:     not supported yet: winning-post' || fail "winning: $out"
+  out=$(B single -t bogus 2>&1 || true)
+  echo "$out" | grep -q 'unknown proof type: bogus. Use: porep, snap, wpost, winning, generic' || fail "bad type: $out"
+  set +e; B single -t generic --circuit-id nope --wtns "$FIX/bits/witness.wtns" > nope.txt; rc=$?; set -e
+  [ "$rc" = 1 ] && grep -q 'unknown circuit id "nope"' nope.txt || fail "unknown circuit: rc=$rc $(cat nope.txt)"
+  pass "preload, evict, register, cancel, metrics, errors"
+  # An unreachable daemon is a clear error, not a hang.
+  set +e; out=$("$BENCH" -a 127.0.0.1:1 status 2>&1); rc=$?; set -e
+  [ "$rc" = 2 ] && echo "$out" | grep -q 'cannot connect' || fail "unreachable daemon: $out"
+  stop_daemon
+  ;;
+
+sigterm_drain)
+  slow=$(slow_circuit 8192)
+  write_config cuzk.toml "[[srs.circuits]]
+id = \"slow\"
+zkey = \"$slow/chain.zkey\"
+preload = true"
+  start_daemon cuzk.toml
+  "$BENCH" -a "$GRPC_UNIX" batch -t generic --circuit-id slow --wtns "$slow/chain.wtns" -c 4 -j 4 > batch.txt 2>&1 &
+  BPID=$!
+  wait_for 30 sh -c "\"$BENCH\" -a $GRPC_TCP --json status | jq -e '.jobs_running + .jobs_queued >= 3'" || fail "jobs never running"
+  kill -TERM "$DPID"
+  # While draining: new work is refused, status still answers.
+  sleep 0.2
+  set +e; out=$("$BENCH" -a "$GRPC_TCP" single -t generic --circuit-id bits --wtns "$FIX/bits/witness.wtns" 2>&1); rc=$?; set -e
+  if kill -0 "$DPID" 2>/dev/null; then
+    [ "$rc" = 2 ] && echo "$out" | grep -Eq 'UNAVAILABLE|cannot connect' || fail "submission during drain: rc=$rc $out"
+  fi
+  timeout 120 tail --pid="$BPID" -f /dev/null || fail "bench did not finish"
+  wait "$BPID" || fail "bench: $(cat batch.txt)"
+  grep -q '^completed:     4$' batch.txt || fail "drain did not complete the running jobs: $(cat batch.txt)"
+  for _ in $(seq 1 600); do kill -0 "$DPID" 2>/dev/null || break; sleep 0.05; done
+  kill -0 "$DPID" 2>/dev/null && fail "daemon still running after drain"
+  rc=0; wait "$DPID" || rc=$?; DPID=""
+  [ "$rc" = 0 ] || fail "exit status $rc"
+  [ ! -e "$SOCK" ] || fail "socket left behind"
+  grep -q 'stopped: 4 completed' daemon.err || fail "shutdown summary"
+  pass "SIGTERM drains 4 running jobs, refuses new ones, exits 0"
+
+  # shutdown = "cancel": running jobs end CANCELLED at once.
+  write_config cancel.toml "[[srs.circuits]]
+id = \"slow\"
+zkey = \"$slow/chain.zkey\"
+preload = true"
+  sed -i 's/^drain_timeout = "60s"$/drain_timeout = "60s"\nshutdown = "cancel"/' cancel.toml
+  start_daemon cancel.toml
+  "$BENCH" -a "$GRPC_UNIX" batch -t generic --circuit-id slow --wtns "$slow/chain.wtns" -c 6 -j 6 > batch2.txt 2>&1 &
+  BPID=$!
+  wait_for 30 sh -c "\"$BENCH\" -a $GRPC_TCP --json status | jq -e '.jobs_running + .jobs_queued >= 5'" || fail "jobs never running"
+  stop_daemon 30
+  set +e; wait "$BPID"; set -e
+  grep -q 'CANCELLED' batch2.txt || fail "cancel mode: $(cat batch2.txt)"
+  pass "SIGTERM with shutdown = \"cancel\": jobs CANCELLED, exit 0"
+  ;;
+
+budget_rss)
+  # Submissions outnumber the budget 10:1: the budget fits the key and two partitions, 20 jobs at once.
+  slow=$(slow_circuit 16384)
+  write_config probe.toml "[[srs.circuits]]
+id = \"big\"
+zkey = \"$slow/chain.zkey\"
+preload = true"
+  start_daemon probe.toml
+  "$BENCH" -a "$GRPC_TCP" single -t generic --circuit-id big --wtns "$slow/chain.wtns" > /dev/null || fail "probe proof"
+  key=$(status_json | jq '.memory.srs_bytes')
+  part=$(status_json | jq '.memory.peak_bytes - .memory.srs_bytes')
+  stop_daemon
+  budget=$((key + 2 * part + part / 2))
+  write_config cuzk.toml "[[srs.circuits]]
+id = \"big\"
+zkey = \"$slow/chain.zkey\"
+preload = true"
+  sed -i "s/^total_budget = \"1GiB\"$/total_budget = $budget/" cuzk.toml
+  sed -i 's/^max_parallel_synthesis = 2$/max_parallel_synthesis = 8/' cuzk.toml
+  start_daemon cuzk.toml
+  base_rss=$(status_json | jq '.memory.process_rss_bytes')
+  "$BENCH" -a "$GRPC_TCP" --json batch -t generic --circuit-id big --wtns "$slow/chain.wtns" -c 20 -j 20 > batch.json || fail "batch: $(head -c 2000 batch.json)"
+  jq -e '.completed == 20' batch.json >/dev/null || fail "not all 20 completed"
+  s=$(status_json)
+  peak=$(echo "$s" | jq '.memory.peak_bytes'); total=$(echo "$s" | jq '.memory.budget_bytes')
+  peak_rss=$(echo "$s" | jq '.memory.process_peak_rss_bytes')
+  [ "$peak" -le "$total" ] || fail "budget exceeded: peak $peak > $total"
+  # Peak RSS may exceed the start-up RSS by the partition budget plus the 20 requests' witnesses in
+  # gRPC buffers and allocator slack (64 MiB), never by 20 partitions' working sets.
+  allowed=$((base_rss + budget - key + 20 * $(stat -c %s "$slow/chain.wtns") * 2 + 64 * 1024 * 1024))
+  echo "# budget $budget (key $key, partition ~$part); engine peak $peak; rss start $base_rss, peak $peak_rss, allowed $allowed"
+  [ "$peak_rss" -le "$allowed" ] || fail "peak RSS $peak_rss above $allowed"
+  pass "20 jobs on a budget for 2 partitions: all completed, budget and RSS held"
+  stop_daemon
+  ;;
+
+config_errors)
+  cat > bad.toml <<TOML
+[memory]
+total_budget = "lots"
+[gpus]
+gpu_workers_per_device = "two"
+TOML
+  set +e; "$DAEMON" --config bad.toml > out.txt 2> err.txt; rc=$?; set -e
+  [ "$rc" = 2 ] || fail "bad config: exit $rc"
+  grep -q 'bad.toml:2: memory.total_budget: size "lots" does not start with a number' err.txt || fail "$(cat err.txt)"
+  grep -q 'gpus.gpu_workers_per_device: expected an integer' err.txt || fail "$(cat err.txt)"
+  write_config good.toml '[scheduler]
+sort_by_type = true'
+  "$DAEMON" --config good.toml --check-config > ok.txt 2> warn.txt || fail "check-config: $(cat warn.txt)"
+  grep -q '^config ok: budget 1.00 GiB' ok.txt || fail "$(cat ok.txt)"
+  grep -q 'scheduler.sort_by_type: unused' warn.txt || fail "deprecated-key warning: $(cat warn.txt)"
+  set +e; "$DAEMON" --config good.toml --listen localhost > out.txt 2> err.txt; rc=$?; set -e
+  [ "$rc" = 2 ] && grep -q 'expected host:port' err.txt || fail "--listen validation: $(cat err.txt)"
+  set +e; "$DAEMON" --config good.toml --log-level loud > out.txt 2> err.txt; rc=$?; set -e
+  [ "$rc" = 2 ] || fail "--log-level validation"
+  # --listen and --log-level override the file; a missing file means defaults, said in the log.
+  "$DAEMON" --config "$WORK/none.toml" --listen "unix://$SOCK" --log-level debug > daemon.out 2> daemon.err &
+  DPID=$!
+  wait_for 10 grep -q '^READY grpc=unix://' daemon.out || fail "daemon with defaults did not start"
+  grep -q "config file $WORK/none.toml not found; using the defaults" daemon.err || fail "missing-config message"
+  stop_daemon
+  # A second daemon on a live socket is refused; a stale socket file is replaced.
+  write_config a.toml ""
+  start_daemon a.toml
+  set +e; "$DAEMON" --config a.toml > out2.txt 2> err2.txt; rc=$?; set -e
+  [ "$rc" = 2 ] && grep -q 'another process is already listening' err2.txt || fail "second daemon: $(cat err2.txt)"
+  kill -KILL "$DPID"; wait "$DPID" 2>/dev/null || true; DPID=""
+  [ -S "$SOCK" ] || fail "expected a stale socket"
+  start_daemon a.toml
+  stop_daemon
+  pass "config validation, flags, stale and live sockets"
+  ;;
+
+*)
+  echo "unknown case $CASE" >&2
+  exit 2
+  ;;
+esac

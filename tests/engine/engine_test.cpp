@@ -1,0 +1,738 @@
+// The engine end to end on the CPU backend: real generic-groth16 proofs from the snarkjs fixtures,
+// and test kinds (gated or failing synthesis) for scheduling, cancellation and fault behaviour.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <vector>
+
+#include "engine/engine.hpp"
+#include "formats/snarkjs_json.hpp"
+#include "formats/snarkjs_wtns.hpp"
+#include "groth16/verifier.hpp"
+#include "test_util.hpp"
+
+namespace cuzk::engine {
+namespace {
+
+using namespace std::chrono_literals;
+constexpr std::uint32_t kGeneric = static_cast<std::uint32_t>(ProofKind::kGenericGroth16);
+constexpr std::uint32_t kTestKind = 5000;
+
+const char* kCircuits[] = {"bits", "linear", "mulchain", "multi_public"};
+
+EngineOptions small_options() {
+  EngineOptions o;
+  o.memory_budget_bytes = 256u << 20;
+  o.srs_min_idle = 0ms;
+  o.prepare_workers = 2;
+  o.synthesis_workers = 2;
+  o.workers_per_device = 2;
+  o.finalizer_threads = 2;
+  return o;
+}
+
+void register_fixtures(Engine& e) {
+  for (const char* c : kCircuits) ASSERT_TRUE(e.srs().register_zkey(c, test::zkey_of(c)));
+}
+
+ProofRequest generic_request(const std::string& circuit, const std::string& id = "",
+                             Priority prio = Priority::kNormal, const char* witness = "witness.wtns") {
+  ProofRequest r;
+  r.request_id = id;
+  r.proof_kind = kGeneric;
+  r.priority = static_cast<std::uint32_t>(prio);
+  r.circuit_id = circuit;
+  r.witness_wtns = test::read_file(test::fixture(circuit, witness));
+  return r;
+}
+
+// Checks a COMPLETED generic result against the fixture's verification key and public inputs.
+void expect_valid_proof(const JobResult& r, const std::string& circuit) {
+  ASSERT_EQ(r.status, ResultStatus::kCompleted) << r.error;
+  auto vk = formats::read_verification_key_json(test::fixture(circuit, "verification_key.json"));
+  ASSERT_TRUE(vk) << vk.error();
+  auto pub = formats::read_public_json(test::fixture(circuit, "public.json"));
+  ASSERT_TRUE(pub) << pub.error();
+  ASSERT_EQ(r.proof.size(), 192u);
+  auto proof = groth16::Proof::from_bytes(
+      std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(r.proof.data()), r.proof.size()));
+  ASSERT_TRUE(proof) << proof.error();
+  // snarkjs' JSON key lacks beta_g1/delta_g1 (unused by verification).
+  auto ok = groth16::verify(vk->vk, *pub, *proof);
+  ASSERT_TRUE(ok) << ok.error();
+  EXPECT_TRUE(*ok) << circuit << ": the returned proof does not verify";
+}
+
+// A controllable kind: P partitions that each prove `circuit` with its fixture witness; synthesis
+// can be held at a gate, can fail on one partition, and counts its calls.
+struct TestKindControl {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool gate_open = true;
+  std::set<std::string> gated_jobs;  // request ids held at the gate (all when empty and gate closed)
+  std::atomic<int> synth_calls{0};
+  std::atomic<int> in_synthesis{0};
+  int fail_partition = -1;
+  bool spin_until_cancelled = false;
+  std::uint64_t partition_bytes = 1u << 20;
+  std::uint32_t partitions = 1;
+  std::vector<std::string> order;  // request ids in synthesis start order
+
+  void open() {
+    {
+      std::lock_guard<std::mutex> g(mu);
+      gate_open = true;
+    }
+    cv.notify_all();
+  }
+};
+
+class TestPrepared final : public PreparedJob {
+ public:
+  TestPrepared(std::shared_ptr<const ProofRequest> req, SrsLease lease, std::vector<math::Fr> w, TestKindControl& c)
+      : req_(std::move(req)), lease_(std::move(lease)), w_(std::move(w)), c_(c) {}
+  std::uint32_t num_partitions() const override { return c_.partitions; }
+  PartitionMemory partition_memory(std::uint32_t) const override { return {c_.partition_bytes, 4096}; }
+  Result<SynthesizedPartition> synthesize(std::uint32_t index, const CancelToken& cancel) override {
+    c_.synth_calls++;
+    c_.in_synthesis++;
+    {
+      std::unique_lock<std::mutex> lk(c_.mu);
+      c_.order.push_back(req_->request_id);
+      auto released = [&] {
+        bool held = !c_.gate_open && (c_.gated_jobs.empty() || c_.gated_jobs.count(req_->request_id));
+        return !held || cancel.cancelled();
+      };
+      while (!released()) c_.cv.wait_for(lk, 1ms);  // cancellation is polled, as real kinds do
+    }
+    while (c_.spin_until_cancelled && !cancel.cancelled()) std::this_thread::sleep_for(1ms);
+    c_.in_synthesis--;
+    if (cancel.cancelled()) return Error{"cancelled"};
+    if (int(index) == c_.fail_partition) return Error{"injected failure"};
+    SynthesizedPartition s;
+    s.shape = &lease_->shape;
+    s.key = &lease_->pk;
+    s.witness = w_;
+    return s;
+  }
+  const groth16::ProvingKey& key(std::uint32_t) const override { return lease_->pk; }
+  Status verify(std::span<const groth16::Proof> proofs) override {
+    std::vector<math::Fr> pub(w_.begin() + 1, w_.begin() + 1 + lease_->n_public);
+    for (auto& p : proofs) {
+      auto ok = groth16::verify(lease_->pk.vk, pub, p);
+      if (!ok || !*ok) return Error{"test kind: a partition proof does not verify"};
+    }
+    return ok_status();
+  }
+
+ private:
+  std::shared_ptr<const ProofRequest> req_;
+  SrsLease lease_;
+  std::vector<math::Fr> w_;
+  TestKindControl& c_;
+};
+
+class TestKind final : public JobKind {
+ public:
+  explicit TestKind(TestKindControl& c) : c_(c) {}
+  std::string name() const override { return "test-kind"; }
+  Result<std::unique_ptr<PreparedJob>> prepare(std::shared_ptr<const ProofRequest> req, PrepareContext& ctx) override {
+    auto lease = ctx.srs.acquire("mulchain");
+    if (!lease) return Error{lease.error()};
+    auto w = formats::read_wtns(test::fixture("mulchain", "witness.wtns"));
+    if (!w) return Error{w.error()};
+    return std::unique_ptr<PreparedJob>(std::make_unique<TestPrepared>(req, std::move(*lease), std::move(*w), c_));
+  }
+
+ private:
+  TestKindControl& c_;
+};
+
+ProofRequest test_request(const std::string& id, Priority prio = Priority::kNormal) {
+  ProofRequest r;
+  r.request_id = id;
+  r.proof_kind = kTestKind;
+  r.priority = static_cast<std::uint32_t>(prio);
+  return r;
+}
+
+// ------------------------------------------------------------------------------------------------
+
+TEST(Engine, GenericProofsForEveryFixture) {
+  Engine e(small_options());
+  register_fixtures(e);
+  for (const char* c : kCircuits) {
+    JobResult r = e.prove(generic_request(c));
+    expect_valid_proof(r, c);
+    EXPECT_EQ(r.num_partitions, 1u);
+    ASSERT_EQ(r.partitions.size(), 1u);
+    const auto& t = r.partitions[0];
+    EXPECT_TRUE(t.queued && t.dispatched && t.synth_start && t.synth_end && t.backend_start && t.backend_locked &&
+                t.backend_end && t.finalize_start && t.finalize_end);
+    EXPECT_LE(t.queued, t.dispatched);
+    EXPECT_LE(t.dispatched, t.synth_start);
+    EXPECT_LE(t.synth_end, t.backend_start);
+    EXPECT_LE(t.backend_end, t.finalize_start);
+    EXPECT_LE(t.finalize_end, r.completed);
+    EXPECT_GE(t.synth_worker, 0);
+    EXPECT_GE(t.backend_worker, 0);
+    EXPECT_GE(t.finalizer, 0);
+  }
+  auto s = e.status();
+  EXPECT_EQ(s.completed, 4u);
+  EXPECT_EQ(s.failed, 0u);
+  EXPECT_EQ(e.budget().used(MemoryBudget::kPartition), 0u);
+  EXPECT_GT(e.budget().used(MemoryBudget::kSrs), 0u);  // keys stay resident
+  EXPECT_LE(e.budget().peak(), e.budget().total());
+}
+
+TEST(Engine, WitnessPathAndEmptyRequestIdGetsUuid) {
+  Engine e(small_options());
+  register_fixtures(e);
+  ProofRequest r;
+  r.proof_kind = kGeneric;
+  r.circuit_id = "linear";
+  r.witness_path = test::fixture("linear", "witness.wtns");
+  auto s = e.submit(r);
+  ASSERT_TRUE(s) << s.error();
+  EXPECT_EQ(s->job_id.size(), 36u);
+  EXPECT_EQ(s->job_id[14], '4');
+  JobResult res = e.wait(s->job);
+  expect_valid_proof(res, "linear");
+  EXPECT_EQ(res.job_id, s->job_id);
+}
+
+TEST(Engine, FiftyConcurrentMixedPriorityJobsEachGetExactlyOneResult) {
+  Engine e(small_options());
+  register_fixtures(e);
+  constexpr int kJobs = 50;
+  std::vector<std::shared_ptr<Job>> jobs(kJobs);
+  std::vector<std::thread> submitters;
+  const Priority prios[] = {Priority::kLow, Priority::kNormal, Priority::kHigh, Priority::kCritical};
+  for (int t = 0; t < 5; ++t) {
+    submitters.emplace_back([&, t] {
+      for (int i = t; i < kJobs; i += 5) {
+        const char* c = kCircuits[i % 4];
+        auto s = e.submit(generic_request(c, "job-" + std::to_string(i), prios[(i / 4) % 4]));
+        ASSERT_TRUE(s) << s.error();
+        jobs[i] = s->job;
+      }
+    });
+  }
+  for (auto& t : submitters) t.join();
+  std::vector<JobResult> results(kJobs);
+  std::vector<std::thread> waiters;
+  for (int i = 0; i < kJobs; ++i) {
+    waiters.emplace_back([&, i] { results[i] = e.wait(jobs[i], 60s); });
+  }
+  for (auto& t : waiters) t.join();
+  std::set<std::string> ids;
+  for (int i = 0; i < kJobs; ++i) {
+    expect_valid_proof(results[i], kCircuits[i % 4]);
+    EXPECT_EQ(results[i].job_id, "job-" + std::to_string(i));
+    ids.insert(results[i].job_id);
+    // A second wait sees the very same result.
+    JobResult again = e.wait(jobs[i], 1s);
+    EXPECT_EQ(again.proof, results[i].proof);
+    EXPECT_EQ(again.completed, results[i].completed);
+  }
+  EXPECT_EQ(ids.size(), std::size_t(kJobs));
+  auto s = e.status();
+  EXPECT_EQ(s.completed, std::uint64_t(kJobs));
+  EXPECT_EQ(s.failed + s.cancelled, 0u);
+  EXPECT_EQ(e.budget().used(MemoryBudget::kPartition), 0u);
+  EXPECT_LE(e.budget().peak(), e.budget().total());
+}
+
+TEST(Engine, CriticalOvertakesQueuedNormalJobs) {
+  EngineOptions o = small_options();
+  o.synthesis_workers = 1;  // one job in synthesis at a time: the queue order decides
+  o.prepare_workers = 1;
+  Engine e(o);
+  register_fixtures(e);
+  TestKindControl c;
+  c.gate_open = false;
+  c.gated_jobs = {"n0"};
+  e.register_kind(kTestKind, std::make_shared<TestKind>(c));
+  std::vector<std::shared_ptr<Job>> normal;
+  auto s0 = e.submit(test_request("n0"));
+  ASSERT_TRUE(s0);
+  ASSERT_TRUE(test::eventually([&] { return c.in_synthesis.load() == 1; }));  // n0 holds the only worker
+  for (int i = 1; i <= 5; ++i) {
+    auto s = e.submit(test_request("n" + std::to_string(i)));
+    ASSERT_TRUE(s);
+    normal.push_back(s->job);
+  }
+  // Let the NORMAL jobs be prepared and queued as partitions before CRITICAL arrives.
+  ASSERT_TRUE(test::eventually([&] { return e.status().sched_depth == 5; }));
+  auto crit = e.submit(test_request("crit", Priority::kCritical));
+  ASSERT_TRUE(crit);
+  EXPECT_EQ(crit->queue_position, 6u);  // the five queued NORMAL jobs and n0 are unfinished
+  ASSERT_TRUE(test::eventually([&] { return e.status().sched_depth == 6; }));
+  c.open();
+  JobResult rc = e.wait(crit->job, 30s);
+  ASSERT_EQ(rc.status, ResultStatus::kCompleted) << rc.error;
+  for (auto& j : normal) {
+    JobResult rn = e.wait(j, 30s);
+    ASSERT_EQ(rn.status, ResultStatus::kCompleted) << rn.error;
+    EXPECT_LT(rc.completed, rn.completed) << "CRITICAL finished after NORMAL " << rn.job_id;
+  }
+  std::lock_guard<std::mutex> g(c.mu);
+  ASSERT_GE(c.order.size(), 2u);
+  EXPECT_EQ(c.order[0], "n0");
+  EXPECT_EQ(c.order[1], "crit");
+}
+
+TEST(Engine, ArrivalOrderWithinAPriority) {
+  EngineOptions o = small_options();
+  o.synthesis_workers = 1;
+  o.prepare_workers = 1;
+  Engine e(o);
+  register_fixtures(e);
+  TestKindControl c;
+  c.gate_open = false;
+  c.gated_jobs = {"first"};
+  e.register_kind(kTestKind, std::make_shared<TestKind>(c));
+  auto first = e.submit(test_request("first"));
+  ASSERT_TRUE(test::eventually([&] { return c.in_synthesis.load() == 1; }));
+  std::vector<std::shared_ptr<Job>> jobs;
+  const Priority prios[] = {Priority::kLow, Priority::kHigh, Priority::kNormal, Priority::kHigh, Priority::kLow,
+                            Priority::kNormal};
+  for (int i = 0; i < 6; ++i) jobs.push_back(e.submit(test_request("j" + std::to_string(i), prios[i]))->job);
+  ASSERT_TRUE(test::eventually([&] { return e.status().sched_depth == 6; }));
+  c.open();
+  for (auto& j : jobs) ASSERT_EQ(e.wait(j, 30s).status, ResultStatus::kCompleted);
+  std::lock_guard<std::mutex> g(c.mu);
+  EXPECT_EQ(c.order, (std::vector<std::string>{"first", "j1", "j3", "j2", "j5", "j0", "j4"}));
+}
+
+TEST(Engine, CancelMidSynthesisFreesItsReservation) {
+  Engine e(small_options());
+  register_fixtures(e);
+  TestKindControl c;
+  c.spin_until_cancelled = true;
+  c.partition_bytes = 100u << 20;
+  e.register_kind(kTestKind, std::make_shared<TestKind>(c));
+  auto s = e.submit(test_request("victim"));
+  ASSERT_TRUE(s);
+  ASSERT_TRUE(test::eventually([&] { return c.in_synthesis.load() == 1; }));
+  EXPECT_EQ(e.budget().used(MemoryBudget::kPartition), 100u << 20);
+  auto st = e.status();
+  EXPECT_EQ(st.jobs_running, 1u);
+
+  auto out = e.cancel("victim");
+  EXPECT_TRUE(out.found);
+  EXPECT_TRUE(out.was_running);
+  JobResult r = e.wait(s->job, 5s);
+  EXPECT_EQ(r.status, ResultStatus::kCancelled);
+  EXPECT_EQ(r.error, "cancelled by request");
+  ASSERT_TRUE(test::eventually([&] { return e.budget().used(MemoryBudget::kPartition) == 0; }));
+  ASSERT_TRUE(test::eventually([&] { return c.in_synthesis.load() == 0; }));
+  // A second cancel finds the job but it is no longer running.
+  auto again = e.cancel("victim");
+  EXPECT_TRUE(again.found);
+  EXPECT_FALSE(again.was_running);
+  EXPECT_FALSE(e.cancel("never-existed").found);
+  // The worker is free again.
+  c.spin_until_cancelled = false;
+  expect_valid_proof(e.prove(generic_request("mulchain")), "mulchain");
+  EXPECT_EQ(e.status().cancelled, 1u);
+}
+
+TEST(Engine, CancelQueuedJobDropsItsPartitions) {
+  EngineOptions o = small_options();
+  o.synthesis_workers = 1;
+  Engine e(o);
+  register_fixtures(e);
+  TestKindControl c;
+  c.gate_open = false;
+  c.gated_jobs = {"blocker"};
+  c.partitions = 4;
+  e.register_kind(kTestKind, std::make_shared<TestKind>(c));
+  auto blocker = e.submit(test_request("blocker"));
+  ASSERT_TRUE(test::eventually([&] { return c.in_synthesis.load() == 1; }));
+  auto queued = e.submit(test_request("queued"));
+  ASSERT_TRUE(test::eventually([&] { return e.status().sched_depth >= 4 + 3; }));
+  EXPECT_TRUE(e.cancel("queued").was_running);
+  EXPECT_EQ(e.wait(queued->job, 5s).status, ResultStatus::kCancelled);
+  EXPECT_EQ(e.status().sched_depth, 3u);  // only the blocker's remaining partitions
+  c.open();
+  JobResult r = e.wait(blocker->job, 30s);
+  ASSERT_EQ(r.status, ResultStatus::kCompleted) << r.error;
+  EXPECT_EQ(r.proof.size(), 4u * 192u);
+  EXPECT_EQ(c.synth_calls.load(), 4);  // the cancelled job never reached synthesis
+  ASSERT_TRUE(test::eventually([&] { return e.budget().used(MemoryBudget::kPartition) == 0; }));
+}
+
+TEST(Engine, DuplicateRequestIdJoinsInsteadOfDoublingWork) {
+  Engine e(small_options());
+  register_fixtures(e);
+  TestKindControl c;
+  c.gate_open = false;
+  e.register_kind(kTestKind, std::make_shared<TestKind>(c));
+  auto a = e.submit(test_request("porep-1000-7"));
+  ASSERT_TRUE(a);
+  EXPECT_FALSE(a->joined);
+  ASSERT_TRUE(test::eventually([&] { return c.in_synthesis.load() == 1; }));
+  auto b = e.submit(test_request("porep-1000-7"));
+  ASSERT_TRUE(b);
+  EXPECT_TRUE(b->joined);
+  EXPECT_EQ(a->job, b->job);
+  // The same id with different content is refused, not merged.
+  ProofRequest other = test_request("porep-1000-7");
+  other.sector_number = 99;
+  auto clash = e.submit(other);
+  ASSERT_FALSE(clash);
+  EXPECT_NE(clash.error().find("already used by a different request"), std::string::npos);
+  c.open();
+  JobResult ra = e.wait(a->job, 30s), rb = e.wait(b->job, 30s);
+  ASSERT_EQ(ra.status, ResultStatus::kCompleted) << ra.error;
+  EXPECT_EQ(ra.proof, rb.proof);
+  // A retry after completion returns the stored result without proving again.
+  auto c2 = e.submit(test_request("porep-1000-7"));
+  ASSERT_TRUE(c2);
+  EXPECT_TRUE(c2->joined);
+  EXPECT_EQ(e.wait(c2->job, 1s).proof, ra.proof);
+  EXPECT_EQ(c.synth_calls.load(), 1);
+  EXPECT_EQ(e.status().completed, 1u);
+}
+
+TEST(Engine, FailedRunIsRetriedUnderTheSameId) {
+  Engine e(small_options());
+  register_fixtures(e);
+  TestKindControl c;
+  c.fail_partition = 0;
+  e.register_kind(kTestKind, std::make_shared<TestKind>(c));
+  JobResult r1 = e.prove(test_request("retry-me"));
+  EXPECT_EQ(r1.status, ResultStatus::kFailed);
+  c.fail_partition = -1;
+  auto s = e.submit(test_request("retry-me"));
+  ASSERT_TRUE(s);
+  EXPECT_FALSE(s->joined);
+  EXPECT_EQ(e.wait(s->job, 30s).status, ResultStatus::kCompleted);
+}
+
+TEST(Engine, FailedPartitionFailsTheJobOnceAndCancelsSiblings) {
+  EngineOptions o = small_options();
+  o.synthesis_workers = 1;
+  Engine e(o);
+  register_fixtures(e);
+  TestKindControl c;
+  c.partitions = 6;
+  c.fail_partition = 1;
+  e.register_kind(kTestKind, std::make_shared<TestKind>(c));
+  JobResult r = e.prove(test_request("doomed"));
+  EXPECT_EQ(r.status, ResultStatus::kFailed);
+  EXPECT_EQ(r.error, "partition 1 synthesis failed: injected failure");
+  EXPECT_TRUE(r.proof.empty());
+  ASSERT_TRUE(test::eventually([&] { return e.budget().used(MemoryBudget::kPartition) == 0; }));
+  EXPECT_LE(c.synth_calls.load(), 3);  // partitions after the failure were dropped, not synthesized
+  auto s = e.status();
+  EXPECT_EQ(s.failed, 1u);
+  EXPECT_EQ(s.completed, 0u);
+  EXPECT_EQ(s.sched_depth, 0u);
+}
+
+TEST(Engine, MultiPartitionProofsAssembleInOrder) {
+  Engine e(small_options());
+  register_fixtures(e);
+  TestKindControl c;
+  c.partitions = 5;
+  e.register_kind(kTestKind, std::make_shared<TestKind>(c));
+  JobResult r = e.prove(test_request("five"));
+  ASSERT_EQ(r.status, ResultStatus::kCompleted) << r.error;
+  EXPECT_EQ(r.proof.size(), 5u * 192u);
+  ASSERT_EQ(r.partitions.size(), 5u);
+  for (std::uint32_t i = 0; i < 5; ++i) EXPECT_EQ(r.partitions[i].index, i);
+  auto proofs = groth16::split_proofs(
+      std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(r.proof.data()), r.proof.size()));
+  ASSERT_TRUE(proofs);
+  EXPECT_EQ(proofs->size(), 5u);
+  EXPECT_GE(r.gpu_compute_ms, 0u);
+}
+
+TEST(Engine, MalformedRequestsFailWithClearMessagesAndTheEngineKeepsServing) {
+  Engine e(small_options());
+  register_fixtures(e);
+  auto expect_failed = [&](ProofRequest r, const std::string& needle) {
+    JobResult res = e.prove(std::move(r));
+    EXPECT_EQ(res.status, ResultStatus::kFailed) << needle;
+    EXPECT_NE(res.error.find(needle), std::string::npos) << "expected \"" << needle << "\"; error was: " << res.error;
+  };
+  ProofRequest r;
+  r.proof_kind = 7;
+  expect_failed(r, "unknown proof_kind 7");
+  r.proof_kind = 0;
+  expect_failed(r, "unknown proof_kind 0");
+
+  ProofRequest porep;
+  porep.proof_kind = 1;
+  porep.vanilla_proof = "garbage\x01\x02";
+  expect_failed(porep, "porep-c2: vanilla_proof is not a JSON object");
+  porep.vanilla_proof = R"({"SectorNum":1,"SectorSize":2048})";
+  expect_failed(porep, "missing \"Phase1Out\"");
+  porep.vanilla_proof = R"({"SectorNum":1,"Phase1Out":"!!!!","SectorSize":2048})";
+  expect_failed(porep, "not valid base64");
+  porep.vanilla_proof = R"({"SectorNum":1,"Phase1Out":"eyJhIjoxfQ==","SectorSize":4096})";
+  expect_failed(porep, "SectorSize 4096 is not a Filecoin sector size");
+  porep.vanilla_proof = R"({"SectorNum":1,"Phase1Out":"eyJhIjoxfQ==","SectorSize":2048})";
+  expect_failed(porep, "not supported yet: porep-c2");
+
+  ProofRequest win;
+  win.proof_kind = 4;
+  win.randomness = "short";
+  expect_failed(win, "winning-post: randomness must be 32 bytes, got 5");
+  win.randomness = std::string(32, '\0');
+  expect_failed(win, "vanilla_proofs is empty");
+  win.vanilla_proofs = {"x"};
+  expect_failed(win, "not supported yet: winning-post");
+
+  ProofRequest wpost;
+  wpost.proof_kind = 3;
+  wpost.randomness = std::string(32, '\1');
+  wpost.vanilla_proofs = {"x"};
+  expect_failed(wpost, "not supported yet: window-post");
+
+  ProofRequest snap;
+  snap.proof_kind = 2;
+  snap.vanilla_proofs = {"p"};
+  snap.comm_r_old = std::string(32, 'a');
+  snap.comm_r_new = std::string(31, 'b');
+  expect_failed(snap, "snap-update: comm_r_new must be 32 bytes, got 31");
+  snap.comm_r_new = std::string(32, 'b');
+  snap.comm_d_new = std::string(32, 'c');
+  expect_failed(snap, "not supported yet: snap-update");
+
+  ProofRequest g = generic_request("mulchain");
+  g.circuit_id = "no-such-circuit";
+  expect_failed(g, "unknown circuit id \"no-such-circuit\"");
+  g = generic_request("mulchain");
+  g.witness_wtns = "definitely not a witness";
+  expect_failed(g, "bad magic");
+  g.witness_wtns = test::read_file(test::fixture("mulchain", "witness.wtns")).substr(0, 100);
+  expect_failed(g, "generic-groth16:");  // truncated .wtns
+  g = generic_request("mulchain");
+  g.witness_wtns = test::read_file(test::fixture("bits", "witness.wtns"));
+  expect_failed(g, "the witness has 141 values but circuit \"mulchain\" has 203 variables");
+  g = generic_request("mulchain");
+  g.witness_path = "/also/set";
+  expect_failed(g, "give exactly one of witness_wtns");
+  g = generic_request("mulchain");
+  g.circuit_id.clear();
+  expect_failed(g, "circuit_id is empty");
+  // A witness of the right size that does not satisfy the circuit: caught by the self-check.
+  {
+    auto w = formats::read_wtns(test::fixture("mulchain", "witness.wtns"));
+    ASSERT_TRUE(w);
+    (*w)[5] = (*w)[5] + math::Fr::one();
+    std::string path = ::testing::TempDir() + "/tampered.wtns";
+    ASSERT_TRUE(formats::write_wtns(path, *w));
+    ProofRequest t = generic_request("mulchain");
+    t.witness_wtns = test::read_file(path);
+    expect_failed(t, "self-check failed: the witness does not satisfy circuit \"mulchain\"");
+  }
+  auto s = e.status();
+  EXPECT_EQ(s.completed, 0u);
+  EXPECT_GE(s.failed, 18u);
+  // Still serving.
+  expect_valid_proof(e.prove(generic_request("bits")), "bits");
+  EXPECT_EQ(e.budget().used(MemoryBudget::kPartition), 0u);
+}
+
+TEST(Engine, BudgetHoldsWhenSubmissionsOutnumberIt) {
+  // Room for two partitions at a time; forty jobs.
+  EngineOptions o = small_options();
+  Engine probe(o);
+  register_fixtures(probe);
+  ASSERT_TRUE(probe.srs().preload("mulchain"));
+  const std::uint64_t key = probe.srs().loaded_bytes();
+  o.memory_budget_bytes = 3 * key + 2 * (8u << 20);
+  o.partition_memory_factor = 1.0;
+  o.synthesis_workers = 4;
+  Engine e(o);
+  register_fixtures(e);
+  TestKindControl c;
+  c.partition_bytes = 8u << 20;
+  e.register_kind(kTestKind, std::make_shared<TestKind>(c));
+  std::atomic<bool> done{false};
+  std::uint64_t max_partitions = 0;
+  std::thread sampler([&] {
+    while (!done) {
+      max_partitions = std::max(max_partitions, e.budget().used(MemoryBudget::kPartition));
+      std::this_thread::sleep_for(200us);
+    }
+  });
+  std::vector<std::shared_ptr<Job>> jobs;
+  for (int i = 0; i < 40; ++i) jobs.push_back(e.submit(test_request("b" + std::to_string(i)))->job);
+  for (auto& j : jobs) ASSERT_EQ(e.wait(j, 60s).status, ResultStatus::kCompleted);
+  done = true;
+  sampler.join();
+  EXPECT_LE(e.budget().peak(), e.budget().total());
+  // Two full partitions, plus the small after-start remainders of partitions still finalizing.
+  EXPECT_LE(max_partitions, 2u * (8u << 20) + 4 * 4096u);
+  EXPECT_EQ(e.budget().used(MemoryBudget::kPartition), 0u);
+}
+
+TEST(Engine, PartitionLargerThanTheBudgetFailsInsteadOfHanging) {
+  Engine e(small_options());
+  register_fixtures(e);
+  TestKindControl c;
+  c.partition_bytes = 1ull << 40;
+  e.register_kind(kTestKind, std::make_shared<TestKind>(c));
+  JobResult r = e.prove(test_request("huge"));
+  EXPECT_EQ(r.status, ResultStatus::kFailed);
+  EXPECT_NE(r.error.find("but the whole memory budget is"), std::string::npos) << r.error;
+}
+
+TEST(Engine, AwaitTimeoutAndAbandon) {
+  Engine e(small_options());
+  register_fixtures(e);
+  TestKindControl c;
+  c.gate_open = false;
+  e.register_kind(kTestKind, std::make_shared<TestKind>(c));
+  auto s = e.submit(test_request("slow"));
+  auto t0 = std::chrono::steady_clock::now();
+  JobResult r = e.wait(s->job, 50ms);
+  EXPECT_EQ(r.status, ResultStatus::kTimeout);
+  EXPECT_GE(std::chrono::steady_clock::now() - t0, 50ms);
+  std::atomic<bool> gone{true};
+  EXPECT_EQ(e.wait(s->job, 0ms, [&] { return gone.load(); }).status, ResultStatus::kTimeout);
+  c.open();
+  EXPECT_EQ(e.wait(s->job, 30s).status, ResultStatus::kCompleted);
+}
+
+TEST(Engine, ResultsExpireAfterTheirTtl) {
+  EngineOptions o = small_options();
+  o.result_ttl = 50ms;
+  Engine e(o);
+  register_fixtures(e);
+  auto s = e.submit(generic_request("linear", "short-lived"));
+  ASSERT_EQ(e.wait(s->job, 30s).status, ResultStatus::kCompleted);
+  EXPECT_TRUE(test::eventually([&] { return e.find("short-lived") == nullptr; }, 3s));
+}
+
+TEST(Engine, ShutdownCancelsWhatIsLeftAndRefusesNewWork) {
+  auto e = std::make_unique<Engine>(small_options());
+  register_fixtures(*e);
+  TestKindControl c;
+  c.gate_open = false;
+  e->register_kind(kTestKind, std::make_shared<TestKind>(c));
+  std::vector<std::shared_ptr<Job>> jobs;
+  for (int i = 0; i < 5; ++i) jobs.push_back(e->submit(test_request("s" + std::to_string(i)))->job);
+  EXPECT_FALSE(e->drain(20ms));
+  e->stop_accepting();
+  auto refused = e->submit(generic_request("bits"));
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().find("shutting down"), std::string::npos);
+  e->shutdown();
+  for (auto& j : jobs) {
+    auto r = Engine::result_of(j);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, ResultStatus::kCancelled);
+  }
+  EXPECT_EQ(e->budget().used(MemoryBudget::kPartition), 0u);
+  e.reset();
+}
+
+TEST(Engine, DrainWaitsForRunningJobs) {
+  Engine e(small_options());
+  register_fixtures(e);
+  for (int i = 0; i < 6; ++i) ASSERT_TRUE(e.submit(generic_request(kCircuits[i % 4])));
+  e.stop_accepting();
+  EXPECT_TRUE(e.drain(60s));
+  EXPECT_EQ(e.status().completed, 6u);
+}
+
+TEST(Engine, StatusJsonAndMetrics) {
+  std::vector<std::string> lines;
+  std::mutex mu;
+  EngineOptions o = small_options();
+  o.timeline_sink = [&](const std::string& l) {
+    std::lock_guard<std::mutex> g(mu);
+    lines.push_back(l);
+  };
+  Engine e(o);
+  register_fixtures(e);
+  ASSERT_EQ(e.prove(generic_request("bits", "m1")).status, ResultStatus::kCompleted);
+  ProofRequest bad;
+  bad.proof_kind = 3;
+  ASSERT_EQ(e.prove(bad).status, ResultStatus::kFailed);
+  std::string j = e.status_json();
+  for (const char* k : {"\"uptime_secs\":", "\"memory\":{\"total_bytes\":", "\"pipelines\":[", "\"workers\":[",
+                        "\"allocations\":{\"srs\":[", "\"circuit_id\":\"bits\"", "\"tier\":\"host\"",
+                        "\"total_completed\":1", "\"total_failed\":1", "\"generic-groth16\":{\"completed\":1"}) {
+    EXPECT_NE(j.find(k), std::string::npos) << k << " missing from " << j;
+  }
+  std::string m = e.prometheus_text();
+  for (const char* k : {"# TYPE cuzk_proofs_completed_total counter\ncuzk_proofs_completed_total 1\n",
+                        "cuzk_proofs_failed_total 1\n",
+                        "cuzk_proofs_completed_by_kind_total{proof_kind=\"generic_groth16\"} 1\n",
+                        "cuzk_proofs_failed_by_kind_total{proof_kind=\"window_post\"} 1\n",
+                        "cuzk_proof_duration_seconds_count{proof_kind=\"generic_groth16\"} 1\n",
+                        "# TYPE cuzk_memory_budget_bytes gauge\n", "cuzk_gpu_workers 2\n",
+                        "cuzk_srs_loaded_bytes{circuit_id=\"bits\",tier=\"host\"}"}) {
+    EXPECT_NE(m.find(k), std::string::npos) << k << " missing from\n" << m;
+  }
+  std::lock_guard<std::mutex> g(mu);
+  std::set<std::string> events;
+  for (auto& l : lines) {
+    ASSERT_EQ(l.rfind("TIMELINE,", 0), 0u) << l;
+    auto a = l.find(',', 9), b = l.find(',', a + 1);
+    events.insert(l.substr(a + 1, b - a - 1));
+  }
+  for (const char* ev : {"JOB_QUEUED", "SYNTH_START", "SYNTH_END", "GPU_QUEUE", "GPU_PICKUP", "GPU_START", "GPU_END",
+                         "JOB_DONE", "JOB_FAILED"}) {
+    EXPECT_TRUE(events.count(ev)) << ev;
+  }
+}
+
+TEST(Engine, PartitionSizingRecordsModelAndSoloMeasurement) {
+  Engine e(small_options());
+  register_fixtures(e);
+  // Sequential jobs: each partition runs alone, so it is measured.
+  for (int i = 0; i < 3; ++i) ASSERT_EQ(e.prove(generic_request("mulchain")).status, ResultStatus::kCompleted);
+  auto s = e.status();
+  auto it = s.sizing.find("generic-groth16/mulchain");
+  ASSERT_NE(it, s.sizing.end());
+  EXPECT_GT(it->second.model_bytes, 4u << 20);  // includes the 4 MiB MSM allowance
+  EXPECT_GE(it->second.samples, 1u);             // /proc/self/clear_refs is writable here
+  EXPECT_GE(s.peak_rss_bytes, s.rss_bytes);
+  EXPECT_NE(e.status_json().find("\"partition_memory\":[{\"job\":\"generic-groth16/mulchain\""), std::string::npos);
+  EXPECT_NE(e.prometheus_text().find("cuzk_partition_memory_bytes{job=\"generic-groth16/mulchain\",source=\"model\"}"),
+            std::string::npos);
+}
+
+TEST(Engine, SelfVerifyCanBeTurnedOff) {
+  EngineOptions o = small_options();
+  o.self_verify = false;
+  Engine e(o);
+  register_fixtures(e);
+  JobResult r = e.prove(generic_request("multi_public"));
+  expect_valid_proof(r, "multi_public");
+  EXPECT_EQ(r.verify_ms, 0u);
+}
+
+TEST(Engine, MaxActiveJobsBoundsTheQueue) {
+  EngineOptions o = small_options();
+  o.max_active_jobs = 3;
+  Engine e(o);
+  register_fixtures(e);
+  TestKindControl c;
+  c.gate_open = false;
+  e.register_kind(kTestKind, std::make_shared<TestKind>(c));
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(e.submit(test_request("q" + std::to_string(i))));
+  auto refused = e.submit(test_request("q3"));
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().find("too many unfinished jobs"), std::string::npos);
+  EXPECT_TRUE(e.submit(test_request("q0")));  // joining an existing job is always fine
+  c.open();
+  EXPECT_TRUE(e.drain(30s));
+}
+
+}  // namespace
+}  // namespace cuzk::engine

@@ -1,0 +1,215 @@
+#include <gtest/gtest.h>
+
+#include "engine/config.hpp"
+#include "engine/units.hpp"
+
+namespace cuzk::engine {
+namespace {
+
+TEST(Units, Sizes) {
+  EXPECT_EQ(*parse_size("0"), 0u);
+  EXPECT_EQ(*parse_size("4096"), 4096u);
+  EXPECT_EQ(*parse_size("17B"), 17u);
+  EXPECT_EQ(*parse_size("1KiB"), 1024u);
+  EXPECT_EQ(*parse_size("2MiB"), 2u << 20);
+  EXPECT_EQ(*parse_size("64GiB"), 64ull << 30);
+  EXPECT_EQ(*parse_size("1TiB"), 1ull << 40);  // the Rust parser turned this into 50 GiB
+  EXPECT_EQ(*parse_size("1.5 GiB"), 3ull << 29);
+  EXPECT_EQ(*parse_size("500MB"), 500000000u);
+  EXPECT_EQ(*parse_size("2GB"), 2000000000u);
+  EXPECT_EQ(*parse_size("3KB"), 3000u);
+  EXPECT_EQ(*parse_size("1TB"), 1000000000000u);
+  EXPECT_EQ(*parse_size(" 8gib "), 8ull << 30);
+  EXPECT_FALSE(parse_size(""));
+  EXPECT_FALSE(parse_size("GiB"));
+  EXPECT_FALSE(parse_size("-1GiB"));
+  auto bad = parse_size("12 parsecs");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().find("unknown unit"), std::string::npos);
+  EXPECT_FALSE(parse_size("99999999999TiB"));
+}
+
+TEST(Units, Durations) {
+  using std::chrono::milliseconds;
+  EXPECT_EQ(*parse_duration("300"), milliseconds(300000));
+  EXPECT_EQ(*parse_duration("30s"), milliseconds(30000));
+  EXPECT_EQ(*parse_duration("5m"), milliseconds(300000));
+  EXPECT_EQ(*parse_duration("1h"), milliseconds(3600000));  // the Rust parser made this 300 s
+  EXPECT_EQ(*parse_duration("1h30m"), milliseconds(5400000));
+  EXPECT_EQ(*parse_duration("250ms"), milliseconds(250));
+  EXPECT_EQ(*parse_duration("1.5s"), milliseconds(1500));
+  EXPECT_EQ(*parse_duration("2d"), milliseconds(172800000));
+  EXPECT_FALSE(parse_duration(""));
+  EXPECT_FALSE(parse_duration("5 fortnights"));
+  EXPECT_FALSE(parse_duration("-5s"));
+  EXPECT_FALSE(parse_duration("5m 3"));
+  EXPECT_EQ(format_bytes(17), "17 B");
+  EXPECT_EQ(format_bytes(3ull << 29), "1.50 GiB");
+}
+
+TEST(Config, DefaultsWhenEmpty) {
+  auto c = parse_config("", "empty.toml");
+  ASSERT_TRUE(c) << c.error();
+  EXPECT_EQ(c->listen, std::vector<std::string>{"unix:///run/curio/cuzk.sock"});
+  EXPECT_TRUE(c->budget_auto);
+  EXPECT_EQ(c->safety_margin, 5ull << 30);
+  EXPECT_EQ(c->eviction_min_idle, std::chrono::minutes(5));
+  EXPECT_EQ(c->gpu_workers_per_device, 2u);
+  EXPECT_EQ(c->max_parallel_synthesis, 18u);
+  EXPECT_TRUE(c->self_verify);
+  EXPECT_TRUE(c->warnings.empty());
+}
+
+TEST(Config, RustDaemonExampleParses) {
+  // The keys of the Rust daemon's cuzk.example.toml, deprecated ones included.
+  const char* text = R"(
+[daemon]
+listen = "0.0.0.0:9820"
+status_listen = "127.0.0.1:9821"
+[memory]
+total_budget = "200GiB"
+safety_margin = "5GiB"
+eviction_min_idle = "5m"
+pinned_budget = "50GiB"
+[gpus]
+devices = [0, 1]
+gpu_threads = 32
+gpu_workers_per_device = 2
+[scheduler]
+max_batch_size = 1
+max_batch_wait_ms = 10000
+sort_by_type = true
+[synthesis]
+threads = 0
+partition_workers = 12
+[pipeline]
+enabled = true
+synthesis_lookahead = 1
+synthesis_concurrency = 1
+max_parallel_synthesis = 18
+max_gpu_queue_depth = 0
+[srs]
+param_cache = "/data/zk/params"
+preload = ["porep-32g"]
+[logging]
+level = "debug"
+)";
+  auto c = parse_config(text, "cuzk.toml");
+  ASSERT_TRUE(c) << c.error();
+  EXPECT_EQ(c->listen, std::vector<std::string>{"0.0.0.0:9820"});
+  EXPECT_EQ(c->status_listen, "127.0.0.1:9821");
+  EXPECT_FALSE(c->budget_auto);
+  EXPECT_EQ(c->total_budget, 200ull << 30);
+  EXPECT_EQ(c->devices, (std::vector<std::uint32_t>{0, 1}));
+  EXPECT_EQ(c->gpu_threads, 32u);
+  EXPECT_EQ(c->preload, std::vector<std::string>{"porep-32g"});
+  EXPECT_EQ(c->log_level, "debug");
+  // pinned_budget, sort_by_type, partition_workers, synthesis_lookahead: accepted with a warning.
+  EXPECT_EQ(c->warnings.size(), 4u);
+  auto o = engine_options_from(*c, 2);
+  ASSERT_TRUE(o) << o.error();
+  EXPECT_EQ(o->memory_budget_bytes, 200ull << 30);
+  EXPECT_EQ(o->synthesis_workers, 2u);  // capped by the hardware threads
+  EXPECT_EQ(o->devices.size(), 2u);
+}
+
+TEST(Config, OurKeys) {
+  const char* text = R"(
+[daemon]
+listen = ["unix:///tmp/cuzk-test.sock", "127.0.0.1:0"]
+max_message_size = "1GiB"
+shutdown = "cancel"
+drain_timeout = "1h"
+[memory]
+total_budget = 1073741824
+partition_memory_factor = 1.5
+[scheduler]
+max_active_jobs = 64
+result_ttl = "30s"
+[pipeline]
+finalizer_threads = 3
+self_verify = false
+timeline = true
+[srs]
+allow_witness_paths = false
+[[srs.circuits]]
+id = "mulchain"
+zkey = "/x/mulchain.zkey"
+preload = true
+[[srs.circuits]]
+id = "bits"
+zkey = "/x/bits.zkey"
+)";
+  auto c = parse_config(text, "t.toml");
+  ASSERT_TRUE(c) << c.error();
+  EXPECT_EQ(c->listen.size(), 2u);
+  EXPECT_EQ(c->max_message_bytes, 1ull << 30);
+  EXPECT_FALSE(c->shutdown_drain);
+  EXPECT_EQ(c->drain_timeout, std::chrono::hours(1));
+  EXPECT_EQ(c->total_budget, 1ull << 30);
+  EXPECT_DOUBLE_EQ(c->partition_memory_factor, 1.5);
+  EXPECT_EQ(c->max_active_jobs, 64u);
+  EXPECT_EQ(c->result_ttl, std::chrono::seconds(30));
+  EXPECT_EQ(c->finalizer_threads, 3u);
+  EXPECT_FALSE(c->self_verify);
+  EXPECT_TRUE(c->timeline);
+  EXPECT_FALSE(c->allow_witness_paths);
+  ASSERT_EQ(c->circuits.size(), 2u);
+  EXPECT_EQ(c->circuits[0].id, "mulchain");
+  EXPECT_TRUE(c->circuits[0].preload);
+  EXPECT_FALSE(c->circuits[1].preload);
+}
+
+TEST(Config, ErrorsNameTheKey) {
+  auto expect_error = [](const char* text, const char* needle) {
+    auto c = parse_config(text, "bad.toml");
+    ASSERT_FALSE(c) << "accepted: " << text;
+    EXPECT_NE(c.error().find(needle), std::string::npos) << c.error();
+  };
+  expect_error("[memory]\ntotal_budget = \"lots\"\n", "bad.toml:2: memory.total_budget");
+  expect_error("[memory]\nsafety_margin = \"5 GiBs\"\n", "memory.safety_margin");
+  expect_error("[memory]\neviction_min_idle = \"soon\"\n", "memory.eviction_min_idle");
+  expect_error("[gpus]\ngpu_workers_per_device = \"two\"\n", "gpus.gpu_workers_per_device: expected an integer");
+  expect_error("[gpus]\ngpu_workers_per_device = -1\n", "gpus.gpu_workers_per_device: must be between");
+  expect_error("[daemon]\nlisten = \"localhost\"\n", "daemon.listen");
+  expect_error("[daemon]\nlisten = \"unix://relative.sock\"\n", "absolute path");
+  expect_error("[daemon]\nmax_message_size = \"128MiB\"\n", "at least 256MiB");
+  expect_error("[daemon]\nshutdown = \"later\"\n", "daemon.shutdown");
+  expect_error("[logging]\nlevel = \"loud\"\n", "logging.level");
+  expect_error("[[srs.circuits]]\nzkey = \"/x.zkey\"\n", "srs.circuits[0].id");
+  expect_error("daemon = 5\n", "[daemon] must be a table");
+  expect_error("[daemon\n", "bad.toml:1:");  // TOML syntax error with line and column
+}
+
+TEST(Config, UnknownKeysWarn) {
+  auto c = parse_config("[daemon]\nlisten = \"127.0.0.1:1\"\nlisen = \"x\"\n[extras]\na = 1\n", "w.toml");
+  ASSERT_TRUE(c) << c.error();
+  ASSERT_EQ(c->warnings.size(), 2u);
+  std::string all = c->warnings[0] + "\n" + c->warnings[1];
+  EXPECT_NE(all.find("w.toml:3: daemon.lisen: unknown key"), std::string::npos) << all;
+  EXPECT_NE(all.find("unknown section [extras]"), std::string::npos) << all;
+}
+
+TEST(Config, ListenAddresses) {
+  EXPECT_TRUE(check_listen_address("unix:///run/curio/cuzk.sock"));
+  EXPECT_TRUE(check_listen_address("unix:/tmp/x.sock"));
+  EXPECT_TRUE(check_listen_address("0.0.0.0:9820"));
+  EXPECT_TRUE(check_listen_address("[::1]:9820"));
+  EXPECT_TRUE(check_listen_address("localhost:9820"));
+  EXPECT_FALSE(check_listen_address("9820"));
+  EXPECT_FALSE(check_listen_address("host:port"));
+  EXPECT_FALSE(check_listen_address("host:99999"));
+}
+
+TEST(Config, AutoBudgetUsesMemTotal) {
+  DaemonConfig c;
+  c.safety_margin = 1 << 20;
+  auto o = engine_options_from(c, 4);
+  ASSERT_TRUE(o) << o.error();
+  EXPECT_EQ(o->memory_budget_bytes + c.safety_margin, system_memory_bytes());
+  c.backend = "cuda";
+  EXPECT_FALSE(engine_options_from(c, 4));
+}
+
+}  // namespace
+}  // namespace cuzk::engine

@@ -1,0 +1,342 @@
+// The gRPC service in process: a real server on a unix socket and a TCP port, driven through the
+// generated C++ stub.
+#include <gtest/gtest.h>
+#include <grpcpp/grpcpp.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "cuzk/v1/proving.grpc.pb.h"
+#include "engine/engine.hpp"
+#include "server/grpc_server.hpp"
+#include "server/http_status.hpp"
+#include "server/listen_address.hpp"
+
+namespace cuzk::server {
+namespace {
+
+namespace pb = ::cuzk::v1;
+using namespace std::chrono_literals;
+
+std::string fixture(const std::string& c, const std::string& f) {
+  return std::string(CUZK_SOURCE_DIR) + "/tests/fixtures/snarkjs/" + c + "/" + f;
+}
+std::string slurp(const std::string& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+class ServerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    engine::EngineOptions o;
+    o.memory_budget_bytes = 256u << 20;
+    o.srs_min_idle = 0ms;
+    engine_ = std::make_unique<engine::Engine>(o);
+    for (const char* c : {"bits", "linear", "mulchain", "multi_public"}) {
+      ASSERT_TRUE(engine_->srs().register_zkey(c, fixture(c, std::string(c) + ".zkey")));
+    }
+    sock_ = "/tmp/cuzk-server-test-" + std::to_string(::getpid()) + ".sock";
+    ServerOptions so;
+    so.listen = {"unix://" + sock_, "127.0.0.1:0"};
+    auto s = GrpcServer::start(*engine_, so);
+    ASSERT_TRUE(s) << s.error();
+    server_ = std::move(*s);
+    ASSERT_EQ(server_->endpoints().size(), 2u);
+    EXPECT_EQ(server_->endpoints()[0], "unix://" + sock_);
+    grpc::ChannelArguments args;
+    args.SetMaxReceiveMessageSize(512 << 20);
+    args.SetMaxSendMessageSize(512 << 20);
+    unix_ = pb::ProvingEngine::NewStub(grpc::CreateCustomChannel("unix:" + sock_, grpc::InsecureChannelCredentials(), args));
+    tcp_ = pb::ProvingEngine::NewStub(
+        grpc::CreateCustomChannel(server_->endpoints()[1], grpc::InsecureChannelCredentials(), args));
+  }
+  void TearDown() override {
+    if (server_) server_->shutdown(1s);
+    EXPECT_NE(::access(sock_.c_str(), F_OK), 0) << "socket file left behind";
+    server_.reset();
+    engine_.reset();
+  }
+
+  pb::SubmitProofRequest generic(const std::string& circuit, const std::string& id = "",
+                                 pb::Priority prio = pb::PRIORITY_UNSPECIFIED) {
+    pb::SubmitProofRequest r;
+    r.set_request_id(id);
+    r.set_proof_kind(pb::GENERIC_GROTH16);
+    r.set_priority(prio);
+    r.set_circuit_id(circuit);
+    r.set_witness_wtns(slurp(fixture(circuit, "witness.wtns")));
+    return r;
+  }
+
+  std::unique_ptr<engine::Engine> engine_;
+  std::unique_ptr<GrpcServer> server_;
+  std::string sock_;
+  std::unique_ptr<pb::ProvingEngine::Stub> unix_, tcp_;
+};
+
+TEST_F(ServerTest, ProveOverUnixSocketAndTcp) {
+  for (auto* stub : {unix_.get(), tcp_.get()}) {
+    grpc::ClientContext ctx;
+    pb::ProveRequest req;
+    *req.mutable_submit() = generic("mulchain");
+    pb::ProveResponse resp;
+    auto st = stub->Prove(&ctx, req, &resp);
+    ASSERT_TRUE(st.ok()) << st.error_message();
+    const auto& r = resp.result();
+    EXPECT_EQ(r.status(), pb::AwaitProofResponse::COMPLETED) << r.error_message();
+    EXPECT_EQ(r.proof().size(), 192u);
+    EXPECT_EQ(r.job_id().size(), 36u);  // empty request_id: a UUID
+    EXPECT_EQ(r.proof_kind(), "generic-groth16");
+    EXPECT_EQ(r.partitions_size(), 1);
+    EXPECT_GE(r.total_ms(), r.gpu_compute_ms());
+  }
+}
+
+TEST_F(ServerTest, FiftyConcurrentProveCallsEachGetOneResult) {
+  const char* circuits[] = {"bits", "linear", "mulchain", "multi_public"};
+  const pb::Priority prios[] = {pb::LOW, pb::NORMAL, pb::HIGH, pb::CRITICAL, pb::PRIORITY_UNSPECIFIED};
+  std::vector<std::thread> ts;
+  std::vector<pb::AwaitProofResponse> results(50);
+  std::vector<grpc::Status> status(50);
+  for (int i = 0; i < 50; ++i) {
+    ts.emplace_back([&, i] {
+      grpc::ClientContext ctx;
+      ctx.set_deadline(std::chrono::system_clock::now() + 120s);
+      pb::ProveRequest req;
+      *req.mutable_submit() = generic(circuits[i % 4], "c-" + std::to_string(i), prios[i % 5]);
+      pb::ProveResponse resp;
+      status[i] = (i % 2 ? unix_ : tcp_)->Prove(&ctx, req, &resp);
+      results[i] = resp.result();
+    });
+  }
+  for (auto& t : ts) t.join();
+  std::set<std::string> ids;
+  for (int i = 0; i < 50; ++i) {
+    ASSERT_TRUE(status[i].ok()) << status[i].error_message();
+    EXPECT_EQ(results[i].status(), pb::AwaitProofResponse::COMPLETED) << results[i].error_message();
+    EXPECT_EQ(results[i].job_id(), "c-" + std::to_string(i));
+    ids.insert(results[i].job_id());
+  }
+  EXPECT_EQ(ids.size(), 50u);
+  grpc::ClientContext ctx;
+  pb::GetStatusResponse st;
+  ASSERT_TRUE(tcp_->GetStatus(&ctx, pb::GetStatusRequest(), &st).ok());
+  EXPECT_EQ(st.total_proofs_completed(), 50u);
+  EXPECT_EQ(st.total_proofs_failed(), 0u);
+}
+
+TEST_F(ServerTest, SubmitAwaitCancelAndErrors) {
+  // Unknown job: NOT_FOUND.
+  {
+    grpc::ClientContext ctx;
+    pb::AwaitProofRequest req;
+    req.set_job_id("nope");
+    pb::AwaitProofResponse resp;
+    EXPECT_EQ(tcp_->AwaitProof(&ctx, req, &resp).error_code(), grpc::StatusCode::NOT_FOUND);
+  }
+  // Missing submit: INVALID_ARGUMENT.
+  {
+    grpc::ClientContext ctx;
+    pb::ProveResponse resp;
+    EXPECT_EQ(tcp_->Prove(&ctx, pb::ProveRequest(), &resp).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  }
+  // Submit, duplicate joins, await.
+  {
+    grpc::ClientContext c1, c2, c3;
+    pb::SubmitProofResponse r1, r2;
+    ASSERT_TRUE(tcp_->SubmitProof(&c1, generic("bits", "sub-1"), &r1).ok());
+    ASSERT_TRUE(tcp_->SubmitProof(&c2, generic("bits", "sub-1"), &r2).ok());
+    EXPECT_EQ(r1.job_id(), "sub-1");
+    EXPECT_FALSE(r1.joined_existing());
+    EXPECT_TRUE(r2.joined_existing());
+    pb::AwaitProofRequest a;
+    a.set_job_id("sub-1");
+    pb::AwaitProofResponse resp;
+    ASSERT_TRUE(tcp_->AwaitProof(&c3, a, &resp).ok());
+    EXPECT_EQ(resp.status(), pb::AwaitProofResponse::COMPLETED);
+  }
+  // Same id, different request: ALREADY_EXISTS.
+  {
+    grpc::ClientContext ctx;
+    pb::SubmitProofResponse r;
+    EXPECT_EQ(tcp_->SubmitProof(&ctx, generic("linear", "sub-1"), &r).error_code(), grpc::StatusCode::ALREADY_EXISTS);
+  }
+  // Cancel of a finished job: found, not running.
+  {
+    grpc::ClientContext ctx;
+    pb::CancelProofRequest c;
+    c.set_job_id("sub-1");
+    pb::CancelProofResponse r;
+    ASSERT_TRUE(tcp_->CancelProof(&ctx, c, &r).ok());
+    EXPECT_FALSE(r.was_running());
+    EXPECT_TRUE(r.found());
+  }
+  // Filecoin kinds: FAILED, not an RPC error.
+  {
+    grpc::ClientContext ctx;
+    pb::ProveRequest req;
+    req.mutable_submit()->set_proof_kind(pb::WINDOW_POST_PARTITION);
+    req.mutable_submit()->set_randomness(std::string(32, '\0'));
+    req.mutable_submit()->add_vanilla_proofs("x");
+    pb::ProveResponse resp;
+    ASSERT_TRUE(tcp_->Prove(&ctx, req, &resp).ok());
+    EXPECT_EQ(resp.result().status(), pb::AwaitProofResponse::FAILED);
+    EXPECT_NE(resp.result().error_message().find("not supported yet: window-post"), std::string::npos);
+  }
+}
+
+TEST_F(ServerTest, AbandonedProveCallLeavesTheJobRunning) {
+  grpc::ClientContext ctx;
+  ctx.set_deadline(std::chrono::system_clock::now() + 1ms);
+  pb::ProveRequest req;
+  *req.mutable_submit() = generic("mulchain", "abandoned");
+  pb::ProveResponse resp;
+  auto st = tcp_->Prove(&ctx, req, &resp);
+  EXPECT_FALSE(st.ok());
+  // The job (if the request arrived at all) finishes; a retry with the same id joins or reruns it.
+  grpc::ClientContext ctx2;
+  pb::ProveResponse resp2;
+  ASSERT_TRUE(tcp_->Prove(&ctx2, req, &resp2).ok());
+  EXPECT_EQ(resp2.result().status(), pb::AwaitProofResponse::COMPLETED);
+}
+
+TEST_F(ServerTest, SrsRpcsAndStatus) {
+  {
+    grpc::ClientContext ctx;
+    pb::RegisterCircuitRequest r;
+    r.set_circuit_id("lin2");
+    r.set_zkey_path(fixture("linear", "linear.zkey"));
+    r.set_preload(true);
+    pb::RegisterCircuitResponse resp;
+    ASSERT_TRUE(tcp_->RegisterCircuit(&ctx, r, &resp).ok());
+    EXPECT_EQ(resp.num_vars(), 57u);
+    EXPECT_EQ(resp.num_public(), 5u);
+  }
+  {
+    grpc::ClientContext ctx;
+    pb::RegisterCircuitRequest r;
+    r.set_circuit_id("bad");
+    r.set_zkey_path("/no/such.zkey");
+    pb::RegisterCircuitResponse resp;
+    EXPECT_EQ(tcp_->RegisterCircuit(&ctx, r, &resp).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  }
+  {
+    grpc::ClientContext ctx;
+    pb::PreloadSrsRequest r;
+    r.set_circuit_id("lin2");
+    pb::PreloadSrsResponse resp;
+    ASSERT_TRUE(tcp_->PreloadSRS(&ctx, r, &resp).ok());
+    EXPECT_TRUE(resp.already_loaded());
+  }
+  {
+    grpc::ClientContext ctx;
+    pb::PreloadSrsRequest r;
+    r.set_circuit_id("porep-32g");  // known id, parameter file absent
+    pb::PreloadSrsResponse resp;
+    auto st = tcp_->PreloadSRS(&ctx, r, &resp);
+    EXPECT_EQ(st.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+    EXPECT_NE(st.error_message().find("parameter file not found"), std::string::npos) << st.error_message();
+  }
+  {
+    grpc::ClientContext ctx;
+    pb::GetStatusResponse st;
+    ASSERT_TRUE(tcp_->GetStatus(&ctx, pb::GetStatusRequest(), &st).ok());
+    EXPECT_EQ(st.backend(), "cpu");
+    EXPECT_EQ(st.gpus_size(), 2);  // one entry per backend worker, as the Rust daemon lists GPU workers
+    bool found = false;
+    for (const auto& s : st.loaded_srs()) {
+      if (s.circuit_id() == "lin2") {
+        found = true;
+        EXPECT_EQ(s.tier(), pb::SRSStatus::HOT);
+        EXPECT_EQ(s.tier_name(), "host");
+        EXPECT_GT(s.size_bytes(), 0u);
+      }
+    }
+    EXPECT_TRUE(found);
+    EXPECT_EQ(st.memory().budget_bytes(), 256u << 20);
+    EXPECT_GT(st.memory().process_rss_bytes(), 0u);
+    EXPECT_GE(st.workers_size(), 7);
+  }
+  {
+    grpc::ClientContext ctx;
+    pb::EvictSrsRequest r;
+    r.set_circuit_id("lin2");
+    pb::EvictSrsResponse resp;
+    ASSERT_TRUE(tcp_->EvictSRS(&ctx, r, &resp).ok());
+    EXPECT_TRUE(resp.was_loaded());
+    EXPECT_GT(resp.freed_bytes(), 0u);
+  }
+  {
+    grpc::ClientContext ctx;
+    pb::GetMetricsResponse m;
+    ASSERT_TRUE(tcp_->GetMetrics(&ctx, pb::GetMetricsRequest(), &m).ok());
+    EXPECT_NE(m.prometheus_text().find("# TYPE cuzk_proofs_completed_total counter"), std::string::npos);
+  }
+}
+
+TEST_F(ServerTest, RefusalsWhileShuttingDown) {
+  engine_->stop_accepting();
+  grpc::ClientContext ctx;
+  pb::ProveRequest req;
+  *req.mutable_submit() = generic("bits");
+  pb::ProveResponse resp;
+  auto st = tcp_->Prove(&ctx, req, &resp);
+  EXPECT_EQ(st.error_code(), grpc::StatusCode::UNAVAILABLE);
+  grpc::ClientContext ctx2;
+  pb::GetStatusResponse s;
+  ASSERT_TRUE(tcp_->GetStatus(&ctx2, pb::GetStatusRequest(), &s).ok());
+  EXPECT_TRUE(s.draining());
+}
+
+TEST(ServerStart, BadAddressesAndLiveSockets) {
+  engine::EngineOptions o;
+  o.memory_budget_bytes = 64u << 20;
+  engine::Engine e(o);
+  ServerOptions so;
+  so.listen = {"not an address"};
+  EXPECT_FALSE(GrpcServer::start(e, so));
+  std::string sock = "/tmp/cuzk-server-live-" + std::to_string(::getpid()) + ".sock";
+  so.listen = {"unix://" + sock};
+  auto a = GrpcServer::start(e, so);
+  ASSERT_TRUE(a) << a.error();
+  auto b = GrpcServer::start(e, so);
+  ASSERT_FALSE(b);
+  EXPECT_NE(b.error().find("another process is already listening"), std::string::npos) << b.error();
+  (*a)->shutdown(0ms);
+  // A regular file where the socket should be is never removed.
+  { std::ofstream(sock) << "precious"; }
+  auto c = GrpcServer::start(e, so);
+  ASSERT_FALSE(c);
+  EXPECT_NE(c.error().find("is not a socket"), std::string::npos) << c.error();
+  ::unlink(sock.c_str());
+}
+
+TEST(ListenAddress, Forms) {
+  auto a = parse_listen_address("unix:///run/curio/cuzk.sock");
+  ASSERT_TRUE(a);
+  EXPECT_TRUE(a->unix_socket);
+  EXPECT_EQ(a->grpc_target(), "unix:/run/curio/cuzk.sock");
+  auto b = parse_listen_address("http://127.0.0.1:9820");
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->grpc_target(), "127.0.0.1:9820");
+  EXPECT_FALSE(parse_listen_address("9820"));
+}
+
+TEST(HttpStatus, ServesStatusAndMetrics) {
+  auto h = HttpStatusServer::start("127.0.0.1:0", {[] { return std::string("{\"ok\":true}"); },
+                                                   [] { return std::string("m 1\n"); }});
+  ASSERT_TRUE(h) << h.error();
+  EXPECT_GT((*h)->port(), 0);
+  (*h)->stop();
+  EXPECT_FALSE(HttpStatusServer::start("unix:///tmp/x.sock", {}));
+}
+
+}  // namespace
+}  // namespace cuzk::server
