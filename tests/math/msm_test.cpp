@@ -52,15 +52,29 @@ Jacobian<C> naive_msm(const std::vector<Affine<C>>& bases, const std::vector<Fr>
 
 Fr minus_one() { return -Fr::one(); }
 
+// msm through every bucket representation (XYZZ, batch-affine, automatic); all must agree.
+template <class C>
+Jacobian<C> msm_all(const std::vector<Affine<C>>& bases, const std::vector<Fr>& scalars, MsmOptions o = {}) {
+  o.buckets = MsmBuckets::kXyzz;
+  const Jacobian<C> x = msm<C>(bases, scalars, o);
+  o.buckets = MsmBuckets::kBatchAffine;
+  const Jacobian<C> a = msm<C>(bases, scalars, o);
+  o.buckets = MsmBuckets::kAuto;
+  const Jacobian<C> r = msm<C>(bases, scalars, o);
+  EXPECT_EQ(x, a) << "XYZZ and batch-affine buckets disagree, n = " << bases.size();
+  EXPECT_EQ(r, x) << "automatic choice disagrees, n = " << bases.size();
+  return r;
+}
+
 template <class C>
 void check_random(Rng& rng, std::size_t n) {
   auto bases = random_bases<C>(rng, n);
   auto scalars = random_scalars(rng, n);
   auto expect = naive_msm<C>(bases, scalars);
-  EXPECT_EQ(msm<C>(bases, scalars), expect) << "n = " << n;
+  EXPECT_EQ(msm_all<C>(bases, scalars), expect) << "n = " << n;
   MsmOptions one_thread;
   one_thread.threads = 1;
-  EXPECT_EQ(msm<C>(bases, scalars, one_thread), expect) << "n = " << n << " single thread";
+  EXPECT_EQ(msm_all<C>(bases, scalars, one_thread), expect) << "n = " << n << " single thread";
 }
 
 TEST(Msm, G1RandomMatchesNaive) {
@@ -103,13 +117,13 @@ void check_skewed(Rng& rng, std::size_t n) {
   for (auto& b : bases) sum = sum.add_affine(b);
 
   std::vector<Fr> zeros(n, Fr::zero()), ones(n, Fr::one()), minus(n, minus_one());
-  EXPECT_TRUE(msm<C>(bases, zeros).is_identity());
-  EXPECT_EQ(msm<C>(bases, ones), sum);
-  EXPECT_EQ(msm<C>(bases, minus), -sum);
+  EXPECT_TRUE(msm_all<C>(bases, zeros).is_identity());
+  EXPECT_EQ(msm_all<C>(bases, ones), sum);
+  EXPECT_EQ(msm_all<C>(bases, minus), -sum);
   MsmOptions no_split;
   no_split.split_bits = false;
-  EXPECT_TRUE(msm<C>(bases, zeros, no_split).is_identity());
-  EXPECT_EQ(msm<C>(bases, ones, no_split), sum);
+  EXPECT_TRUE(msm_all<C>(bases, zeros, no_split).is_identity());
+  EXPECT_EQ(msm_all<C>(bases, ones, no_split), sum);
 
   // 90% zero/one, 10% random.
   std::vector<Fr> mostly_bits(n);
@@ -118,18 +132,18 @@ void check_skewed(Rng& rng, std::size_t n) {
     k = r < 5 ? Fr::zero() : r < 9 ? Fr::one() : rng.fr();
   }
   const J expect = naive_msm<C>(bases, mostly_bits);
-  EXPECT_EQ(msm<C>(bases, mostly_bits), expect);
-  EXPECT_EQ(msm<C>(bases, mostly_bits, no_split), expect);
+  EXPECT_EQ(msm_all<C>(bases, mostly_bits), expect);
+  EXPECT_EQ(msm_all<C>(bases, mostly_bits, no_split), expect);
 
   // One repeated base point: sum k_i P = (sum k_i) P.
   std::vector<Affine<C>> same(n, bases[0]);
   auto scalars = random_scalars(rng, n);
   Fr total = Fr::zero();
   for (auto& k : scalars) total += k;
-  EXPECT_EQ(msm<C>(same, scalars), J::from_affine(bases[0]).mul(total));
+  EXPECT_EQ(msm_all<C>(same, scalars), J::from_affine(bases[0]).mul(total));
   // Repeated base with repeated scalar (every bucket add hits the doubling case).
   std::vector<Fr> same_k(n, scalars[0]);
-  EXPECT_EQ(msm<C>(same, same_k), J::from_affine(bases[0]).mul(scalars[0] * Fr::from_u64(n)));
+  EXPECT_EQ(msm_all<C>(same, same_k), J::from_affine(bases[0]).mul(scalars[0] * Fr::from_u64(n)));
   // P and -P with the same scalar cancel.
   std::vector<Affine<C>> pm(2 * n);
   std::vector<Fr> pm_k(2 * n);
@@ -138,14 +152,14 @@ void check_skewed(Rng& rng, std::size_t n) {
     pm[2 * i + 1] = -bases[i];
     pm_k[2 * i] = pm_k[2 * i + 1] = scalars[i];
   }
-  EXPECT_TRUE(msm<C>(pm, pm_k).is_identity());
+  EXPECT_TRUE(msm_all<C>(pm, pm_k).is_identity());
 
   // Identity bases everywhere (and all of them).
   std::vector<Affine<C>> holes = bases;
   for (std::size_t i = 0; i < n; i += 3) holes[i] = Affine<C>::identity();
-  EXPECT_EQ(msm<C>(holes, scalars), naive_msm<C>(holes, scalars));
+  EXPECT_EQ(msm_all<C>(holes, scalars), naive_msm<C>(holes, scalars));
   std::vector<Affine<C>> all_id(n, Affine<C>::identity());
-  EXPECT_TRUE(msm<C>(all_id, scalars).is_identity());
+  EXPECT_TRUE(msm_all<C>(all_id, scalars).is_identity());
 
   // Everything at once: identities, zeros, ones, r-1, small, random, repeated points.
   std::vector<Affine<C>> mb = bases;
@@ -161,7 +175,7 @@ void check_skewed(Rng& rng, std::size_t n) {
       default: mk[i] = rng.fr(); break;
     }
   }
-  EXPECT_EQ(msm<C>(mb, mk), naive_msm<C>(mb, mk));
+  EXPECT_EQ(msm_all<C>(mb, mk), naive_msm<C>(mb, mk));
 }
 
 TEST(Msm, G1Skewed) {
@@ -184,10 +198,10 @@ TEST(Msm, AllWindowsAndThreadCountsAgree) {
   scalars[0] = minus_one();
   scalars[1] = Fr::from_u64(2);
   const G1Jacobian expect = naive_msm<G1Curve>(bases, scalars);
-  for (unsigned c : {1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u, 9u, 10u, 11u, 12u, 13u, 15u, 16u, 17u}) {
+  for (unsigned c : {1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u, 9u, 10u, 11u, 12u, 13u, 14u}) {
     MsmOptions o;
     o.window = c;
-    EXPECT_EQ(msm_g1(bases, scalars, o), expect) << "c = " << c;
+    EXPECT_EQ(msm_all<G1Curve>(bases, scalars, o), expect) << "c = " << c;
   }
   for (std::size_t t : {1, 2, 3, 5, 16}) {
     MsmOptions o;
@@ -216,7 +230,7 @@ TEST(Msm, LargeAgainstDiscreteLog) {
     }
     Fr dlog = Fr::zero(), t = t0;
     for (std::size_t i = 0; i < n; ++i, t += q) dlog += scalars[i] * t;
-    EXPECT_EQ(msm_g1(bases, scalars), G.mul(dlog)) << variant;
+    EXPECT_EQ(msm_all<G1Curve>(bases, scalars), G.mul(dlog)) << variant;
   }
 }
 
@@ -241,6 +255,27 @@ TEST(Msm, BitsMatchGeneralPath) {
     EXPECT_EQ(msm_g1_bits(bases, sparse), e2) << n;
     std::vector<std::uint64_t> none((n + 63) / 64, 0);
     EXPECT_TRUE(msm_g1_bits(bases, none).is_identity());
+  }
+  // Large enough for the batch-affine accumulators; dense, sparse and clustered bitmaps, checked
+  // against the windowed path (split_bits off) on the same 0/1 scalars.
+  for (std::size_t n : {20000, 70001}) {
+    auto bases = random_bases<G1Curve>(rng, n);
+    for (int pattern = 0; pattern < 3; ++pattern) {
+      std::vector<std::uint64_t> bits((n + 63) / 64);
+      for (std::size_t w = 0; w < bits.size(); ++w) {
+        if (pattern == 0) bits[w] = rng.next();
+        else if (pattern == 1) bits[w] = rng.next() & rng.next() & rng.next();
+        else bits[w] = w < bits.size() / 3 ? ~std::uint64_t(0) : 0;
+      }
+      std::vector<Fr> scalars(n);
+      for (std::size_t i = 0; i < n; ++i) scalars[i] = ((bits[i / 64] >> (i % 64)) & 1) ? Fr::one() : Fr::zero();
+      MsmOptions windows;
+      windows.split_bits = false;
+      const G1Jacobian expect = msm_g1(bases, scalars, windows);
+      EXPECT_EQ(msm_g1_bits(bases, bits), expect) << n << " pattern " << pattern;
+      EXPECT_EQ(msm_g1_bits(bases, bits, 1), expect) << n << " pattern " << pattern;
+      EXPECT_EQ(msm_g1(bases, scalars), expect) << n << " pattern " << pattern;
+    }
   }
   for (std::size_t n : {1, 70, 300}) {
     auto bases = random_bases<G2Curve>(rng, n);

@@ -149,6 +149,19 @@ TEST(Ntt, RoundTrip) {
 
 TEST(Ntt, SingleAndManyThreadsAgree) {
   Rng rng(4);
+  for (unsigned k : {12u, 13u, 14u}) {  // every thread count, including ones that do not divide the work
+    const Domain& d = domain_for(k);
+    auto a = random_vec(rng, d.size());
+    auto ref = a;
+    ntt(d, ref, 1);
+    for (std::size_t t = 2; t <= 9; ++t) {
+      auto b = a;
+      ntt(d, b, t);
+      ASSERT_EQ(b, ref) << "2^" << k << " threads " << t;
+      intt(d, b, t);
+      ASSERT_EQ(b, a) << "2^" << k << " threads " << t;
+    }
+  }
   for (unsigned k : {12u, 13u, 15u}) {
     const Domain& d = domain_for(k);
     auto a = random_vec(rng, d.size());

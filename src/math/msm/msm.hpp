@@ -2,11 +2,17 @@
 //
 //   * scalars are converted to canonical form once and cut into signed (Booth) digits of c bits,
 //     d in [-2^(c-1), 2^(c-1)], so each window needs 2^(c-1) buckets and negative digits subtract;
-//   * buckets are XYZZ points fed by mixed affine additions; each window is reduced with the
-//     running-sum trick and windows are combined by doubling (Horner);
-//   * the work is cut into (window, point range) tasks handed out dynamically to the threads;
+//     each digit reads c + 1 bits of the scalar, so windows are independent (no carry pass);
+//   * buckets: for large windows, affine points updated in batches of independent additions that
+//     share one inversion (Montgomery's trick, ~7 multiplications per point instead of 10); points
+//     that hit a bucket already waiting in the batch, and all points for small windows, go to XYZZ
+//     buckets through mixed additions (Xyzz::add_affine). Each window is reduced with running sums
+//     and the windows are combined by doubling (Horner);
+//   * the work is cut into (window, point range) tasks handed out dynamically to the threads; the
+//     point ranges are split only as far as needed to keep every thread busy;
 //   * scalars equal to 0 or 1 (the bulk of a Filecoin witness) skip the windows: zeros are dropped
-//     and ones summed directly; msm_*_bits is the same plain sum for a packed bitmap.
+//     and ones are summed directly (batch-affine accumulators); msm_*_bits is that same sum for a
+//     packed bitmap.
 // Identity bases and zero scalars are fine anywhere. Mismatched lengths are a caller bug and throw
 // std::invalid_argument.
 #pragma once
@@ -19,10 +25,17 @@
 
 namespace cuzk::math {
 
+enum class MsmBuckets {
+  kAuto,         // batch-affine for large windows, XYZZ otherwise
+  kXyzz,         // XYZZ buckets, one mixed addition per point
+  kBatchAffine,  // affine buckets updated in batches sharing one inversion
+};
+
 struct MsmOptions {
   unsigned window = 0;      // window bits c; 0 = msm_window_bits(number of scalars that are not 0/1)
   std::size_t threads = 0;  // 0 = default_threads()
   bool split_bits = true;   // route 0/1 scalars to a plain sum instead of through the windows
+  MsmBuckets buckets = MsmBuckets::kAuto;
 };
 
 // The window size used for n (non 0/1) scalars: a table tuned on a 2-core x86 machine.

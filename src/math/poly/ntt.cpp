@@ -18,9 +18,10 @@ namespace {
 
 // Below this many elements the element-wise passes (scaling, reversal) stay on the calling thread.
 constexpr std::size_t kParallelGrain = std::size_t(1) << 12;
-// Column blocks of the four-step transform are gathered into a buffer of about this many elements
-// (2^14 x 32 bytes = 512 KiB, half of this machine's L2).
-constexpr std::size_t kColumnBufferElems = std::size_t(1) << 14;
+// Column blocks of the four-step transform are gathered into a buffer of up to this many elements
+// (2^16 x 32 bytes = 2 MiB): each column is transformed while it sits in L2, and wide blocks keep the
+// strided row accesses (gather and scatter) down to whole runs of cache lines.
+constexpr std::size_t kColumnBufferElems = std::size_t(1) << 16;
 // Tile edge of the in-place transposes (16 x 16 x 32 bytes = 8 KiB per tile).
 constexpr std::size_t kTile = 16;
 
@@ -136,45 +137,84 @@ void shuffle_blocks(Fr* a, unsigned m, std::size_t block, std::size_t threads) {
   });
 }
 
+// Optional element-wise factors folded into the four-step transform (all optional):
+//   input   x_j <- x_j * alpha^j            (coset shift before a forward transform)
+//   output  X_k <- X_k * scale * beta^k     (1/n and the inverse coset shift after an inverse one)
+struct Scaling {
+  const Fr* alpha = nullptr;
+  Fr scale = Fr::one();
+  const Fr* beta = nullptr;
+};
+
 // Four-step transform, n = n1 * n2 with n1 = 2^lc columns and n2 = 2^lr rows (lr = lc or lc + 1).
 // Element j = j1 + n1 * j2 sits in row j2, column j1; output k = k2 + n2 * k1.
-//   1. each column j1: length-n2 DFT over j2, then times w^(j1 * k2)      (gathered in blocks)
+//   1. each column j1: length-n2 DFT over j2, then times u^(j1 * k2)      (gathered in blocks)
 //   2. each row k2: length-n1 DFT over j1 -> X[k2 + n2 * k1] at k1 + n1 * k2
 //   3. transpose the n2 x n1 matrix to n1 x n2.
-void four_step(const Domain& d, Fr* a, std::size_t threads) {
+// u is w (forward) or w^-1 (inverse, with the inverse tables). The factors of `sc` cost at most one
+// multiplication per element and no extra pass: alpha^j = alpha^j1 * (alpha^n1)^j2 splits into a
+// per-row factor applied while gathering and a per-column constant that rides on the column twiddles
+// (the column DFT is linear); scale * beta^k = scale * beta^k2 * (beta^n2)^k1 splits into a factor
+// that joins the column twiddle ratio (u^j1 * beta) and a per-column-of-output factor applied after
+// each row DFT.
+void four_step(const Domain& d, Fr* a, std::size_t threads, bool inverse, const Scaling& sc) {
   const unsigned lr = d.log_rows(), lc = d.log_cols();
   const std::size_t n1 = std::size_t(1) << lc, n2 = std::size_t(1) << lr;
-  const Fr* roots = d.roots().data();
-  const Fr* col_tw = d.col_twiddles().data();
+  const Fr* roots = inverse ? d.roots_inv().data() : d.roots().data();
+  const Fr* col_tw = inverse ? d.col_twiddles_inv().data() : d.col_twiddles().data();
 
-  // 1. Columns, B at a time.
-  const std::size_t B = std::clamp<std::size_t>(kColumnBufferElems / n2, 2, n1);
+  auto powers = [](const Fr& base, std::size_t count) {
+    std::vector<Fr> v(count);
+    Fr p = Fr::one();
+    for (std::size_t i = 0; i < count; ++i, p *= base) v[i] = p;
+    return v;
+  };
+  std::vector<Fr> row_in, col_in, out_cols;  // (alpha^n1)^j2, alpha^j1, (beta^n2)^k1
+  if (sc.alpha) {
+    row_in = powers(sc.alpha->pow(u64(n1)), n2);
+    col_in = powers(*sc.alpha, n1);
+  }
+  if (sc.beta) out_cols = powers(sc.beta->pow(u64(n2)), n1);
+  const bool scaled_start = sc.alpha || sc.scale != Fr::one();
+
+  // 1. Columns, B at a time: enough for whole cache lines, few enough for the gathered buffer to stay
+  // in L2 and for every thread to get several blocks; a power of two, so blocks tile the n1 columns.
+  std::size_t B = std::clamp<std::size_t>(std::min(kColumnBufferElems / n2, n1 / (4 * threads)), 2, n1);
+  B = std::size_t(1) << (63 - __builtin_clzll(B));
   const std::size_t nblocks = n1 / B;
   parallel_chunks(nblocks, threads, [&](std::size_t b0, std::size_t b1, std::size_t) {
     std::vector<Fr> buf(B * n2);
-    std::vector<Fr> w(B), ratio(B);
     for (std::size_t blk = b0; blk < b1; ++blk) {
       const std::size_t c0 = blk * B;
-      for (std::size_t r = 0; r < n2; ++r) {
+      for (std::size_t r = 0; r < n2; ++r) {  // gather: B-element segments of every row
         const Fr* row = a + r * n1 + c0;
-        for (std::size_t b = 0; b < B; ++b) buf[b * n2 + r] = row[b];
-      }
-      for (std::size_t b = 0; b < B; ++b) {
-        dif(buf.data() + b * n2, lr, roots, 1);
-        ratio[b] = col_tw[c0 + b];
-        w[b] = ratio[b];
-      }
-      {
-        Fr* row = a + c0;
-        for (std::size_t b = 0; b < B; ++b) row[b] = buf[b * n2];
-      }
-      for (std::size_t r = 1; r < n2; ++r) {
-        const std::size_t rr = bit_reverse(r, lr);
-        Fr* row = a + r * n1 + c0;
-        for (std::size_t b = 0; b < B; ++b) {
-          row[b] = buf[b * n2 + rr] * w[b];
-          w[b] *= ratio[b];
+        if (sc.alpha) {
+          const Fr f = row_in[r];
+          for (std::size_t b = 0; b < B; ++b) buf[b * n2 + r] = row[b] * f;
+        } else {
+          for (std::size_t b = 0; b < B; ++b) buf[b * n2 + r] = row[b];
         }
+      }
+      for (std::size_t b = 0; b < B; ++b) {  // each column, while it sits in L2
+        Fr* col = buf.data() + b * n2;
+        dif(col, lr, roots, 1);
+        bit_reverse_permute(col, lr);
+        // col[k2] *= start * ratio^k2 with ratio = u^j1 (* beta), start = scale (* alpha^j1).
+        const Fr ratio = sc.beta ? col_tw[c0 + b] * *sc.beta : col_tw[c0 + b];
+        Fr w = ratio;
+        if (scaled_start) {
+          const Fr start = sc.alpha ? sc.scale * col_in[c0 + b] : sc.scale;
+          col[0] *= start;
+          w *= start;
+        }
+        for (std::size_t r = 1; r < n2; ++r) {
+          col[r] *= w;
+          w *= ratio;
+        }
+      }
+      for (std::size_t r = 0; r < n2; ++r) {  // scatter back: a plain strided copy
+        Fr* row = a + r * n1 + c0;
+        for (std::size_t b = 0; b < B; ++b) row[b] = buf[b * n2 + r];
       }
     }
   });
@@ -186,6 +226,9 @@ void four_step(const Domain& d, Fr* a, std::size_t threads) {
       Fr* row = a + r * n1;
       dif(row, lc, roots, row_stride);
       bit_reverse_permute(row, lc);
+      if (sc.beta) {
+        for (std::size_t k1 = 1; k1 < n1; ++k1) row[k1] *= out_cols[k1];
+      }
     }
   });
 
@@ -214,7 +257,7 @@ void forward(const Domain& d, std::span<Fr> data, std::size_t threads) {
     dif(data.data(), d.log_size(), d.roots().data(), 1);
     bit_reverse_permute(data.data(), d.log_size());
   } else {
-    four_step(d, data.data(), threads);
+    four_step(d, data.data(), threads, false, Scaling{});
   }
 }
 
@@ -265,6 +308,22 @@ void finish_inverse(const Domain& d, std::span<Fr> a, const Fr* shift_inv, std::
   });
 }
 
+bool is_direct(const Domain& d) { return d.log_size() <= kNttDirectMaxLog; }
+
+// intt followed by a_j <- a_j * shift_inv^j.
+void coset_inverse(const Domain& d, std::span<Fr> data, const Fr& shift_inv, std::size_t threads) {
+  check_size(d, data);
+  if (is_direct(d)) {
+    forward(d, data, threads);
+    finish_inverse(d, data, &shift_inv, threads);
+    return;
+  }
+  Scaling sc;
+  sc.scale = d.size_inv();
+  sc.beta = &shift_inv;
+  four_step(d, data.data(), threads, true, sc);
+}
+
 }  // namespace
 
 Domain::Domain(unsigned log_n) : log_n_(log_n), n_(0) {
@@ -297,6 +356,8 @@ Domain::Domain(unsigned log_n) : log_n_(log_n), n_(0) {
     const std::size_t n1 = std::size_t(1) << log_cols_, n2 = std::size_t(1) << log_rows_;
     roots_ = powers(omega_.pow(u64(n1)), n2 / 2);  // primitive n2-th root
     col_tw_ = powers(omega_, n1);
+    roots_inv_ = powers(omega_inv_.pow(u64(n1)), n2 / 2);
+    col_tw_inv_ = powers(omega_inv_, n1);
   }
 }
 
@@ -322,10 +383,18 @@ void ntt(const Domain& domain, std::span<Fr> data, std::size_t threads) {
   forward(domain, data, resolve_threads(threads));
 }
 
+// Small (direct) sizes: separate in-cache passes; four-step sizes fold the factors into the transform.
 void intt(const Domain& domain, std::span<Fr> data, std::size_t threads) {
   threads = resolve_threads(threads);
-  forward(domain, data, threads);
-  finish_inverse(domain, data, nullptr, threads);
+  check_size(domain, data);
+  if (is_direct(domain)) {
+    forward(domain, data, threads);
+    finish_inverse(domain, data, nullptr, threads);
+    return;
+  }
+  Scaling sc;
+  sc.scale = domain.size_inv();
+  four_step(domain, data.data(), threads, true, sc);
 }
 
 void coset_ntt(const Domain& domain, std::span<Fr> data, std::size_t threads) {
@@ -333,25 +402,25 @@ void coset_ntt(const Domain& domain, std::span<Fr> data, std::size_t threads) {
 }
 
 void coset_intt(const Domain& domain, std::span<Fr> data, std::size_t threads) {
-  threads = resolve_threads(threads);
-  forward(domain, data, threads);
-  finish_inverse(domain, data, &domain.coset_gen_inv(), threads);
+  coset_inverse(domain, data, domain.coset_gen_inv(), resolve_threads(threads));
 }
 
 void coset_ntt(const Domain& domain, std::span<Fr> data, const Fr& shift, std::size_t threads) {
   threads = resolve_threads(threads);
   check_size(domain, data);
-  scale_by_powers(data, Fr::one(), shift, threads);
-  forward(domain, data, threads);
+  if (is_direct(domain)) {
+    scale_by_powers(data, Fr::one(), shift, threads);
+    forward(domain, data, threads);
+    return;
+  }
+  Scaling sc;
+  sc.alpha = &shift;
+  four_step(domain, data.data(), threads, false, sc);
 }
 
 void coset_intt(const Domain& domain, std::span<Fr> data, const Fr& shift, std::size_t threads) {
   if (shift.is_zero()) throw std::invalid_argument("coset_intt: zero coset shift");
-  check_size(domain, data);
-  threads = resolve_threads(threads);
-  forward(domain, data, threads);
-  const Fr shift_inv = shift.inverse();
-  finish_inverse(domain, data, &shift_inv, threads);
+  coset_inverse(domain, data, shift.inverse(), resolve_threads(threads));
 }
 
 void scale_by_powers(std::span<Fr> data, const Fr& start, const Fr& ratio, std::size_t threads) {

@@ -10,9 +10,11 @@
 // count given).
 //
 // Algorithm: sizes up to 2^kNttDirectMaxLog run a radix-2 decimation-in-frequency pass on one
-// thread followed by a bit-reversal; larger sizes use the four-step decomposition n = n1 * n2
-// (column transforms over blocks of gathered columns, twiddle multiply, row transforms, in-place
-// transpose), so every sub-transform runs in cache and the big array is streamed about three times.
+// thread followed by a bit-reversal (the inverse reads the forward result at negated indices);
+// larger sizes use the four-step decomposition n = n1 * n2 (column transforms over blocks of
+// gathered columns, twiddle multiply, row transforms, in-place transpose), so every sub-transform
+// runs in cache and the big array is streamed about three times. There the inverse uses w^-1 tables,
+// and the coset shifts and 1/n are folded into the twiddle and gather passes (no extra pass).
 #pragma once
 
 #include <cstddef>
@@ -47,14 +49,17 @@ class Domain {
   const std::vector<Fr>& roots() const { return roots_; }
   // Four-step only: w^j for j < n1 (the per-column twiddle ratios).
   const std::vector<Fr>& col_twiddles() const { return col_tw_; }
+  // Four-step only: the same two tables for w^-1 (inverse transforms).
+  const std::vector<Fr>& roots_inv() const { return roots_inv_; }
+  const std::vector<Fr>& col_twiddles_inv() const { return col_tw_inv_; }
 
  private:
   unsigned log_n_;
   std::size_t n_;
   Fr omega_, omega_inv_, n_inv_, g_, g_inv_;
   unsigned log_rows_ = 0, log_cols_ = 0;
-  std::vector<Fr> roots_;
-  std::vector<Fr> col_tw_;
+  std::vector<Fr> roots_, roots_inv_;
+  std::vector<Fr> col_tw_, col_tw_inv_;
 };
 
 // Shared, lazily built domains (thread-safe; built once per size and kept for the process).
