@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include "../common/hex.hpp"
+
 #include <string>
 #include <vector>
 
@@ -11,21 +13,8 @@ using cuzk::test::Rng;
 
 namespace {
 
-std::vector<std::uint8_t> unhex(const std::string& s) {
-  std::vector<std::uint8_t> out(s.size() / 2);
-  for (std::size_t i = 0; i < out.size(); ++i) out[i] = std::uint8_t(std::stoi(s.substr(2 * i, 2), nullptr, 16));
-  return out;
-}
-template <std::size_t N>
-std::string hex(const std::array<std::uint8_t, N>& a) {
-  static const char* d = "0123456789abcdef";
-  std::string s;
-  for (auto b : a) {
-    s.push_back(d[b >> 4]);
-    s.push_back(d[b & 15]);
-  }
-  return s;
-}
+using cuzk::test::hex;
+using cuzk::test::unhex;
 
 // Vectors printed by @noble/curves 2.4.0 (peers-and-deps.md section 3c).
 const std::string kG1Comp =

@@ -3,6 +3,8 @@
 // addition and MSM, each compared exactly.
 #include <gtest/gtest.h>
 
+#include "../common/hex.hpp"
+
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -30,18 +32,8 @@ F field(const json& j) {
   return v.value_or(F::zero());
 }
 Fp2 fp2(const json& j) { return {field<Fp>(j[0]), field<Fp>(j[1])}; }
-std::vector<std::uint8_t> unhex(const std::string& s) {
-  std::vector<std::uint8_t> out(s.size() / 2);
-  for (std::size_t i = 0; i < out.size(); ++i) out[i] = std::uint8_t(std::stoi(s.substr(2 * i, 2), nullptr, 16));
-  return out;
-}
-template <std::size_t N>
-std::string hex(const std::array<std::uint8_t, N>& a) {
-  static const char* d = "0123456789abcdef";
-  std::string s;
-  for (auto b : a) s += {d[b >> 4], d[b & 15]};
-  return s;
-}
+using cuzk::test::hex;
+using cuzk::test::unhex;
 
 template <class F>
 void check_field_cases(const json& cases, bool has_sqrt) {
