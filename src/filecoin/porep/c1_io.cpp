@@ -1,0 +1,151 @@
+#include "filecoin/porep/c1_io.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "filecoin/porep/c1_bincode.hpp"
+#include "filecoin/porep/c1_json.hpp"
+#include "filecoin/porep/config.hpp"
+
+namespace cuzk::filecoin::porep {
+
+namespace {
+
+bool is_ws(std::uint8_t c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
+// `bytes` must be followed by kC1JsonPadding readable bytes when the content is JSON.
+Result<LoadedC1> parse_padded(std::span<const std::uint8_t> bytes) {
+  LoadedC1 out;
+  out.format = detect_c1_format(bytes);
+  const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  auto tagged = [&](const std::string& e) { return Error{std::string(c1_format_name(out.format)) + ": " + e}; };
+  switch (out.format) {
+    case C1Format::kCurioJson: {
+      auto r = parse_curio_c1_padded(text);
+      if (!r) return tagged(r.error());
+      out.sector_num = r->sector_num;
+      out.sector_size = r->sector_size;
+      out.c1 = std::move(r->c1);
+      return out;
+    }
+    case C1Format::kJson: {
+      auto r = parse_c1_json_padded(text);
+      if (!r) return tagged(r.error());
+      out.c1 = std::move(r.value());
+      break;
+    }
+    case C1Format::kBincode: {
+      auto r = parse_c1_bincode(bytes, "");
+      if (!r) return tagged(r.error());
+      out.c1 = std::move(r.value());
+      break;
+    }
+  }
+  out.sector_size = porep_config_by_name(out.c1.registered_proof).sector_size;  // known: parsers check
+  return out;
+}
+
+}  // namespace
+
+const char* c1_format_name(C1Format f) {
+  switch (f) {
+    case C1Format::kCurioJson: return "Curio wrapper JSON";
+    case C1Format::kJson: return "C1 JSON";
+    case C1Format::kBincode: return "bincode";
+  }
+  return "?";
+}
+
+C1Format detect_c1_format(std::span<const std::uint8_t> b) {
+  std::size_t i = 0;
+  while (i < b.size() && is_ws(b[i])) ++i;
+  if (i >= b.size() || b[i] != '{') return C1Format::kBincode;
+  ++i;
+  while (i < b.size() && is_ws(b[i])) ++i;
+  if (i >= b.size() || b[i] != '"') return C1Format::kJson;
+  const std::size_t start = ++i;
+  while (i < b.size() && b[i] != '"' && i - start < 64) ++i;
+  const std::string_view key(reinterpret_cast<const char*>(b.data()) + start, i - start);
+  if (key == "SectorNum" || key == "Phase1Out" || key == "SectorSize") return C1Format::kCurioJson;
+  return C1Format::kJson;
+}
+
+Result<LoadedC1> parse_c1_any(std::span<const std::uint8_t> bytes) {
+  if (detect_c1_format(bytes) == C1Format::kBincode) return parse_padded(bytes);
+  detail::BigBuffer padded(bytes.size() + kC1JsonPadding);
+  if (!bytes.empty()) std::memcpy(padded.data(), bytes.data(), bytes.size());
+  return parse_padded(std::span(padded.data(), bytes.size()));
+}
+
+Result<LoadedC1> load_c1_file_detailed(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return Error{path + ": cannot open: " + std::strerror(errno)};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    const int e = errno;
+    ::close(fd);
+    return Error{path + ": cannot stat: " + std::strerror(e)};
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return Error{path + ": not a regular file"};
+  }
+  const std::size_t size = std::size_t(st.st_size);
+  // Read into a buffer with zeroed padding (the JSON parser reads up to 64 bytes past the end).
+  detail::BigBuffer buf(size + kC1JsonPadding);  // zero-filled: the padding is zeros
+  std::size_t got = 0;
+  while (got < size) {
+    const ssize_t r = ::read(fd, buf.data() + got, size - got);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) {
+      const int e = errno;
+      ::close(fd);
+      return Error{path + ": read failed at byte " + std::to_string(got) + ": " + (r == 0 ? "file shrank" : std::strerror(e))};
+    }
+    got += std::size_t(r);
+  }
+  ::close(fd);
+  auto r = parse_padded(std::span<const std::uint8_t>(buf.data(), size));
+  if (!r) return Error{path + ": " + r.error()};
+  return r;
+}
+
+Result<C1Output> load_c1_file(const std::string& path) {
+  auto r = load_c1_file_detailed(path);
+  if (!r) return Error{r.error()};
+  return std::move(r->c1);
+}
+
+std::string bytes32_hex(const Bytes32& b) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string s(64, '0');
+  for (std::size_t i = 0; i < 32; ++i) {
+    s[2 * i] = kHex[b[i] >> 4];
+    s[2 * i + 1] = kHex[b[i] & 15];
+  }
+  return s;
+}
+
+Result<Bytes32> bytes32_from_hex(std::string_view hex) {
+  if (hex.size() >= 2 && hex[0] == '0' && (hex[1] == 'x' || hex[1] == 'X')) hex.remove_prefix(2);
+  if (hex.size() != 64) return Error{"expected 64 hex digits, got " + std::to_string(hex.size()) + " characters"};
+  auto nib = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  Bytes32 b{};
+  for (std::size_t i = 0; i < 32; ++i) {
+    const int hi = nib(hex[2 * i]), lo = nib(hex[2 * i + 1]);
+    if (hi < 0 || lo < 0) return Error{"invalid hex digit at position " + std::to_string(hi < 0 ? 2 * i : 2 * i + 1)};
+    b[i] = std::uint8_t(hi << 4 | lo);
+  }
+  return b;
+}
+
+}  // namespace cuzk::filecoin::porep

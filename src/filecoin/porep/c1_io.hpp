@@ -1,0 +1,44 @@
+// Loading a C1 (SealCommitPhase1Output) file in any of its three forms, detected from the content:
+//   * Curio / lotus-bench wrapper JSON {"SectorNum","Phase1Out" (base64 C1 JSON),"SectorSize"};
+//   * raw C1 JSON (filecoin-ffi's serde_json output, or Curio's Go encoding with other field order);
+//   * bincode (supraseal's `commit-phase1-output`), whose registered proof is inferred from the shape
+//     (infer_registered_proof: StackedDrg<size>V1_1 as Curio assumes, NI when the partition count says so).
+// Loading parses strictly but does not check the shape: call check_c1_shape (c1_shape.hpp) next.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "base/result.hpp"
+#include "filecoin/porep/c1.hpp"
+
+namespace cuzk::filecoin::porep {
+
+enum class C1Format { kCurioJson, kJson, kBincode };
+const char* c1_format_name(C1Format f);  // "Curio wrapper JSON", "C1 JSON", "bincode"
+
+// JSON when the first non-whitespace byte is '{' (wrapper when its first key is SectorNum, Phase1Out
+// or SectorSize), bincode otherwise.
+C1Format detect_c1_format(std::span<const std::uint8_t> bytes);
+
+struct LoadedC1 {
+  C1Output c1;
+  C1Format format = C1Format::kJson;
+  std::int64_t sector_num = 0;    // from the Curio wrapper only
+  std::uint64_t sector_size = 0;  // from the wrapper, else the registered proof's
+};
+
+// Errors are "<path>: <format>: <message>".
+Result<C1Output> load_c1_file(const std::string& path);
+Result<LoadedC1> load_c1_file_detailed(const std::string& path);
+// Same from memory (JSON forms are copied once into a padded buffer).
+Result<LoadedC1> parse_c1_any(std::span<const std::uint8_t> bytes);
+
+// 32 bytes as 64 lowercase hex digits, in byte order (no reversal, no 0x).
+std::string bytes32_hex(const Bytes32& b);
+// Inverse; accepts an optional 0x prefix and either case.
+Result<Bytes32> bytes32_from_hex(std::string_view hex);
+
+}  // namespace cuzk::filecoin::porep
