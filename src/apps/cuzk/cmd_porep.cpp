@@ -5,21 +5,26 @@
 // inputs = public inputs including ONE (each adds one input row to the Groth16 R1CS);
 // domain = smallest power of two >= rows + inputs (bellperson's evaluation domain).
 // `cuzk porep list` prints the registered PoRep proofs (id, name, partitions, challenges).
-//
-// (Kept as cmd_porep.cpp.in in src/filecoin/porep until the app registers it: copy to
-// src/apps/cuzk/cmd_porep.cpp, declare register_porep in commands.hpp, call it in main.cpp and
-// link cuzk_filecoin_porep.)
+// `cuzk porep inputs --registered-proof NAME --prover-id HEX|--miner-id N --sector-id N --ticket HEX
+//   --seed HEX --comm-d HEX --comm-r HEX` prints every partition's public inputs (decimal, one a line,
+//   ONE excluded, a "# partition k" line before each partition) — what verify_seal checks a proof against.
 #include <bit>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <memory>
 #include <stdexcept>
+#include <optional>
 #include <string>
 
 #include "apps/cuzk/commands.hpp"
 #include "filecoin/porep/config.hpp"
 #include "filecoin/porep/stacked_circuit.hpp"
+#include "filecoin/c2/public_inputs.hpp"
+#include "filecoin/porep/c1_io.hpp"
+#include "filecoin/sdr/graph.hpp"
+#include "filecoin/sdr/ids.hpp"
+#include "formats/snarkjs_common.hpp"
 
 namespace cuzk::cli {
 namespace porep = filecoin::porep;
@@ -30,6 +35,58 @@ const porep::PorepConfig& lookup(const std::string& s) {
   if (!s.empty() && s.find_first_not_of("0123456789") == std::string::npos && s.size() < 9)
     return porep::porep_config_by_id(std::uint32_t(std::stoul(s)));
   return porep::porep_config_by_name(s);
+}
+
+struct InputsArgs {
+  std::string proof, prover_id, ticket, seed, comm_d, comm_r;
+  std::optional<std::uint64_t> miner_id;
+  std::uint64_t sector_id = 0;
+};
+
+int run_inputs(const InputsArgs& a) {
+  const std::string cmd = "porep inputs";
+  const porep::PorepConfig* cfg = nullptr;
+  try {
+    cfg = &lookup(a.proof);
+  } catch (const std::exception& e) {
+    return fail(cmd, e.what());
+  }
+  namespace sdr = filecoin::sdr;
+  porep::Bytes32 prover_id{}, ticket{}, seed{}, comm_d{}, comm_r{};
+  struct Field {
+    const char* name;
+    const std::string& hex;
+    porep::Bytes32& out;
+  };
+  if (a.miner_id && !a.prover_id.empty()) return fail(cmd, "give --prover-id or --miner-id, not both");
+  if (!a.miner_id && a.prover_id.empty()) return fail(cmd, "give --prover-id HEX or --miner-id N");
+  if (a.miner_id) prover_id = sdr::prover_id_from_actor(*a.miner_id);
+  for (const Field& f : {Field{"--prover-id", a.prover_id, prover_id}, Field{"--ticket", a.ticket, ticket},
+                         Field{"--seed", a.seed, seed}, Field{"--comm-d", a.comm_d, comm_d},
+                         Field{"--comm-r", a.comm_r, comm_r}}) {
+    if (f.hex.empty()) continue;
+    auto b = porep::bytes32_from_hex(f.hex);
+    if (!b) return fail(cmd, std::string(f.name) + ": " + b.error());
+    f.out = *b;
+  }
+  for (const auto* f : {&comm_d, &comm_r})
+    if (!math::Fr::from_bytes_le(*f))
+      return fail(cmd, std::string(f == &comm_d ? "--comm-d" : "--comm-r") + ": not a field element (value >= r)");
+  filecoin::c2::SectorPublic sector;
+  sector.replica_id = sdr::replica_id(prover_id, a.sector_id, ticket, comm_d, sdr::porep_id(*cfg));
+  sector.comm_d = comm_d;
+  sector.comm_r = comm_r;
+  sector.seed = seed;
+  sdr::Graph graph(*cfg);
+  for (std::size_t k = 0; k < cfg->partitions; ++k) {
+    std::printf("# partition %zu\n", k);
+    for (const auto& x : filecoin::c2::partition_public_inputs(*cfg, graph, sector, k)) {
+      std::uint8_t le[32];
+      x.to_bytes_le(le);
+      std::printf("%s\n", formats::le_bytes_to_decimal(le).c_str());
+    }
+  }
+  return kExitOk;
 }
 
 }  // namespace
@@ -57,6 +114,18 @@ void register_porep(CLI::App& app, int& exit_code) {
   stats->add_option("--registered-proof", st->proof, "registered proof name (e.g. StackedDrg32GiBV1_1) or id 0-19")
       ->required();
   stats->add_flag("--time", st->timing, "also print the synthesis time on stderr");
+  auto in = std::make_shared<InputsArgs>();
+  auto* inputs = cmd->add_subcommand("inputs", "Print each partition's public inputs (decimal, one a line, ONE excluded)");
+  inputs->add_option("--registered-proof", in->proof, "registered proof name or id 0-19")->required();
+  inputs->add_option("--prover-id", in->prover_id, "prover id, 32 bytes hex");
+  inputs->add_option("--miner-id", in->miner_id, "miner actor id (prover id = its LEB128 varint, zero padded)");
+  inputs->add_option("--sector-id", in->sector_id, "sector number")->required();
+  inputs->add_option("--ticket", in->ticket, "sealing randomness, 32 bytes hex")->required();
+  inputs->add_option("--seed", in->seed, "interactive randomness, 32 bytes hex")->required();
+  inputs->add_option("--comm-d", in->comm_d, "comm_d, 32 bytes hex")->required();
+  inputs->add_option("--comm-r", in->comm_r, "comm_r, 32 bytes hex")->required();
+  inputs->callback([in, &exit_code] { exit_code = run_inputs(*in); });
+
   stats->callback([st, &exit_code] {
     try {
       const auto& cfg = lookup(st->proof);

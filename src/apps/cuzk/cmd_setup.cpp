@@ -2,6 +2,7 @@
 // waste (here: anyone who knows --seed) can forge proofs; production keys come from a ceremony.
 //   --r1cs C.r1cs --zkey C.zkey [--vk-json vk.json]   snarkjs layout (provable by snarkjs too)
 //   --r1cs C.r1cs --out DIR                           bellperson layout: DIR/C.params, DIR/C.vk
+//   --registered-proof NAME --out DIR                 a PoRep partition circuit, official file names
 #include <cstdio>
 #include <filesystem>
 
@@ -15,17 +16,53 @@
 #include "formats/bellperson/writer.hpp"
 #define CUZK_HAVE_BELLPERSON 1
 #endif
+#if __has_include("filecoin/c2/porep_params.hpp")
+#include "filecoin/c2/porep_params.hpp"
+#define CUZK_HAVE_C2 1
+#endif
 
 namespace cuzk::cli {
 namespace {
 
 struct SetupArgs {
-  std::string r1cs, zkey, vk_json, out_dir;
+  std::string r1cs, zkey, vk_json, out_dir, registered_proof;
   std::optional<std::uint64_t> seed;
 };
 
+const char* kTestOnlyBanner = "cuzk setup: TEST-ONLY parameters (toxic waste %s); never use them for real proofs\n";
+
+int run_setup_porep(const SetupArgs& args) {
+  const std::string cmd = "setup";
+#ifdef CUZK_HAVE_C2
+  if (args.out_dir.empty()) return fail(cmd, "--registered-proof needs --out DIR");
+  if (!args.zkey.empty() || !args.r1cs.empty()) return fail(cmd, "--registered-proof excludes --r1cs and --zkey");
+  const filecoin::porep::PorepConfig* config = nullptr;
+  try {
+    config = &filecoin::porep::porep_config_by_name(args.registered_proof);
+  } catch (const std::invalid_argument& e) {
+    return fail(cmd, e.what());
+  }
+  auto toxic = args.seed ? groth16::ToxicWaste::from_seed(*args.seed) : groth16::ToxicWaste::random();
+  std::fprintf(stderr, kTestOnlyBanner, args.seed ? "from --seed, i.e. public" : "random and discarded");
+  filecoin::c2::SetupReport rep;
+  auto paths = filecoin::c2::write_porep_test_params(*config, args.out_dir, toxic, &rep);
+  if (!paths) return fail(cmd, paths.error());
+  std::fprintf(stderr,
+               "cuzk setup: %s partition: %zu rows (with input rows), %zu inputs, %zu aux, domain 2^%u; "
+               "shape %.1f s, keys %.1f s, write %.1f s\n",
+               config->name.c_str(), rep.rows, rep.inputs, rep.aux, rep.domain_log2, rep.shape_s, rep.keygen_s,
+               rep.write_s);
+  std::printf("%s\n%s\n%s\n", paths->params.c_str(), paths->vk.c_str(), paths->meta.c_str());
+  return kExitOk;
+#else
+  return fail(cmd, "--registered-proof is not supported in this build");
+#endif
+}
+
 int run_setup(const SetupArgs& args) {
   const std::string cmd = "setup";
+  if (!args.registered_proof.empty()) return run_setup_porep(args);
+  if (args.r1cs.empty()) return fail(cmd, "give --r1cs FILE or --registered-proof NAME");
   if (args.zkey.empty() && args.out_dir.empty()) return fail(cmd, "give --zkey FILE and/or --out DIR");
   Stopwatch clock;
   auto r1cs = formats::read_r1cs(args.r1cs);
@@ -33,8 +70,7 @@ int run_setup(const SetupArgs& args) {
   groth16::R1csShape shape = std::move(r1cs->shape);
   shape.append_input_rows();
   auto toxic = args.seed ? groth16::ToxicWaste::from_seed(*args.seed) : groth16::ToxicWaste::random();
-  std::fprintf(stderr, "cuzk setup: TEST-ONLY parameters (toxic waste %s); never use them for real proofs\n",
-               args.seed ? "from --seed, i.e. public" : "random and discarded");
+  std::fprintf(stderr, kTestOnlyBanner, args.seed ? "from --seed, i.e. public" : "random and discarded");
 
   if (!args.zkey.empty()) {
     auto pk = groth16::generate_test_key(shape, groth16::HBasis::kOddCosetLagrange, toxic);
@@ -70,7 +106,9 @@ void register_setup(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<SetupArgs>();
   auto* sub = app.add_subcommand(
       "setup", "TEST-ONLY Groth16 parameters for a circuit from random toxic waste (never for production)");
-  sub->add_option("--r1cs", args->r1cs, "circuit (circom .r1cs)")->required()->check(CLI::ExistingFile);
+  sub->add_option("--r1cs", args->r1cs, "circuit (circom .r1cs)")->check(CLI::ExistingFile);
+  sub->add_option("--registered-proof", args->registered_proof,
+                  "a PoRep partition circuit (e.g. StackedDrg2KiBV1_1): writes DIR/v28-stacked-proof-of-replication-*");
   sub->add_option("--zkey", args->zkey, "write a snarkjs-layout .zkey");
   sub->add_option("--vk-json", args->vk_json, "with --zkey: also write verification_key.json");
   sub->add_option("--out", args->out_dir, "write bellperson-layout DIR/<name>.params and DIR/<name>.vk");

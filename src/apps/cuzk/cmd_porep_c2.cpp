@@ -1,0 +1,128 @@
+// PoRep C2 from the command line:
+//   cuzk prove-porep  --c1 c1.json --params DIR [--out proof.bin]
+//   cuzk verify-porep --c1 c1.json --params DIR --proof proof.bin [--miner-id N [--sector-id N]]
+// The C1 may be Curio's wrapper, the raw SealCommitPhase1Output JSON, or supraseal's bincode. The
+// parameters are the official file names for the sector size under DIR (real ones, or test ones
+// from `cuzk setup --registered-proof`). prove-porep refuses a C1 that fails the vanilla checks,
+// naming the check; verify-porep derives the public inputs from the C1's commitments and
+// randomness (and, with --miner-id, re-derives replica_id as verify_seal does).
+#include <cstdio>
+#include <optional>
+
+#include "apps/cuzk/commands.hpp"
+#include "apps/cuzk/common.hpp"
+#include "filecoin/c2/porep_params.hpp"
+#include "filecoin/c2/porep_prover.hpp"
+#include "filecoin/c2/porep_shape.hpp"
+#include "filecoin/porep/c1_io.hpp"
+#include "filecoin/sdr/ids.hpp"
+
+namespace cuzk::cli {
+namespace c2 = filecoin::c2;
+namespace porep = filecoin::porep;
+
+namespace {
+
+struct PorepC2Args {
+  std::string c1, params_dir, out, proof;
+  bool no_self_verify = false, quiet = false;
+  std::optional<std::uint64_t> miner_id, sector_id;
+};
+
+int run_prove_porep(const PorepC2Args& a) {
+  const std::string cmd = "prove-porep";
+  Stopwatch total;
+  auto loaded = porep::load_c1_file_detailed(a.c1);
+  if (!loaded) return fail(cmd, loaded.error());
+  const porep::C1Output* c1 = &loaded->c1;
+  auto config = c2::config_of(*c1);
+  if (!config) return fail(cmd, a.c1 + ": " + config.error());
+  if (auto st = c2::check_c1(*c1, **config); !st) return fail(cmd, a.c1 + ": " + st.error());
+  Stopwatch clock;
+  const auto shape = c2::record_porep_shape(**config);
+  const double shape_ms = clock.ms();
+  clock = {};
+  auto key = c2::load_porep_proving_key(**config, a.params_dir, shape);
+  if (!key) return fail(cmd, key.error());
+  const double key_ms = clock.ms();
+  if (!a.quiet)
+    std::fprintf(stderr, "cuzk prove-porep: %s, %zu partition(s); shape %.0f ms, key %.0f ms\n",
+                 (*config)->name.c_str(), (*config)->partitions, shape_ms, key_ms);
+  c2::PorepProveOptions opt;
+  opt.self_verify = !a.no_self_verify;
+  opt.c1_checked = true;
+  opt.on_partition = [&](std::size_t k, const c2::PartitionTiming& t) {
+    if (!a.quiet)
+      std::fprintf(stderr, "cuzk prove-porep: partition %zu: synthesis %.0f ms, prove %.0f ms, verify %.0f ms\n", k,
+                   t.synth_ms, t.prove_ms, t.verify_ms);
+  };
+  auto backend = groth16::make_cpu_backend();
+  auto proofs = c2::prove_porep(*c1, shape, *key, *backend, opt);
+  if (!proofs) return fail(cmd, a.c1 + ": " + proofs.error());
+  const auto bytes = groth16::concat_proofs(*proofs);
+  const std::string out = a.out.empty() ? "proof.bin" : a.out;
+  if (auto st = write_file(out, bytes); !st) return fail(cmd, st.error());
+  if (!a.quiet)
+    std::fprintf(stderr, "cuzk prove-porep: wrote %s (%zu bytes)%s in %.1f s\n", out.c_str(), bytes.size(),
+                 opt.self_verify ? ", every partition self-verified" : "", total.ms() / 1000);
+  return kExitOk;
+}
+
+int run_verify_porep(const PorepC2Args& a) {
+  const std::string cmd = "verify-porep";
+  auto loaded = porep::load_c1_file_detailed(a.c1);
+  if (!loaded) return fail(cmd, loaded.error());
+  const porep::C1Output& c1 = loaded->c1;
+  auto config = c2::config_of(c1);
+  if (!config) return fail(cmd, a.c1 + ": " + config.error());
+  c2::SectorPublic sector{c1.replica_id, c1.comm_d, c1.comm_r, c1.seed};
+  if (a.miner_id) {
+    // verify_seal's view: replica_id from the prover and sector, not taken from the C1.
+    std::optional<std::uint64_t> sector_id = a.sector_id;
+    if (!sector_id && loaded->format == porep::C1Format::kCurioJson) sector_id = std::uint64_t(loaded->sector_num);
+    if (!sector_id) return fail(cmd, "--miner-id needs --sector-id (the C1 is not Curio's wrapper with SectorNum)");
+    namespace sdr = filecoin::sdr;
+    sector.replica_id = sdr::replica_id(sdr::prover_id_from_actor(*a.miner_id), *sector_id, c1.ticket, c1.comm_d,
+                                        sdr::porep_id(**config));
+    if (sector.replica_id != c1.replica_id)
+      std::fprintf(stderr, "cuzk verify-porep: note: replica_id derived from miner %llu / sector %llu differs from the C1's\n",
+                   (unsigned long long)*a.miner_id, (unsigned long long)*sector_id);
+  }
+  auto vk = c2::load_porep_vk(**config, a.params_dir);
+  if (!vk) return fail(cmd, vk.error());
+  auto bytes = read_file(a.proof);
+  if (!bytes) return fail(cmd, bytes.error());
+  std::size_t failed = 0;
+  auto ok = c2::verify_porep(**config, sector, *vk, *bytes, &failed);
+  if (!ok) return fail(cmd, a.proof + ": " + ok.error());
+  if (!*ok) {
+    std::printf("INVALID (partition %zu of %zu does not verify)\n", failed, (*config)->partitions);
+    return kExitInvalid;
+  }
+  std::printf("OK (%s, %zu partition proofs)\n", (*config)->name.c_str(), (*config)->partitions);
+  return kExitOk;
+}
+
+}  // namespace
+
+void register_porep_c2(CLI::App& app, int& exit_code) {
+  auto a = std::make_shared<PorepC2Args>();
+  auto* prove = app.add_subcommand("prove-porep", "PoRep C2: prove every partition of a C1 (Curio c1.json, raw JSON or bincode)");
+  prove->add_option("--c1", a->c1, "C1 file")->required()->check(CLI::ExistingFile);
+  prove->add_option("--params", a->params_dir, "parameter directory (official file names)")->required();
+  prove->add_option("--out", a->out, "concatenated partition proofs (default proof.bin)");
+  prove->add_flag("--no-self-verify", a->no_self_verify, "skip verifying each partition proof before writing");
+  prove->add_flag("-q,--quiet", a->quiet, "no progress on stderr");
+  add_threads_option(prove);
+  prove->callback([a, &exit_code] { exit_code = run_prove_porep(*a); });
+
+  auto* verify = app.add_subcommand("verify-porep", "Verify PoRep partition proofs against the public inputs derived from a C1");
+  verify->add_option("--c1", a->c1, "C1 file")->required()->check(CLI::ExistingFile);
+  verify->add_option("--params", a->params_dir, "parameter directory (the .vk is used)")->required();
+  verify->add_option("--proof", a->proof, "concatenated partition proofs")->required()->check(CLI::ExistingFile);
+  verify->add_option("--miner-id", a->miner_id, "derive replica_id from this miner actor id (as verify_seal does)");
+  verify->add_option("--sector-id", a->sector_id, "with --miner-id: the sector number (default: the wrapper's SectorNum)");
+  verify->callback([a, &exit_code] { exit_code = run_verify_porep(*a); });
+}
+
+}  // namespace cuzk::cli

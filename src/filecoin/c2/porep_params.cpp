@@ -1,0 +1,71 @@
+#include "filecoin/c2/porep_params.hpp"
+
+#include <chrono>
+#include <filesystem>
+
+#include "filecoin/c2/porep_shape.hpp"
+#include "filecoin/params/cache_names.hpp"
+#include "formats/bellperson/params.hpp"
+#include "formats/bellperson/writer.hpp"
+
+namespace cuzk::filecoin::c2 {
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+Result<PorepParamPaths> porep_param_paths(const porep::PorepConfig& config, const std::string& dir) {
+  auto pc = params::make_param_config(params::ProofFamily::kPoRep, config.sector_size);
+  if (!pc) return Error{config.name + ": no PoRep parameter set for sector size " + std::to_string(config.sector_size)};
+  const std::filesystem::path d(dir);
+  return PorepParamPaths{(d / pc->params_file()).string(), (d / pc->vk_file()).string(), (d / pc->meta_file()).string()};
+}
+
+Result<PorepParamPaths> write_porep_test_params(const porep::PorepConfig& config, const std::string& dir,
+                                                const groth16::ToxicWaste& toxic, SetupReport* report) {
+  auto paths = porep_param_paths(config, dir);
+  if (!paths) return Error{paths.error()};
+  SetupReport rep;
+  auto t0 = std::chrono::steady_clock::now();
+  const groth16::R1csShape shape = record_porep_shape(config);
+  rep.rows = shape.num_constraints();
+  rep.inputs = shape.num_inputs;
+  rep.aux = shape.num_aux;
+  rep.domain_log2 = shape.domain_log2();
+  rep.shape_s = seconds_since(t0);
+  t0 = std::chrono::steady_clock::now();
+  auto pk = groth16::generate_test_key(shape, groth16::HBasis::kMonomialOverZ, toxic);
+  if (!pk) return Error{config.name + ": " + pk.error()};
+  rep.keygen_s = seconds_since(t0);
+  t0 = std::chrono::steady_clock::now();
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Error{dir + ": cannot create directory: " + ec.message()};
+  namespace bp = formats::bellperson;
+  if (auto st = bp::write_params(paths->params, *pk); !st) return Error{st.error()};
+  if (auto st = bp::write_vk(paths->vk, pk->vk); !st) return Error{st.error()};
+  if (auto st = bp::write_meta(paths->meta, bp::Meta{config.sector_size}); !st) return Error{st.error()};
+  rep.write_s = seconds_since(t0);
+  if (report) *report = rep;
+  return *paths;
+}
+
+Result<groth16::ProvingKey> load_porep_proving_key(const porep::PorepConfig& config, const std::string& dir,
+                                                   const groth16::R1csShape& shape) {
+  auto paths = porep_param_paths(config, dir);
+  if (!paths) return Error{paths.error()};
+  return formats::bellperson::load_proving_key(paths->params, shape);
+}
+
+Result<groth16::VerifyingKey> load_porep_vk(const porep::PorepConfig& config, const std::string& dir) {
+  auto paths = porep_param_paths(config, dir);
+  if (!paths) return Error{paths.error()};
+  auto vk = formats::bellperson::read_vk_file(paths->vk);
+  if (!vk) return Error{vk.error()};
+  return std::move(vk->vk);
+}
+
+}  // namespace cuzk::filecoin::c2

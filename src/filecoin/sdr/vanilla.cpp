@@ -1,0 +1,77 @@
+#include "filecoin/sdr/vanilla.hpp"
+
+#include <stdexcept>
+
+#include "base/parallel.hpp"
+#include "filecoin/sdr/challenges.hpp"
+#include "filecoin/sdr/labels.hpp"
+
+namespace cuzk::filecoin::sdr {
+
+std::string vanilla_proof_key(const porep::PorepConfig& config) {
+  constexpr std::string_view kPrefix = "StackedDrg";
+  const std::size_t v = config.name.find('V', kPrefix.size());  // size labels contain no 'V'
+  if (!config.name.starts_with(kPrefix) || v == std::string::npos)
+    throw std::invalid_argument("vanilla_proof_key: unexpected registered proof name " + config.name);
+  return config.name.substr(0, v) + "V1";
+}
+
+porep::ColumnProof column_proof(const SealedSector& s, std::uint32_t node) {
+  porep::ColumnProof c;
+  c.index = node;
+  for (std::size_t l = 1; l <= s.config.layers; ++l) c.rows.push_back(s.label(l, node));
+  c.inclusion_proof = s.tree_c.proof(node);
+  return c;
+}
+
+porep::ChallengeProof challenge_proof(const SealedSector& s, const Graph& g, std::uint64_t challenge) {
+  if (challenge == 0 || challenge >= s.config.nodes) throw std::out_of_range("challenge_proof: challenge out of range");
+  porep::ChallengeProof p;
+  p.comm_d_proofs = s.tree_d.proof(challenge);
+  p.comm_r_last_proof = s.tree_r.proof(challenge);
+  std::uint32_t parents[kDegree];
+  g.parents(challenge, parents);
+  p.c_x = column_proof(s, std::uint32_t(challenge));
+  for (std::size_t i = 0; i < kDrgDegree; ++i) p.drg_parents.push_back(column_proof(s, parents[i]));
+  for (std::size_t i = kDrgDegree; i < kDegree; ++i) p.exp_parents.push_back(column_proof(s, parents[i]));
+  for (std::size_t layer = 1; layer <= s.config.layers; ++layer) {
+    // Layer 1 hashes only the DRG parents; later layers add the expander parents of the layer below.
+    std::vector<Bytes32> own;
+    for (std::size_t i = 0; i < kDrgDegree; ++i) own.push_back(s.label(layer, parents[i]));
+    if (layer > 1)
+      for (std::size_t i = kDrgDegree; i < kDegree; ++i) own.push_back(s.label(layer - 1, parents[i]));
+    const auto expanded = expand_parent_labels(own);
+    porep::LabelingProof lp;
+    lp.parents.assign(expanded.begin(), expanded.end());
+    lp.layer_index = std::uint32_t(layer);
+    lp.node = challenge;
+    p.labeling_proofs.push_back(std::move(lp));
+  }
+  p.encoding_proof = p.labeling_proofs.back();
+  return p;
+}
+
+porep::C1Output commit_phase1(const SealedSector& s, const Bytes32& seed) {
+  porep::C1Output out;
+  out.registered_proof = s.config.name;
+  out.vanilla_key = vanilla_proof_key(s.config);
+  out.comm_r = s.comm_r;
+  out.comm_d = s.comm_d;
+  out.replica_id = s.replica_id;
+  out.seed = seed;
+  out.ticket = s.ticket;
+  const Graph g(s.config);
+  for (std::size_t k = 0; k < s.config.partitions; ++k) {
+    const auto challenges = partition_challenges(s.config, s.replica_id, seed, s.comm_r, k);
+    std::vector<porep::ChallengeProof> proofs(challenges.size());
+    parallel_for(challenges.size(), [&](std::size_t i) { proofs[i] = challenge_proof(s, g, challenges[i]); }, 1);
+    out.vanilla_proofs.push_back(std::move(proofs));
+  }
+  return out;
+}
+
+porep::C1Output seal_commit_phase1(const porep::PorepConfig& config, const SealInputs& inputs) {
+  return commit_phase1(seal(config, inputs), inputs.seed);
+}
+
+}  // namespace cuzk::filecoin::sdr

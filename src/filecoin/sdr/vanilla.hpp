@@ -1,0 +1,30 @@
+// Commit phase 1: the vanilla proofs of a sealed sector in the C1 data model, built as
+// storage-proofs-porep prove_layers does (filecoin-formats.md §3.3): per challenge a tree-D proof,
+// a tree-R proof, the column proofs of the challenge and of its 6 DRG + 8 expander parents, one
+// labelling proof per layer and the encoding proof (a copy of the last labelling proof).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "filecoin/porep/c1.hpp"
+#include "filecoin/porep/config.hpp"
+#include "filecoin/sdr/graph.hpp"
+#include "filecoin/sdr/seal.hpp"
+
+namespace cuzk::filecoin::sdr {
+
+// VanillaSealProof variant of a registered proof: the size part with "V1", e.g.
+// StackedDrg2KiBV1_1_Feat_SyntheticPoRep -> StackedDrg2KiBV1.
+std::string vanilla_proof_key(const porep::PorepConfig& config);
+
+porep::ColumnProof column_proof(const SealedSector& s, std::uint32_t node);
+porep::ChallengeProof challenge_proof(const SealedSector& s, const Graph& g, std::uint64_t challenge);
+
+// All partitions (challenges from partition_challenges) and the C1 header fields.
+porep::C1Output commit_phase1(const SealedSector& s, const Bytes32& seed);
+
+// seal + commit_phase1 in one call.
+porep::C1Output seal_commit_phase1(const porep::PorepConfig& config, const SealInputs& inputs);
+
+}  // namespace cuzk::filecoin::sdr
