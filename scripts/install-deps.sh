@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 apt_pkgs=(build-essential cmake ninja-build pkg-config
   libcli11-dev nlohmann-json3-dev libspdlog-dev libfmt-dev libgtest-dev libbenchmark-dev libssl-dev
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler libtomlplusplus-dev
-  libsimdjson-dev libtbb-dev
+  libsimdjson-dev libtbb-dev libsodium-dev
   prometheus jq curl)  # daemon tests: `promtool check metrics`, JSON and HTTP checks
 missing=()
 for p in "${apt_pkgs[@]}"; do

@@ -1,5 +1,5 @@
 // Sealing and commit phase 1 end to end: a 2 KiB sector of every variant (V1, V1_1, synthetic,
-// non-interactive) and an 8 MiB sector produce C1 outputs that pass the vanilla checks (verify_c1),
+// non-interactive) and an 8 MiB sector produce C1 outputs that pass the vanilla checks (c2::check_c1),
 // and the sealed sector agrees with the inputs (replica_id, fr32 data, replica = label_L + data).
 #include <gtest/gtest.h>
 
@@ -11,11 +11,17 @@
 #include "filecoin/sdr/ids.hpp"
 #include "filecoin/sdr/seal.hpp"
 #include "filecoin/sdr/vanilla.hpp"
-#include "filecoin/sdr/verify.hpp"
+#include "filecoin/c2/porep_prover.hpp"
 #include "test_util.hpp"
 
 namespace cuzk::filecoin::sdr {
 namespace {
+
+// "" when the C1 passes the vanilla checks (c2::check_c1), else the one-line error.
+std::string vanilla_error(const porep::PorepConfig& cfg, const porep::C1Output& c1) {
+  auto st = c2::check_c1(c1, cfg);
+  return st.ok() ? std::string() : st.error();
+}
 
 SealInputs inputs_for(const porep::PorepConfig& cfg, std::uint64_t rng_seed) {
   SealInputs in;
@@ -70,7 +76,7 @@ TEST_P(SdrSeal2KiB, C1PassesVanillaChecks) {
       EXPECT_EQ(p.encoding_proof.layer_index, 2u);
     }
   }
-  EXPECT_EQ(verify_c1(cfg, c1), "");
+  EXPECT_EQ(vanilla_error(cfg, c1), "");
 }
 
 INSTANTIATE_TEST_SUITE_P(Variants, SdrSeal2KiB,
@@ -89,19 +95,19 @@ TEST(SdrSeal, VerifierRejectsTampering) {
   const auto& cfg = porep::porep_config_by_name("StackedDrg2KiBV1_1");
   const SealInputs in = inputs_for(cfg, 2);
   const porep::C1Output good = seal_commit_phase1(cfg, in);
-  ASSERT_EQ(verify_c1(cfg, good), "");
+  ASSERT_EQ(vanilla_error(cfg, good), "");
   auto expect_bad = [&](auto mutate, const char* needle) {
     porep::C1Output bad = good;
     mutate(bad);
-    const std::string err = verify_c1(cfg, bad);
+    const std::string err = vanilla_error(cfg, bad);
     EXPECT_NE(err.find(needle), std::string::npos) << "got: " << err;
   };
   expect_bad([](porep::C1Output& c) { c.seed[0] ^= 1; }, "challenge");
-  expect_bad([](porep::C1Output& c) { c.vanilla_proofs[0][1].labeling_proofs[1].parents[20][0] ^= 1; }, "labeling proof layer 2");
-  expect_bad([](porep::C1Output& c) { c.vanilla_proofs[0][0].exp_parents[3].rows[0][0] ^= 1; }, "exp parent 3");
+  expect_bad([](porep::C1Output& c) { c.vanilla_proofs[0][1].labeling_proofs[1].parents[20][0] ^= 1; }, "labeling_proofs[1]");
+  expect_bad([](porep::C1Output& c) { c.vanilla_proofs[0][0].exp_parents[3].rows[0][0] ^= 1; }, "exp_parents[3]");
   expect_bad([](porep::C1Output& c) { c.vanilla_proofs[0][0].comm_d_proofs.base[2].hashes[0][0] ^= 1; }, "comm_d");
   expect_bad([](porep::C1Output& c) { c.vanilla_proofs[0][0].comm_r_last_proof.base[1].hashes[6][0] ^= 1; }, "comm_r_last");
-  expect_bad([](porep::C1Output& c) { c.vanilla_proofs[0][0].encoding_proof.node ^= 1; }, "encoding");
+  expect_bad([](porep::C1Output& c) { c.vanilla_proofs[0][0].encoding_proof.node ^= 1; }, "encoding_proof");
   expect_bad([](porep::C1Output& c) { c.comm_r[0] ^= 1; }, "comm_r");
   expect_bad([](porep::C1Output& c) { c.replica_id[0] ^= 1; }, "");
 }
@@ -118,7 +124,7 @@ TEST(SdrSeal, Sector8MiB) {
   check_sector(cfg, in, s);
   EXPECT_EQ(c1.vanilla_proofs[0][0].comm_d_proofs.base.size(), 18u);
   EXPECT_EQ(c1.vanilla_proofs[0][0].comm_r_last_proof.base.size(), 6u);
-  EXPECT_EQ(verify_c1(cfg, c1), "");
+  EXPECT_EQ(vanilla_error(cfg, c1), "");
 }
 
 }  // namespace

@@ -4,7 +4,7 @@
 //   DIR/comm.json  {registered_proof, comm_d, comm_r, comm_c, comm_r_last, replica_id, the inputs} (hex)
 //   DIR/c1.json    the C1 as Curio / lotus-bench's wrapper {"SectorNum","Phase1Out","SectorSize"}
 //                  (--c1-format json: the bare SealCommitPhase1Output JSON instead)
-// The C1 passes the vanilla checks (sdr::verify_c1) before it is written. --verbose prints one line
+// The C1 passes the vanilla checks (c2::check_c1) before it is written. --verbose prints one line
 // per sealing phase on stderr.
 #include <cstdio>
 #include <filesystem>
@@ -20,7 +20,7 @@
 #include "filecoin/sdr/ids.hpp"
 #include "filecoin/sdr/seal.hpp"
 #include "filecoin/sdr/vanilla.hpp"
-#include "filecoin/sdr/verify.hpp"
+#include "filecoin/c2/porep_prover.hpp"
 
 namespace cuzk::cli {
 namespace porep = filecoin::porep;
@@ -137,8 +137,8 @@ int run_seal(SealArgs a) {
     const porep::C1Output c1 = sdr::commit_phase1(s, in.seed);
     const double c1_ms = clock.ms();
     clock = {};
-    if (std::string err = sdr::verify_c1(cfg, c1); !err.empty())
-      return fail(cmd, "internal error: the C1 fails the vanilla checks: " + err);
+    if (auto st = filecoin::c2::check_c1(c1, cfg); !st)
+      return fail(cmd, "internal error: the C1 fails the vanilla checks: " + st.error());
     const double verify_ms = clock.ms();
     if (a.verbose) {
       std::fprintf(stderr, "cuzk seal: %-14s %9.3f s\n", "vanilla proofs", c1_ms / 1000);

@@ -16,7 +16,7 @@
 #include "filecoin/sdr/ids.hpp"
 #include "filecoin/sdr/sha.hpp"
 #include "filecoin/sdr/synthetic_c1.hpp"
-#include "filecoin/sdr/verify.hpp"
+#include "filecoin/c2/porep_prover.hpp"
 
 namespace cuzk::cli {
 namespace porep = filecoin::porep;
@@ -81,8 +81,8 @@ int run_gen_c1(const GenC1Args& a) {
     double check_ms = 0;
     if (!a.no_check) {
       clock = {};
-      if (std::string err = sdr::verify_c1(cfg, c1); !err.empty())
-        return fail(cmd, "internal error: the synthetic C1 fails the vanilla checks: " + err);
+      if (auto st = filecoin::c2::check_c1(c1, cfg); !st)
+        return fail(cmd, "internal error: the synthetic C1 fails the vanilla checks: " + st.error());
       check_ms = clock.ms();
     }
     clock = {};

@@ -1,6 +1,6 @@
-// BLAKE2b (RFC 7693), unkeyed or keyed, any digest length 1..64. Written out here rather than taken
-// from OpenSSL because the Feistel expander graph hashes 16-byte messages ~50 times per node, and a
-// direct single-block compression is several times cheaper than an EVP call.
+// BLAKE2b (RFC 7693), unkeyed or keyed, any digest length 1..64, from libsodium
+// (crypto_generichash: a single-block hash with no allocation, which the Feistel expander graph needs
+// ~50 times per node; OpenSSL's EVP interface costs an allocation per call).
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,8 @@
 // SYNTHETIC TEST DATA generator (see synthetic_c1.hpp for the construction and why it is consistent).
 #include "filecoin/sdr/synthetic_c1.hpp"
 
+#include "filecoin/porep/c1_json.hpp"
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -305,7 +307,7 @@ porep::C1Output synthetic_c1(const porep::PorepConfig& cfg, const SyntheticC1Opt
 
   porep::C1Output out;
   out.registered_proof = cfg.name;
-  out.vanilla_key = vanilla_proof_key(cfg);
+  out.vanilla_key = porep::vanilla_key_for(cfg.name);
   out.comm_r = comm_r;
   out.comm_d = comm_d;
   out.replica_id = rid;

@@ -1,6 +1,6 @@
 // SYNTHETIC TEST DATA: a C1 (SealCommitPhase1Output) for any interactive registered proof —
 // 32 GiB and 64 GiB included — built in seconds and a few MB WITHOUT sealing the sector. It is
-// internally consistent: every vanilla check of c2::check_c1 / sdr::verify_c1 passes and the
+// internally consistent: every vanilla check of c2::check_c1 passes and the
 // partition witnesses satisfy the StackedCircuit. It is NOT the C1 of any real sector: only what the
 // challenged paths open is materialized, and everything else (the labels of parents that are not
 // challenged themselves, tree siblings off the opened paths) is pseudo-random. It exists to test and

@@ -1,5 +1,7 @@
 #include "filecoin/sdr/vanilla.hpp"
 
+#include "filecoin/porep/c1_json.hpp"
+
 #include <stdexcept>
 
 #include "base/parallel.hpp"
@@ -7,14 +9,6 @@
 #include "filecoin/sdr/labels.hpp"
 
 namespace cuzk::filecoin::sdr {
-
-std::string vanilla_proof_key(const porep::PorepConfig& config) {
-  constexpr std::string_view kPrefix = "StackedDrg";
-  const std::size_t v = config.name.find('V', kPrefix.size());  // size labels contain no 'V'
-  if (!config.name.starts_with(kPrefix) || v == std::string::npos)
-    throw std::invalid_argument("vanilla_proof_key: unexpected registered proof name " + config.name);
-  return config.name.substr(0, v) + "V1";
-}
 
 porep::ColumnProof column_proof(const SealedSector& s, std::uint32_t node) {
   porep::ColumnProof c;
@@ -54,7 +48,7 @@ porep::ChallengeProof challenge_proof(const SealedSector& s, const Graph& g, std
 porep::C1Output commit_phase1(const SealedSector& s, const Bytes32& seed) {
   porep::C1Output out;
   out.registered_proof = s.config.name;
-  out.vanilla_key = vanilla_proof_key(s.config);
+  out.vanilla_key = porep::vanilla_key_for(s.config.name);
   out.comm_r = s.comm_r;
   out.comm_d = s.comm_d;
   out.replica_id = s.replica_id;

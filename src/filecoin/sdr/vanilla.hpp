@@ -14,10 +14,6 @@
 
 namespace cuzk::filecoin::sdr {
 
-// VanillaSealProof variant of a registered proof: the size part with "V1", e.g.
-// StackedDrg2KiBV1_1_Feat_SyntheticPoRep -> StackedDrg2KiBV1.
-std::string vanilla_proof_key(const porep::PorepConfig& config);
-
 porep::ColumnProof column_proof(const SealedSector& s, std::uint32_t node);
 porep::ChallengeProof challenge_proof(const SealedSector& s, const Graph& g, std::uint64_t challenge);
 
