@@ -129,6 +129,11 @@ class Msm {
   Jacobian sum_selected(const void* d_bitmap, std::size_t n, void* stream = nullptr);
 
   const MsmProfile& last_profile() const;
+  // Frees the grow-only workspace (digit keys/values, sort buffers, buckets); the bases stay. The
+  // next msm() allocates it again. Used by the Groth16 backend to give memory back under pressure.
+  void release_workspace();
+  // Bytes of workspace currently held (excluding the bases).
+  std::size_t workspace_bytes() const;
 
   struct Impl;  // public only so that CUDA's generated kernel stubs may name its types
 
@@ -153,5 +158,7 @@ void gen_random_scalars(void* d_scalars, std::size_t n, std::uint64_t seed, void
 // Download device bases as host points.
 void download_bases(math::G1Affine* host, const void* d_bases, std::size_t n);
 void download_g2_bases(math::G2Affine* host, const void* d_bases, std::size_t n);
+
+// The Groth16 prover on the GPU (device-resident keys, make_cuda_backend()): gpu/groth16_backend.hpp.
 
 }  // namespace cuzk::gpu

@@ -553,6 +553,26 @@ const MsmProfile& Msm<C>::last_profile() const {
 }
 
 template <class C>
+void Msm<C>::release_workspace() {
+  auto& m = *impl_;
+  for (DeviceBuffer* b : {&m.keys_in, &m.vals_in, &m.keys_out, &m.vals_out, &m.cub_tmp, &m.zero_counts, &m.buckets,
+                          &m.lvl_keys[0], &m.lvl_keys[1], &m.lvl_pts[0], &m.lvl_pts[1], &m.lvl_counts[0],
+                          &m.lvl_counts[1], &m.partial[0], &m.partial[1], &m.result})
+    *b = DeviceBuffer();
+}
+
+template <class C>
+std::size_t Msm<C>::workspace_bytes() const {
+  const auto& m = *impl_;
+  std::size_t s = 0;
+  for (const DeviceBuffer* b : {&m.keys_in, &m.vals_in, &m.keys_out, &m.vals_out, &m.cub_tmp, &m.zero_counts,
+                                &m.buckets, &m.lvl_keys[0], &m.lvl_keys[1], &m.lvl_pts[0], &m.lvl_pts[1],
+                                &m.lvl_counts[0], &m.lvl_counts[1], &m.partial[0], &m.partial[1], &m.result})
+    s += b->size();
+  return s;
+}
+
+template <class C>
 typename Msm<C>::Jacobian Msm<C>::msm(std::span<const math::Fr> scalars, const MsmConfig& cfg) {
   DeviceBuffer d(std::max<std::size_t>(1, scalars.size()) * sizeof(Fr));
   if (!scalars.empty()) d.upload(scalars.data(), scalars.size_bytes());

@@ -1,0 +1,54 @@
+#!/bin/bash
+# Builds the Groth16 GPU prover programs with nvcc/g++ directly (no CMake) into $1 (default
+# build-gpubp): gpu_prover_check (tests/gpu), bench_prover (bench/gpu), plus gpu_check and bench_gpu.
+# Objects are rebuilt only when a file they depend on changed (-MD dependency files). J parallel
+# compiles (default 2). Binaries link cudart statically (nvcc's default), so a build made on the
+# development machine runs on the device machine.
+set -e
+B=${1:-build-gpubp}
+J=${J:-2}
+O="$B/obj"
+mkdir -p "$O"
+ARCH="-gencode arch=compute_90a,code=sm_90a"
+NVF="-std=c++20 -O3 $ARCH --expt-relaxed-constexpr -lineinfo -Isrc -diag-suppress 1675,550 -Xcompiler=-Wall"
+GXF="-std=c++20 -O3 -DNDEBUG -Isrc -Wall -Wextra -Wno-unused-parameter"
+
+stale() {  # object missing, or older than a file in its dependency list
+  local o=$1 d=${1%.o}.d
+  [ -f "$o" ] && [ -f "$d" ] || return 0
+  local f
+  for f in $(sed -e 's/\\$//' -e 's/^[^:]*://' "$d"); do
+    [ "$f" -nt "$o" ] && return 0
+  done
+  return 1
+}
+
+pids=()
+run() {  # run a compile in the background, at most J at a time
+  while [ "$(jobs -rp | wc -l)" -ge "$J" ]; do wait -n || exit 1; done
+  echo "  $*" | cut -c1-160
+  "$@" &
+  pids+=($!)
+}
+
+GPU_CU="src/gpu/common src/gpu/ntt src/gpu/msm_g1 src/gpu/msm_g2 src/gpu/groth16_backend"
+PROGS_CU="tests/gpu/gpu_prover_check bench/gpu/bench_prover tests/gpu/gpu_check bench/gpu/bench_gpu"
+HOST_CPP="$(ls src/math/*/*.cpp src/groth16/*.cpp)"
+
+for f in $GPU_CU $PROGS_CU; do
+  o="$O/$(basename $f).o"
+  if stale "$o"; then run nvcc $NVF -MD -MF "${o%.o}.d" -c $f.cu -o "$o"; fi
+done
+for f in $HOST_CPP; do
+  o="$O/host_$(basename ${f%.cpp}).o"
+  if stale "$o"; then run g++ $GXF -MMD -MF "${o%.o}.d" -c $f -o "$o"; fi
+done
+for p in "${pids[@]}"; do wait $p || exit 1; done
+
+CORE="$O/common.o $O/ntt.o $O/msm_g1.o $O/msm_g2.o"
+HOST=$(for f in $HOST_CPP; do echo -n "$O/host_$(basename ${f%.cpp}).o "; done)
+nvcc $ARCH $CORE $O/groth16_backend.o $O/gpu_prover_check.o $HOST -o "$B/gpu_prover_check"
+nvcc $ARCH $CORE $O/groth16_backend.o $O/bench_prover.o $HOST -o "$B/bench_prover"
+nvcc $ARCH $CORE $O/gpu_check.o $O/host_ntt.o $O/host_msm.o -o "$B/gpu_check"
+nvcc $ARCH $CORE $O/bench_gpu.o -o "$B/bench_gpu"
+echo "built $B/gpu_prover_check $B/bench_prover $B/gpu_check $B/bench_gpu"

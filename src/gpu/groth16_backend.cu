@@ -1,0 +1,1144 @@
+// The Groth16 prover on the GPU (see groth16_backend.hpp for the data flow).
+#include "gpu/groth16_backend.hpp"
+
+#include <cub/device/device_scan.cuh>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstring>
+#include <list>
+#include <mutex>
+#include <type_traits>
+#include <unordered_map>
+
+#include "base/parallel.hpp"
+#include "gpu/cuda_util.cuh"
+#include "gpu/gpu.hpp"
+#include "groth16/snarkjs_domain.hpp"
+
+namespace cuzk::gpu {
+namespace {
+
+using HostFr = math::Fr;
+using groth16::HBasis;
+using groth16::PendingProof;
+
+static_assert(sizeof(Fr) == sizeof(HostFr), "host/device Fr layout");
+
+// Term words of the device CSR: variable index in the low 30 bits, tag in the top two.
+constexpr u32 kVarMask = (1u << 30) - 1;
+constexpr u32 kTagMinus = 1u << 30, kTagExplicit = 2u << 30;
+constexpr int kSplitBlock = 256;  // positions per block of the 0/1 classification
+constexpr int kPowLoBits = 14;
+constexpr std::size_t kStageBytes = std::size_t(64) << 20;  // pinned staging chunk for pageable witnesses
+
+double now_ms() {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+Fr to_dev(const HostFr& x) {
+  Fr r;
+  std::memcpy(static_cast<void*>(&r), &x, sizeof(r));
+  return r;
+}
+
+bool is_oom(const std::exception& e) { return std::strstr(e.what(), "out of memory") != nullptr; }
+
+// ---------------------------------------------------------------------------------------------
+// Kernels.
+
+struct CsrView {
+  const u32* row_ptr = nullptr;
+  const u32* words = nullptr;
+  const Fr* coefs = nullptr;
+};
+
+__device__ __forceinline__ Fr eval_row(const CsrView& m, u64 k, const Fr* __restrict__ w) {
+  Fr acc = Fr::zero();
+  u32 t = m.row_ptr[k];
+  const u32 e = m.row_ptr[k + 1];
+  while (t < e) {
+    const u32 word = m.words[t++];
+    const Fr x = ldg_f(w + (word & kVarMask));
+    const u32 tag = word >> 30;
+    if (tag == 0) {
+      acc = acc + x;
+    } else if (tag == 1) {
+      acc = acc - x;
+    } else {
+      const u32 ci = m.words[t++];
+      acc = acc + ldg_f(m.coefs + ci) * x;
+    }
+  }
+  return acc;
+}
+
+// a_k, b_k, c_k for k < rows, zero up to m (the padded domain).
+__global__ void eval_rows_kernel(CsrView a, CsrView b, CsrView c, bool has_c, const Fr* __restrict__ w, u64 rows,
+                                 u64 m, Fr* oa, Fr* ob, Fr* oc) {
+  const u64 k = u64(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (k >= m) return;
+  Fr va = Fr::zero(), vb = Fr::zero(), vc = Fr::zero();
+  if (k < rows) {
+    va = eval_row(a, k, w);
+    vb = eval_row(b, k, w);
+    vc = has_c ? eval_row(c, k, w) : va * vb;
+  }
+  store_f(oa + k, va);
+  store_f(ob + k, vb);
+  store_f(oc + k, vc);
+}
+
+// a <- (a * b - c) [* zinv]
+__global__ void pointwise_kernel(Fr* a, const Fr* b, const Fr* c, u64 n, Fr zinv, bool divide) {
+  const u64 i = u64(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  Fr v = load_f(a + i) * load_f(b + i) - load_f(c + i);
+  if (divide) v = v * zinv;
+  store_f(a + i, v);
+}
+
+// scatter: out[(e k) mod n] = in[k]; else out[k] = in[(e k) mod n]   (n a power of two)
+__global__ void permute_kernel(const Fr* in, Fr* out, u64 n, u64 e, bool scatter) {
+  const u64 k = u64(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (k >= n) return;
+  const u64 j = (e * k) & (n - 1);
+  if (scatter) store_f(out + j, load_f(in + k));
+  else store_f(out + k, load_f(in + j));
+}
+
+__device__ __forceinline__ u32 bitrev_dev(u64 i, int logn) { return logn == 0 ? 0u : __brev(u32(i)) >> (32 - logn); }
+
+// d[i] *= s^j with j = bitrev(i) (rev) or i; s^j = hi[j >> 14] * lo[j & (2^14 - 1)].
+__global__ void scale_powers_kernel(Fr* d, int logn, const Fr* hi, const Fr* lo, bool rev) {
+  const u64 i = u64(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >> logn) return;
+  const u32 j = rev ? bitrev_dev(i, logn) : u32(i);
+  const Fr f = ldg_f(hi + (j >> kPowLoBits)) * ldg_f(lo + (j & ((1u << kPowLoBits) - 1)));
+  store_f(d + i, load_f(d + i) * f);
+}
+
+// In-place p[i] <-> p[bitrev(i)] for i < count (count = m - 1: bitrev maps [0, m-1) onto itself).
+template <class F>
+__global__ void bitrev_points_kernel(AffineT<F>* p, u64 count, int logn) {
+  const u64 i = u64(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= count) return;
+  const u64 j = bitrev_dev(i, logn);
+  if (i < j && j < count) {
+    AffineT<F> x = load_affine_rw(p + i), y = load_affine_rw(p + j);
+    store_affine(p + i, y);
+    store_affine(p + j, x);
+  }
+}
+
+__global__ void gather_scalars_kernel(const u32* __restrict__ map, const Fr* __restrict__ w, u64 n, Fr* out) {
+  const u64 i = u64(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  store_f(out + i, ldg_f(w + map[i]));
+}
+
+template <class F>
+__global__ void gather_points_kernel(const AffineT<F>* __restrict__ bases, const u32* __restrict__ idx, u64 count,
+                                     AffineT<F>* out) {
+  const u64 i = u64(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= count) return;
+  store_affine(out + i, load_affine(bases + idx[i]));
+}
+
+__device__ __forceinline__ bool is_tail(const Fr& x) { return !(x.is_zero() || x.is_one()); }
+
+// Per block of kSplitBlock positions: the number of tail scalars (neither 0 nor 1); global count of ones.
+__global__ void __launch_bounds__(kSplitBlock) count_split_kernel(const Fr* __restrict__ s, u64 n, u32* block_counts,
+                                                                  unsigned long long* ones) {
+  __shared__ u32 wt[kSplitBlock / 32], wo[kSplitBlock / 32];
+  const u64 i = u64(blockIdx.x) * kSplitBlock + threadIdx.x;
+  Fr x = i < n ? load_f(s + i) : Fr::zero();
+  const u32 bt = __ballot_sync(0xffffffffu, is_tail(x));
+  const u32 bo = __ballot_sync(0xffffffffu, i < n && x.is_one());
+  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+  if (lane == 0) {
+    wt[warp] = __popc(bt);
+    wo[warp] = __popc(bo);
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    u32 t = 0, o = 0;
+    for (int k = 0; k < kSplitBlock / 32; ++k) t += wt[k], o += wo[k];
+    block_counts[blockIdx.x] = t;
+    if (o) atomicAdd(ones, (unsigned long long)o);
+  }
+}
+
+// Writes the bitmap of ones (bit i of 32-bit word i / 32, i.e. of 64-bit word i / 64 on little
+// endian) and compacts the tail in order: tail_idx[k] = position, tail_s[k] = scalar.
+__global__ void __launch_bounds__(kSplitBlock) split_kernel(const Fr* __restrict__ s, u64 n,
+                                                            const u32* __restrict__ block_offsets, u32* bitmap,
+                                                            u32* tail_idx, Fr* tail_s) {
+  __shared__ u32 wt[kSplitBlock / 32];
+  const u64 i = u64(blockIdx.x) * kSplitBlock + threadIdx.x;
+  Fr x = i < n ? load_f(s + i) : Fr::zero();
+  const bool tail = is_tail(x);
+  const u32 bt = __ballot_sync(0xffffffffu, tail);
+  const u32 bo = __ballot_sync(0xffffffffu, i < n && x.is_one());
+  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+  if (lane == 0) {
+    bitmap[i >> 5] = bo;
+    wt[warp] = __popc(bt);
+  }
+  __syncthreads();
+  if (tail) {
+    u32 pos = block_offsets[blockIdx.x] + __popc(bt & ((1u << lane) - 1));
+    for (int k = 0; k < warp; ++k) pos += wt[k];
+    tail_idx[pos] = u32(i);
+    store_f(tail_s + pos, x);
+  }
+}
+
+// Synthetic shapes: row r of a matrix with `whole` + (1 with probability frac/2^16) terms.
+__device__ __forceinline__ u64 mix64(u64 x) {
+  u64 z = x + 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+__device__ __forceinline__ u32 synth_terms(u64 seed, u64 r, u32 whole, u32 frac16) {
+  return whole + ((mix64(seed ^ (r * 0x2545f4914f6cdd1dULL)) & 0xffff) < frac16 ? 1u : 0u);
+}
+__device__ __forceinline__ u64 synth_term_hash(u64 seed, u64 r, u32 j) { return mix64(seed + r * 64 + j + 0x1234567ULL); }
+__device__ __forceinline__ bool synth_explicit(u64 h) { return ((h >> 40) & 7) == 0; }
+
+__global__ void synth_count_kernel(u64 rows, u64 seed, u32 whole, u32 frac16, u32* counts) {
+  const u64 r = u64(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (r >= rows) return;
+  const u32 terms = synth_terms(seed, r, whole, frac16);
+  u32 words = terms;
+  for (u32 j = 0; j < terms; ++j) words += synth_explicit(synth_term_hash(seed, r, j)) ? 1 : 0;
+  counts[r] = words;
+}
+
+__global__ void synth_fill_kernel(u64 rows, u64 seed, u32 whole, u32 frac16, u32 nvars, u32 ncoef,
+                                  const u32* row_ptr, u32* words) {
+  const u64 r = u64(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (r >= rows) return;
+  const u32 terms = synth_terms(seed, r, whole, frac16);
+  u32 t = row_ptr[r];
+  for (u32 j = 0; j < terms; ++j) {
+    const u64 h = synth_term_hash(seed, r, j);
+    const u32 var = u32((h & 0xffffffffULL) % nvars);
+    if (synth_explicit(h)) {
+      words[t++] = var | kTagExplicit;
+      words[t++] = u32((h >> 48) % ncoef);
+    } else {
+      words[t++] = var | (((h >> 44) & 1) ? kTagMinus : 0u);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Host helpers.
+
+// hi[k] = c * h^(k 2^14), lo[j] = h^j (j < min(count, 2^14)): h^j = hi[j >> 14] * lo[j & mask].
+void power_tables(std::size_t count, const HostFr& h, std::vector<HostFr>& hi, std::vector<HostFr>& lo) {
+  const std::size_t nlo = std::min<std::size_t>(std::max<std::size_t>(count, 1), std::size_t(1) << kPowLoBits);
+  const std::size_t nhi = std::max<std::size_t>(1, (count + (std::size_t(1) << kPowLoBits) - 1) >> kPowLoBits);
+  lo.resize(nlo);
+  HostFr x = HostFr::one();
+  for (auto& v : lo) {
+    v = x;
+    x *= h;
+  }
+  HostFr step = h;
+  for (int i = 0; i < kPowLoBits; ++i) step = step.square();
+  hi.resize(nhi);
+  x = HostFr::one();
+  for (auto& v : hi) {
+    v = x;
+    x *= step;
+  }
+}
+
+template <class T>
+DeviceBuffer upload_vector(const std::vector<T>& v) {
+  DeviceBuffer b(std::max<std::size_t>(1, v.size()) * sizeof(T));
+  if (!v.empty()) b.upload(v.data(), v.size() * sizeof(T));
+  return b;
+}
+
+template <class T>
+T* ptr(const DeviceBuffer& b) {
+  return static_cast<T*>(b.get());
+}
+
+std::uint64_t host_mix64(std::uint64_t x) {
+  std::uint64_t z = x + 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+}  // namespace
+
+// =============================================================================================
+// GpuKey
+
+struct GpuKey::Impl {
+  HBasis basis = HBasis::kMonomialOverZ;
+  std::uint32_t num_inputs = 0, num_aux = 0, log_m = 0;
+  std::unique_ptr<MsmG1> a, b1, l, h;
+  std::unique_ptr<MsmG2> b2;
+  std::size_t a_n = 0, b_n = 0, l_n = 0, h_n = 0;
+  DeviceBuffer a_map, b_map;  // query position -> variable index (u32)
+  DeviceBuffer shift_hi, shift_lo;  // snarkjs: powers of the 2m-th root (coset shift)
+  HostFr z_inv;                     // bellperson: 1 / (7^m - 1)
+  std::size_t bytes = 0;
+
+  void finish_setup() {
+    const std::size_t m = std::size_t(1) << log_m;
+    if (basis == HBasis::kMonomialOverZ) {
+      z_inv = (HostFr::from_u64(math::kFrMultiplicativeGenerator).pow(std::uint64_t(m)) - HostFr::one()).inverse();
+    } else {
+      std::vector<HostFr> hi, lo;
+      power_tables(m, groth16::root_of_unity(log_m + 1, true), hi, lo);
+      shift_hi = upload_vector(hi);
+      shift_lo = upload_vector(lo);
+    }
+    bytes = a_n * sizeof(G1Affine) + b_n * (sizeof(G1Affine) + sizeof(G2Affine)) + l_n * sizeof(G1Affine) +
+            h_n * sizeof(G1Affine) + a_map.size() + b_map.size();
+  }
+};
+
+GpuKey::GpuKey() : impl_(std::make_unique<Impl>()) {}
+GpuKey::~GpuKey() = default;
+std::uint32_t GpuKey::num_inputs() const { return impl_->num_inputs; }
+std::uint32_t GpuKey::num_aux() const { return impl_->num_aux; }
+std::uint32_t GpuKey::domain_log2() const { return impl_->log_m; }
+HBasis GpuKey::h_basis() const { return impl_->basis; }
+std::size_t GpuKey::device_bytes() const { return impl_->bytes; }
+void GpuKey::release_workspace() {
+  for (MsmG1* m : {impl_->a.get(), impl_->b1.get(), impl_->l.get(), impl_->h.get()})
+    if (m) m->release_workspace();
+  if (impl_->b2) impl_->b2->release_workspace();
+}
+
+Result<std::unique_ptr<GpuKey>> GpuKey::upload(const groth16::ProvingKey& key) {
+  if (auto st = key.check_consistency(); !st) return Error{st.error()};
+  if (key.domain_log2 > 28) return Error{"GPU prover: domains above 2^28 are not supported"};
+  if (std::size_t(key.num_inputs) + key.num_aux >= (std::size_t(1) << 30))
+    return Error{"GPU prover: at most 2^30 variables"};
+  try {
+    if (!device_available()) return Error{"GPU prover: no CUDA device"};
+    std::unique_ptr<GpuKey> k(new GpuKey());
+    auto& d = *k->impl_;
+    d.basis = key.h_basis;
+    d.num_inputs = key.num_inputs;
+    d.num_aux = key.num_aux;
+    d.log_m = key.domain_log2;
+    d.a_n = key.a.size();
+    d.b_n = key.b_g1.size();
+    d.l_n = key.l.size();
+    d.h_n = key.h.size();
+    std::vector<u32> amap, bmap;
+    amap.reserve(d.a_n);
+    bmap.reserve(d.b_n);
+    for (u32 i = 0; i < key.num_inputs; ++i) amap.push_back(i);
+    for (u32 j = 0; j < key.num_aux; ++j)
+      if (key.a_aux_density.bits[j]) amap.push_back(key.num_inputs + j);
+    for (u32 i = 0; i < key.num_inputs; ++i)
+      if (key.b_input_density.bits[i]) bmap.push_back(i);
+    for (u32 j = 0; j < key.num_aux; ++j)
+      if (key.b_aux_density.bits[j]) bmap.push_back(key.num_inputs + j);
+    d.a_map = upload_vector(amap);
+    d.b_map = upload_vector(bmap);
+    d.h = std::make_unique<MsmG1>(std::span<const math::G1Affine>(key.h));
+    d.l = std::make_unique<MsmG1>(std::span<const math::G1Affine>(key.l));
+    d.a = std::make_unique<MsmG1>(std::span<const math::G1Affine>(key.a));
+    d.b1 = std::make_unique<MsmG1>(std::span<const math::G1Affine>(key.b_g1));
+    d.b2 = std::make_unique<MsmG2>(std::span<const math::G2Affine>(key.b_g2));
+    if (d.basis == HBasis::kMonomialOverZ && d.h_n > 1) {
+      // the H scalars come out of the last NTT in bit-reversed order: store the bases the same way
+      bitrev_points_kernel<Fp><<<grid_for(d.h_n, 256), 256>>>(static_cast<G1Affine*>(d.h->device_bases()), d.h_n,
+                                                               int(d.log_m));
+      CUZK_CUDA_LAUNCH();
+    }
+    d.finish_setup();
+    CUZK_CUDA(cudaDeviceSynchronize());
+    return std::move(k);
+  } catch (const std::exception& e) {
+    cudaGetLastError();
+    return Error{std::string("GPU prover: uploading the proving key failed: ") + e.what()};
+  }
+}
+
+Result<std::unique_ptr<GpuKey>> GpuKey::synthetic(const SyntheticSpec& s) {
+  if (s.domain_log2 > 28) return Error{"GPU prover: domains above 2^28 are not supported"};
+  if (std::size_t(s.num_inputs) + s.num_aux >= (std::size_t(1) << 30)) return Error{"GPU prover: at most 2^30 variables"};
+  if (s.num_inputs == 0) return Error{"GPU prover: a key needs ONE among its inputs"};
+  try {
+    if (!device_available()) return Error{"GPU prover: no CUDA device"};
+    std::unique_ptr<GpuKey> k(new GpuKey());
+    auto& d = *k->impl_;
+    d.basis = s.h_basis;
+    d.num_inputs = s.num_inputs;
+    d.num_aux = s.num_aux;
+    d.log_m = s.domain_log2;
+    const std::size_t m = std::size_t(1) << s.domain_log2;
+    // densities from a hash of (seed, variable)
+    auto bit = [&](std::uint64_t salt, std::uint32_t j, double p) {
+      return double(host_mix64(s.seed * 0x9e3779b97f4a7c15ULL + salt * 0x100000000ULL + j) >> 11) * 0x1.0p-53 < p;
+    };
+    std::vector<std::uint8_t> flags(s.num_aux);  // bit 0: A density, bit 1: B density
+    std::vector<std::size_t> counts(2 * default_threads(), 0);
+    parallel_chunks(s.num_aux, default_threads(), [&](std::size_t b, std::size_t e, std::size_t t) {
+      for (std::size_t j = b; j < e; ++j) {
+        const bool fa = bit(1, std::uint32_t(j), s.a_aux_density), fb = bit(2, std::uint32_t(j), s.b_aux_density);
+        flags[j] = std::uint8_t(fa | (fb << 1));
+        counts[2 * t] += fa;
+        counts[2 * t + 1] += fb;
+      }
+    });
+    std::size_t a_aux = 0, b_aux = 0;
+    for (std::size_t t = 0; t < default_threads(); ++t) a_aux += counts[2 * t], b_aux += counts[2 * t + 1];
+    d.l_n = s.num_aux;
+    d.a_n = s.num_inputs + a_aux;
+    d.b_n = (s.b_inputs_only_one ? 1 : s.num_inputs) + b_aux;
+    d.h_n = s.h_basis == HBasis::kMonomialOverZ ? m - 1 : m;
+    // allocate everything first (a key that does not fit fails before any work)
+    d.l = std::make_unique<MsmG1>(d.l_n);
+    d.h = std::make_unique<MsmG1>(d.h_n);
+    d.a = std::make_unique<MsmG1>(d.a_n);
+    d.b1 = std::make_unique<MsmG1>(d.b_n);
+    d.b2 = std::make_unique<MsmG2>(d.b_n);
+    std::vector<u32> amap, bmap;
+    amap.reserve(d.a_n);
+    bmap.reserve(d.b_n);
+    for (u32 i = 0; i < s.num_inputs; ++i) amap.push_back(i);
+    for (u32 j = 0; j < s.num_aux; ++j)
+      if (flags[j] & 1) amap.push_back(s.num_inputs + j);
+    for (u32 i = 0; i < (s.b_inputs_only_one ? 1u : s.num_inputs); ++i) bmap.push_back(i);
+    for (u32 j = 0; j < s.num_aux; ++j)
+      if (flags[j] & 2) bmap.push_back(s.num_inputs + j);
+    d.a_map = upload_vector(amap);
+    d.b_map = upload_vector(bmap);
+    gen_bases_sequential(d.l->device_bases(), d.l_n);
+    gen_bases_sequential(d.h->device_bases(), d.h_n);
+    gen_bases_sequential(d.a->device_bases(), d.a_n);
+    gen_bases_sequential(d.b1->device_bases(), d.b_n);
+    gen_g2_bases_sequential(d.b2->device_bases(), d.b_n);
+    d.finish_setup();
+    CUZK_CUDA(cudaDeviceSynchronize());
+    return std::move(k);
+  } catch (const std::exception& e) {
+    cudaGetLastError();
+    return Error{std::string("GPU prover: making the synthetic key failed: ") + e.what()};
+  }
+}
+
+// =============================================================================================
+// GpuShape
+
+struct DevCsr {
+  DeviceBuffer row_ptr, words, coefs;
+  CsrView view() const { return CsrView{ptr<const u32>(row_ptr), ptr<const u32>(words), ptr<const Fr>(coefs)}; }
+  std::size_t bytes() const { return row_ptr.size() + words.size() + coefs.size(); }
+};
+
+struct GpuShape::Impl {
+  DevCsr a, b, c;
+  bool has_c = true;
+  std::uint32_t num_inputs = 0, num_aux = 0;
+  std::uint64_t rows = 0;
+  std::size_t bytes = 0;
+};
+
+GpuShape::GpuShape() : impl_(std::make_unique<Impl>()) {}
+GpuShape::~GpuShape() = default;
+std::size_t GpuShape::num_constraints() const { return impl_->rows; }
+std::size_t GpuShape::device_bytes() const { return impl_->bytes; }
+
+namespace {
+
+struct FrKeyHash {
+  std::size_t operator()(const std::array<std::uint64_t, 4>& k) const {
+    return std::size_t(host_mix64(k[0] ^ host_mix64(k[1] ^ host_mix64(k[2] ^ host_mix64(k[3])))));
+  }
+};
+
+Result<DevCsr> upload_csr(const groth16::CsrMatrix& mat, std::size_t rows, std::size_t nvars, const char* name) {
+  if (mat.rows() != rows) return Error{std::string("GPU prover: matrix ") + name + " has a different row count"};
+  const HostFr one = HostFr::one(), minus_one = -HostFr::one();
+  std::vector<u32> row_ptr(rows + 1);
+  std::vector<u32> words;
+  words.reserve(mat.nnz() + mat.nnz() / 8);
+  std::unordered_map<std::array<std::uint64_t, 4>, u32, FrKeyHash> dict;
+  std::vector<HostFr> coefs;
+  for (std::size_t r = 0; r < rows; ++r) {
+    row_ptr[r] = u32(words.size());
+    for (std::uint64_t t = mat.row_ptr[r]; t < mat.row_ptr[r + 1]; ++t) {
+      const HostFr& v = mat.vals[t];
+      const std::uint32_t col = mat.cols[t];
+      if (col >= nvars) return Error{std::string("GPU prover: matrix ") + name + " names a variable out of range"};
+      if (v.is_zero()) continue;
+      if (v == one) {
+        words.push_back(col);
+      } else if (v == minus_one) {
+        words.push_back(col | kTagMinus);
+      } else {
+        std::array<std::uint64_t, 4> key;
+        std::memcpy(key.data(), &v.mont_raw(), 32);
+        auto [it, inserted] = dict.try_emplace(key, u32(coefs.size()));
+        if (inserted) coefs.push_back(v);
+        words.push_back(col | kTagExplicit);
+        words.push_back(it->second);
+      }
+    }
+    if (words.size() >= (std::size_t(1) << 32) - 1)
+      return Error{std::string("GPU prover: matrix ") + name + " has more than 2^32 terms"};
+  }
+  row_ptr[rows] = u32(words.size());
+  DevCsr d;
+  d.row_ptr = upload_vector(row_ptr);
+  d.words = upload_vector(words);
+  d.coefs = upload_vector(coefs);
+  return std::move(d);
+}
+
+}  // namespace
+
+Result<std::unique_ptr<GpuShape>> GpuShape::upload(const groth16::R1csShape& shape) {
+  const std::size_t nvars = shape.num_variables();
+  if (nvars >= (std::size_t(1) << 30)) return Error{"GPU prover: at most 2^30 variables"};
+  try {
+    if (!device_available()) return Error{"GPU prover: no CUDA device"};
+    std::unique_ptr<GpuShape> s(new GpuShape());
+    auto& d = *s->impl_;
+    d.rows = shape.num_constraints();
+    d.has_c = shape.has_c;
+    d.num_inputs = shape.num_inputs;
+    d.num_aux = shape.num_aux;
+    auto a = upload_csr(shape.a, d.rows, nvars, "A");
+    if (!a) return Error{a.error()};
+    auto b = upload_csr(shape.b, d.rows, nvars, "B");
+    if (!b) return Error{b.error()};
+    d.a = std::move(*a);
+    d.b = std::move(*b);
+    if (d.has_c) {
+      auto c = upload_csr(shape.c, d.rows, nvars, "C");
+      if (!c) return Error{c.error()};
+      d.c = std::move(*c);
+    }
+    d.bytes = d.a.bytes() + d.b.bytes() + d.c.bytes();
+    CUZK_CUDA(cudaDeviceSynchronize());
+    return std::move(s);
+  } catch (const std::exception& e) {
+    cudaGetLastError();
+    return Error{std::string("GPU prover: uploading the constraint system failed: ") + e.what()};
+  }
+}
+
+Result<std::unique_ptr<GpuShape>> GpuShape::synthetic(const SyntheticSpec& sp) {
+  const std::size_t nvars = std::size_t(sp.num_inputs) + sp.num_aux;
+  if (nvars == 0 || nvars >= (std::size_t(1) << 30)) return Error{"GPU prover: 1 .. 2^30 variables"};
+  if (sp.rows >= (std::uint64_t(1) << 31)) return Error{"GPU prover: too many rows"};
+  try {
+    if (!device_available()) return Error{"GPU prover: no CUDA device"};
+    std::unique_ptr<GpuShape> s(new GpuShape());
+    auto& d = *s->impl_;
+    d.rows = sp.rows;
+    d.has_c = true;
+    d.num_inputs = sp.num_inputs;
+    d.num_aux = sp.num_aux;
+    constexpr u32 kCoefs = 1024;
+    DevCsr* mats[3] = {&d.a, &d.b, &d.c};
+    const double terms[3] = {sp.a_terms, sp.b_terms, sp.c_terms};
+    for (int k = 0; k < 3; ++k) {
+      const u32 whole = u32(terms[k]);
+      const u32 frac16 = u32((terms[k] - whole) * 65536.0);
+      if (double(sp.rows) * (whole + 1) * 2 >= 4294967295.0) return Error{"GPU prover: synthetic shape too large"};
+      const u64 seed = host_mix64(sp.seed * 3 + k);
+      DeviceBuffer counts((sp.rows + 1) * 4);
+      DevCsr& m = *mats[k];
+      m.row_ptr = DeviceBuffer((sp.rows + 1) * 4);
+      CUZK_CUDA(cudaMemset(counts.get(), 0, (sp.rows + 1) * 4));
+      synth_count_kernel<<<grid_for(sp.rows, 256), 256>>>(sp.rows, seed, whole, frac16, ptr<u32>(counts));
+      CUZK_CUDA_LAUNCH();
+      std::size_t tmp_bytes = 0;
+      CUZK_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, tmp_bytes, ptr<u32>(counts), ptr<u32>(m.row_ptr),
+                                              int(sp.rows + 1)));
+      DeviceBuffer tmp(std::max<std::size_t>(tmp_bytes, 16));
+      CUZK_CUDA(cub::DeviceScan::ExclusiveSum(tmp.get(), tmp_bytes, ptr<u32>(counts), ptr<u32>(m.row_ptr),
+                                              int(sp.rows + 1)));
+      u32 total = 0;
+      CUZK_CUDA(cudaMemcpy(&total, ptr<u32>(m.row_ptr) + sp.rows, 4, cudaMemcpyDeviceToHost));
+      m.words = DeviceBuffer(std::max<std::size_t>(total, 1) * 4);
+      m.coefs = DeviceBuffer(kCoefs * sizeof(Fr));
+      gen_random_scalars(m.coefs.get(), kCoefs, seed ^ 0xc0ef);
+      synth_fill_kernel<<<grid_for(sp.rows, 256), 256>>>(sp.rows, seed, whole, frac16, u32(nvars), kCoefs,
+                                                         ptr<const u32>(m.row_ptr), ptr<u32>(m.words));
+      CUZK_CUDA_LAUNCH();
+      CUZK_CUDA(cudaDeviceSynchronize());
+    }
+    d.bytes = d.a.bytes() + d.b.bytes() + d.c.bytes();
+    return std::move(s);
+  } catch (const std::exception& e) {
+    cudaGetLastError();
+    return Error{std::string("GPU prover: making the synthetic shape failed: ") + e.what()};
+  }
+}
+
+// =============================================================================================
+// GpuProver
+
+struct GpuProver::Impl {
+  cudaStream_t s0 = nullptr, s1 = nullptr;
+  cudaEvent_t ev_w = nullptr;
+  cudaEvent_t ev_stage[2] = {};
+  void* pinned[2] = {};
+  std::unique_ptr<NttDomain> dom;
+  std::vector<int> warmed_logs;  // NTT sizes whose lazily built scale tables exist
+  DeviceBuffer d_w, d_a, d_b, d_c, d_tmp, d_q;
+  DeviceBuffer cls_counts, cls_offsets, cls_scan_tmp, cls_ones, bitmap, tail_idx, tail_s;
+  std::unique_ptr<MsmG1> scratch1;
+  std::unique_ptr<MsmG2> scratch2;
+
+  Impl() {
+    CUZK_CUDA(cudaStreamCreateWithFlags(&s0, cudaStreamNonBlocking));
+    CUZK_CUDA(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking));
+    CUZK_CUDA(cudaEventCreateWithFlags(&ev_w, cudaEventDisableTiming));
+    for (auto& e : ev_stage) CUZK_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+  }
+  ~Impl() {
+    cudaDeviceSynchronize();
+    for (void* p : pinned)
+      if (p) cudaFreeHost(p);
+    for (auto e : ev_stage)
+      if (e) cudaEventDestroy(e);
+    if (ev_w) cudaEventDestroy(ev_w);
+    if (s0) cudaStreamDestroy(s0);
+    if (s1) cudaStreamDestroy(s1);
+  }
+
+  void sync(cudaStream_t st) { CUZK_CUDA(cudaStreamSynchronize(st)); }
+
+  void release() {
+    CUZK_CUDA(cudaDeviceSynchronize());
+    for (DeviceBuffer* b : {&d_w, &d_a, &d_b, &d_c, &d_tmp, &d_q, &cls_counts, &cls_offsets, &cls_scan_tmp, &cls_ones,
+                            &bitmap, &tail_idx, &tail_s})
+      *b = DeviceBuffer();
+    scratch1.reset();
+    scratch2.reset();
+  }
+  void release_msm_workspaces() {
+    if (scratch1) scratch1->release_workspace();
+    if (scratch2) scratch2->release_workspace();
+  }
+  std::size_t bytes() const {
+    std::size_t s = 0;
+    for (const DeviceBuffer* b : {&d_w, &d_a, &d_b, &d_c, &d_tmp, &d_q, &cls_counts, &cls_offsets, &cls_scan_tmp,
+                                  &cls_ones, &bitmap, &tail_idx, &tail_s})
+      s += b->size();
+    if (scratch1) s += scratch1->size() * sizeof(G1Affine) + scratch1->workspace_bytes();
+    if (scratch2) s += scratch2->size() * sizeof(G2Affine) + scratch2->workspace_bytes();
+    return s;
+  }
+
+  // Witness host -> device on s0.
+  void upload_witness(const HostFr* host, std::size_t n, Fr* dev) {
+    const std::size_t bytes = n * sizeof(Fr);
+    cudaPointerAttributes attr{};
+    bool is_pinned = cudaPointerGetAttributes(&attr, host) == cudaSuccess && attr.type == cudaMemoryTypeHost;
+    cudaGetLastError();
+    if (is_pinned || bytes <= (std::size_t(1) << 20)) {
+      CUZK_CUDA(cudaMemcpyAsync(dev, host, bytes, cudaMemcpyHostToDevice, s0));
+      return;
+    }
+    for (auto& p : pinned)
+      if (!p) CUZK_CUDA(cudaHostAlloc(&p, kStageBytes, cudaHostAllocDefault));
+    const char* src = reinterpret_cast<const char*>(host);
+    char* dst = reinterpret_cast<char*>(dev);
+    const std::size_t threads = std::min<std::size_t>(8, default_threads());
+    for (std::size_t off = 0, i = 0; off < bytes; off += kStageBytes, ++i) {
+      const int k = int(i & 1);
+      const std::size_t len = std::min(kStageBytes, bytes - off);
+      CUZK_CUDA(cudaEventSynchronize(ev_stage[k]));  // the DMA that last read this buffer is done
+      char* stage = static_cast<char*>(pinned[k]);
+      parallel_chunks(len, threads, [&](std::size_t b, std::size_t e, std::size_t) { std::memcpy(stage + b, src + off + b, e - b); });
+      CUZK_CUDA(cudaMemcpyAsync(dst + off, stage, len, cudaMemcpyHostToDevice, s0));
+      CUZK_CUDA(cudaEventRecord(ev_stage[k], s0));
+    }
+  }
+
+  void ensure_domain(int log, std::size_t m) {
+    const int need = std::max(1, log);
+    if (!dom || dom->max_log() < need) {
+      dom.reset();
+      dom = std::make_unique<NttDomain>(need);
+      warmed_logs.clear();
+    }
+    if (std::find(warmed_logs.begin(), warmed_logs.end(), log) == warmed_logs.end()) {
+      // The domain builds its scale tables lazily with synchronous copies on the legacy stream; build
+      // them here once (on the legacy stream, then synchronize), not inside the proof's streams.
+      d_tmp.resize_discard(m * sizeof(Fr));
+      CUZK_CUDA(cudaMemset(d_tmp.get(), 0, m * sizeof(Fr)));
+      for (bool coset : {false, true}) {
+        dom->inverse(d_tmp.get(), log, NttOrder::kNR, coset, nullptr);
+        dom->forward(d_tmp.get(), log, NttOrder::kRN, coset, nullptr);
+      }
+      CUZK_CUDA(cudaDeviceSynchronize());
+      warmed_logs.push_back(log);
+    }
+  }
+
+  struct Split {
+    std::size_t n = 0, ones = 0, tail = 0;
+    bool split = false;
+  };
+
+  // Classifies the n scalars at s (device) on stream st; with the split, writes the bitmap and the
+  // compacted tail (tail_idx, tail_s).
+  Split classify(const Fr* s, std::size_t n, double max_tail, cudaStream_t st) {
+    Split r;
+    r.n = n;
+    if (n == 0) return r;
+    const std::size_t nblocks = (n + kSplitBlock - 1) / kSplitBlock;
+    cls_counts.resize_discard(nblocks * 4);
+    cls_offsets.resize_discard(nblocks * 4);
+    cls_ones.resize_discard(8);
+    CUZK_CUDA(cudaMemsetAsync(cls_ones.get(), 0, 8, st));
+    count_split_kernel<<<unsigned(nblocks), kSplitBlock, 0, st>>>(s, n, ptr<u32>(cls_counts),
+                                                                   ptr<unsigned long long>(cls_ones));
+    CUZK_CUDA_LAUNCH();
+    std::size_t tmp_bytes = 0;
+    CUZK_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, tmp_bytes, ptr<u32>(cls_counts), ptr<u32>(cls_offsets),
+                                            int(nblocks), st));
+    cls_scan_tmp.resize_discard(std::max<std::size_t>(tmp_bytes, 16));
+    CUZK_CUDA(cub::DeviceScan::ExclusiveSum(cls_scan_tmp.get(), tmp_bytes, ptr<u32>(cls_counts), ptr<u32>(cls_offsets),
+                                            int(nblocks), st));
+    u32 last[2] = {0, 0};
+    unsigned long long ones = 0;
+    CUZK_CUDA(cudaMemcpyAsync(&last[0], ptr<u32>(cls_offsets) + nblocks - 1, 4, cudaMemcpyDeviceToHost, st));
+    CUZK_CUDA(cudaMemcpyAsync(&last[1], ptr<u32>(cls_counts) + nblocks - 1, 4, cudaMemcpyDeviceToHost, st));
+    CUZK_CUDA(cudaMemcpyAsync(&ones, cls_ones.get(), 8, cudaMemcpyDeviceToHost, st));
+    sync(st);
+    r.tail = std::size_t(last[0]) + last[1];
+    r.ones = std::size_t(ones);
+    r.split = max_tail > 0 && double(r.tail) <= max_tail * double(n);
+    if (!r.split) return r;
+    bitmap.resize_discard(nblocks * kSplitBlock / 8);
+    tail_idx.resize_discard(std::max<std::size_t>(r.tail, 1) * 4);
+    tail_s.resize_discard(std::max<std::size_t>(r.tail, 1) * sizeof(Fr));
+    split_kernel<<<unsigned(nblocks), kSplitBlock, 0, st>>>(s, n, ptr<const u32>(cls_offsets), ptr<u32>(bitmap),
+                                                             ptr<u32>(tail_idx), ptr<Fr>(tail_s));
+    CUZK_CUDA_LAUNCH();
+    return r;
+  }
+
+  // sum_i s_i P_i over one query: full MSM, or batch addition of the ones plus the tail MSM.
+  template <class C>
+  math::Jacobian<C> run_query(Msm<C>& full, std::unique_ptr<Msm<C>>& scratch, const Fr* s, const Split& sp,
+                              cudaStream_t st, bool profile, double& t_msm, GpuProveTimings& t) {
+    using Jac = math::Jacobian<C>;
+    if (sp.n == 0) return Jac::identity();
+    double t0 = now_ms();
+    if (!sp.split) {
+      Jac r = full.msm_device(s, sp.n, {}, st);
+      t_msm += now_ms() - t0;
+      return r;
+    }
+    Jac sel = Jac::identity(), tail = Jac::identity();
+    if (sp.ones) sel = full.sum_selected(bitmap.get(), sp.n, st);
+    double t1 = now_ms();
+    t.batch_add_ms += t1 - t0;
+    if (sp.tail) {
+      if (!scratch || scratch->size() < sp.tail) {
+        scratch.reset();
+        scratch = std::make_unique<Msm<C>>(sp.tail + sp.tail / 4);
+        CUZK_CUDA(cudaDeviceSynchronize());  // the constructor clears the bases on the legacy stream
+      }
+      using Aff = AffineT<std::conditional_t<std::is_same_v<C, math::G1Curve>, Fp, Fp2>>;
+      gather_points_kernel<<<grid_for(sp.tail, 256), 256, 0, st>>>(static_cast<const Aff*>(full.device_bases()),
+                                                                   ptr<const u32>(tail_idx), sp.tail,
+                                                                   static_cast<Aff*>(scratch->device_bases()));
+      CUZK_CUDA_LAUNCH();
+      if (profile) sync(st);
+      double t2 = now_ms();
+      t.split_ms += t2 - t1;
+      tail = scratch->msm_device(tail_s.get(), sp.tail, {}, st);
+      t_msm += now_ms() - t2;
+    }
+    return sel + tail;
+  }
+
+  PendingProof prove(GpuKey::Impl& k, const GpuShape::Impl& sh, std::span<const HostFr> w, const GpuProveOptions& opt,
+                     GpuProveTimings& t) {
+    const bool profile = opt.profile;
+    const bool overlap = opt.overlap && !profile;
+    const int log = int(k.log_m);
+    const std::size_t m = std::size_t(1) << log;
+    const std::size_t nvars = w.size();
+    ensure_domain(log, m);
+    d_w.resize_discard(std::max<std::size_t>(nvars, 1) * sizeof(Fr));
+    d_a.resize_discard(m * sizeof(Fr));
+    d_b.resize_discard(m * sizeof(Fr));
+    d_c.resize_discard(m * sizeof(Fr));
+    d_tmp.resize_discard(m * sizeof(Fr));
+    d_q.resize_discard(std::max<std::size_t>({k.a_n, k.b_n, 1}) * sizeof(Fr));
+    t = GpuProveTimings{};
+    const double t_start = now_ms();
+    double t0 = t_start;
+    auto lap = [&](double& acc, cudaStream_t st) {
+      if (!profile) return;
+      sync(st);
+      double t1 = now_ms();
+      acc += t1 - t0;
+      t0 = t1;
+    };
+
+    // 1. witness
+    Fr* dw = ptr<Fr>(d_w);
+    upload_witness(w.data(), nvars, dw);
+    CUZK_CUDA(cudaEventRecord(ev_w, s0));
+    lap(t.upload_ms, s0);
+
+    // 2. rows
+    Fr *a = ptr<Fr>(d_a), *b = ptr<Fr>(d_b), *c = ptr<Fr>(d_c), *tmp = ptr<Fr>(d_tmp);
+    eval_rows_kernel<<<grid_for(m, 128), 128, 0, s0>>>(sh.a.view(), sh.b.view(), sh.c.view(), sh.has_c, dw, sh.rows, m,
+                                                         a, b, c);
+    CUZK_CUDA_LAUNCH();
+    lap(t.eval_ms, s0);
+
+    // 3. H scalars
+    const Fr* h_scalars = a;
+    if (k.basis == HBasis::kMonomialOverZ) {
+      for (Fr* v : {a, b, c}) {
+        dom->inverse(v, log, NttOrder::kNR, false, s0);
+        dom->forward(v, log, NttOrder::kRN, true, s0);
+      }
+      pointwise_kernel<<<grid_for(m, 256), 256, 0, s0>>>(a, b, c, m, to_dev(k.z_inv), true);
+      CUZK_CUDA_LAUNCH();
+      dom->inverse(a, log, NttOrder::kNR, true, s0);  // bit-reversed coefficients, like the key's H bases
+    } else {
+      const std::uint64_t e = groth16::snarkjs_root_exponent();
+      Fr* bufs[3] = {a, b, c};
+      Fr* free_buf = tmp;
+      for (int i = 0; i < 3; ++i) {
+        permute_kernel<<<grid_for(m, 256), 256, 0, s0>>>(bufs[i], free_buf, m, e, true);
+        CUZK_CUDA_LAUNCH();
+        std::swap(bufs[i], free_buf);
+        Fr* v = bufs[i];
+        dom->inverse(v, log, NttOrder::kNR, false, s0);
+        scale_powers_kernel<<<grid_for(m, 256), 256, 0, s0>>>(v, log, ptr<const Fr>(k.shift_hi),
+                                                              ptr<const Fr>(k.shift_lo), true);
+        CUZK_CUDA_LAUNCH();
+        dom->forward(v, log, NttOrder::kRN, false, s0);
+      }
+      pointwise_kernel<<<grid_for(m, 256), 256, 0, s0>>>(bufs[0], bufs[1], bufs[2], m, Fr::one(), false);
+      CUZK_CUDA_LAUNCH();
+      permute_kernel<<<grid_for(m, 256), 256, 0, s0>>>(bufs[0], free_buf, m, e, false);
+      CUZK_CUDA_LAUNCH();
+      h_scalars = free_buf;
+    }
+    lap(t.ntt_ms, s0);
+
+    // 4. witness MSMs (second stream when overlapping)
+    cudaStream_t ms = overlap ? s1 : s0;
+    if (overlap) CUZK_CUDA(cudaStreamWaitEvent(s1, ev_w, 0));
+    PendingProof p;
+    auto record = [](GpuProveTimings::Query& q, const Split& sp) {
+      q.n = sp.n;
+      q.ones = sp.ones;
+      q.tail = sp.tail;
+      q.split = sp.split;
+    };
+    double tq = now_ms();
+    {  // L over the aux part of the witness
+      Split sp = classify(dw + k.num_inputs, k.l_n, opt.split_max_tail, ms);
+      if (profile) sync(ms);
+      record(t.l, sp);
+      t.split_ms += now_ms() - tq;
+      p.l_acc = run_query(*k.l, scratch1, dw + k.num_inputs, sp, ms, profile, t.msm_l_ms, t);
+    }
+    tq = now_ms();
+    {  // A
+      gather_scalars_kernel<<<grid_for(k.a_n, 256), 256, 0, ms>>>(ptr<const u32>(k.a_map), dw, k.a_n, ptr<Fr>(d_q));
+      CUZK_CUDA_LAUNCH();
+      Split sp = classify(ptr<Fr>(d_q), k.a_n, opt.split_max_tail, ms);
+      if (profile) sync(ms);
+      record(t.a, sp);
+      t.split_ms += now_ms() - tq;
+      p.a_acc = run_query(*k.a, scratch1, ptr<Fr>(d_q), sp, ms, profile, t.msm_a_ms, t);
+    }
+    tq = now_ms();
+    {  // B in G1 and G2 share one classification
+      gather_scalars_kernel<<<grid_for(k.b_n, 256), 256, 0, ms>>>(ptr<const u32>(k.b_map), dw, k.b_n, ptr<Fr>(d_q));
+      CUZK_CUDA_LAUNCH();
+      Split sp = classify(ptr<Fr>(d_q), k.b_n, opt.split_max_tail, ms);
+      if (profile) sync(ms);
+      record(t.b, sp);
+      t.split_ms += now_ms() - tq;
+      p.b1_acc = run_query(*k.b1, scratch1, ptr<Fr>(d_q), sp, ms, profile, t.msm_b1_ms, t);
+      p.b2_acc = run_query(*k.b2, scratch2, ptr<Fr>(d_q), sp, ms, profile, t.msm_b2_ms, t);
+    }
+
+    // 5. H
+    tq = now_ms();
+    p.h_acc = k.h_n ? k.h->msm_device(h_scalars, k.h_n, {}, s0) : math::G1Jacobian::identity();
+    t.msm_h_ms = now_ms() - tq;
+    sync(s0);
+    sync(s1);
+    t.total_ms = now_ms() - t_start;
+    return p;
+  }
+};
+
+GpuProver::GpuProver() : impl_(std::make_unique<Impl>()) {}
+GpuProver::~GpuProver() = default;
+void GpuProver::release_workspace() { impl_->release(); }
+std::size_t GpuProver::device_bytes() const { return impl_->bytes(); }
+
+Result<PendingProof> GpuProver::start(GpuKey& key, const GpuShape& shape, std::span<const HostFr> w,
+                                      const GpuProveOptions& opt, GpuProveTimings* timings) {
+  auto& k = *key.impl_;
+  const auto& sh = *shape.impl_;
+  if (sh.num_inputs != k.num_inputs || sh.num_aux != k.num_aux)
+    return Error{"GPU prover: the proving key does not belong to this circuit (variable counts differ)"};
+  if (sh.rows > (std::uint64_t(1) << k.log_m))
+    return Error{"GPU prover: the proving key does not belong to this circuit (rows exceed its domain)"};
+  if (w.size() != std::size_t(k.num_inputs) + k.num_aux)
+    return Error{"GPU prover: witness has " + std::to_string(w.size()) + " values, the circuit has " +
+                 std::to_string(std::size_t(k.num_inputs) + k.num_aux) + " variables"};
+  GpuProveTimings local;
+  GpuProveTimings& t = timings ? *timings : local;
+  for (int attempt = 0;; ++attempt) {
+    try {
+      return impl_->prove(k, sh, w, opt, t);
+    } catch (const std::exception& e) {
+      cudaError_t sticky = cudaDeviceSynchronize();
+      cudaGetLastError();
+      if (attempt == 0 && is_oom(e) && sticky == cudaSuccess) {
+        // give the MSM workspaces back and try once more
+        try {
+          key.release_workspace();
+          impl_->release_msm_workspaces();
+          CUZK_CUDA(cudaDeviceSynchronize());
+          continue;
+        } catch (const std::exception&) {
+          cudaGetLastError();
+        }
+      }
+      return Error{std::string("GPU prover: ") + e.what()};
+    }
+  }
+}
+
+// =============================================================================================
+// CudaBackend
+
+namespace {
+
+std::uint64_t fnv(std::uint64_t h, const void* p, std::size_t n) {
+  const auto* b = static_cast<const unsigned char*>(p);
+  for (std::size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 0x100000001b3ULL;
+  return h;
+}
+template <class T>
+std::uint64_t hash_elem(std::uint64_t h, const T& x) {
+  return fnv(h, &x, sizeof x);
+}
+template <class C>
+std::uint64_t hash_elem(std::uint64_t h, const math::Affine<C>& p) {  // not the padding after the flag
+  h = fnv(h, &p.x, sizeof p.x);
+  h = fnv(h, &p.y, sizeof p.y);
+  return fnv(h, &p.infinity, sizeof p.infinity);
+}
+// Length and four sampled elements.
+template <class V>
+std::uint64_t sample(std::uint64_t h, const V& v) {
+  const std::size_t n = v.size();
+  h = fnv(h, &n, sizeof n);
+  if (n) {
+    for (std::size_t i : {std::size_t(0), n / 3, n / 2, n - 1}) h = hash_elem(h, v[i]);
+  }
+  return h;
+}
+
+struct KeyId {
+  const void* addr = nullptr;
+  std::array<const void*, 5> data{};
+  std::uint64_t digest = 0;
+  bool operator==(const KeyId& o) const { return addr == o.addr && data == o.data && digest == o.digest; }
+  static KeyId of(const groth16::ProvingKey& k) {
+    KeyId id;
+    id.addr = &k;
+    id.data = {k.h.data(), k.l.data(), k.a.data(), k.b_g1.data(), k.b_g2.data()};
+    std::uint64_t h = 0xcbf29ce484222325ULL;
+    std::uint64_t meta[6] = {k.num_inputs, k.num_aux, k.domain_log2, std::uint64_t(k.h_basis),
+                             k.a_aux_density.popcount, k.b_aux_density.popcount};
+    h = fnv(h, meta, sizeof meta);
+    h = sample(h, k.h);
+    h = sample(h, k.l);
+    h = sample(h, k.a);
+    h = sample(h, k.b_g1);
+    h = sample(h, k.b_g2);
+    h = fnv(h, &k.vk.delta_g1, sizeof k.vk.delta_g1);
+    id.digest = h;
+    return id;
+  }
+};
+
+struct ShapeId {
+  const void* addr = nullptr;
+  std::array<const void*, 6> data{};
+  std::uint64_t digest = 0;
+  bool operator==(const ShapeId& o) const { return addr == o.addr && data == o.data && digest == o.digest; }
+  static ShapeId of(const groth16::R1csShape& s) {
+    ShapeId id;
+    id.addr = &s;
+    id.data = {s.a.row_ptr.data(), s.a.vals.data(), s.b.row_ptr.data(), s.b.vals.data(), s.c.row_ptr.data(),
+               s.c.vals.data()};
+    std::uint64_t h = 0xcbf29ce484222325ULL;
+    std::uint64_t meta[4] = {s.num_inputs, s.num_aux, std::uint64_t(s.has_c), s.num_constraints()};
+    h = fnv(h, meta, sizeof meta);
+    for (const auto* m : {&s.a, &s.b, &s.c}) {
+      h = sample(h, m->row_ptr);
+      h = sample(h, m->cols);
+      h = sample(h, m->vals);
+    }
+    id.digest = h;
+    return id;
+  }
+};
+
+}  // namespace
+
+struct CudaBackend::Impl {
+  mutable std::mutex mu;
+  CudaBackendOptions opt;
+  std::unique_ptr<GpuProver> prover;
+  std::list<std::pair<KeyId, std::unique_ptr<GpuKey>>> keys;  // most recently used first
+  std::list<std::pair<ShapeId, std::unique_ptr<GpuShape>>> shapes;
+  CudaBackendStats stats;
+  GpuProveTimings last;
+
+  // Frees what can be freed to make room (every cached entry but the ones in use, and workspaces).
+  void make_room(const GpuKey* keep_key, const GpuShape* keep_shape) {
+    keys.remove_if([&](const auto& e) { return e.second.get() != keep_key; });
+    shapes.remove_if([&](const auto& e) { return e.second.get() != keep_shape; });
+    for (auto& e : keys) e.second->release_workspace();
+    if (prover) prover->release_workspace();
+    cudaDeviceSynchronize();
+    cudaGetLastError();
+  }
+
+  Result<GpuKey*> get_key(const groth16::ProvingKey& key) {
+    KeyId id = KeyId::of(key);
+    for (auto it = keys.begin(); it != keys.end(); ++it) {
+      if (it->first == id) {
+        keys.splice(keys.begin(), keys, it);
+        return keys.front().second.get();
+      }
+    }
+    while (!keys.empty() && keys.size() >= std::max<std::size_t>(1, opt.max_cached_keys)) keys.pop_back();
+    auto up = GpuKey::upload(key);
+    if (!up && up.error().find("out of memory") != std::string::npos) {
+      make_room(nullptr, nullptr);
+      (void)(up = GpuKey::upload(key));
+    }
+    if (!up) return Error{up.error()};
+    stats.key_uploads++;
+    stats.key_bytes_uploaded += (*up)->device_bytes();
+    keys.emplace_front(id, std::move(*up));
+    return keys.front().second.get();
+  }
+
+  Result<GpuShape*> get_shape(const groth16::R1csShape& shape, const GpuKey* keep_key) {
+    ShapeId id = ShapeId::of(shape);
+    for (auto it = shapes.begin(); it != shapes.end(); ++it) {
+      if (it->first == id) {
+        shapes.splice(shapes.begin(), shapes, it);
+        return shapes.front().second.get();
+      }
+    }
+    while (!shapes.empty() && shapes.size() >= std::max<std::size_t>(1, opt.max_cached_shapes)) shapes.pop_back();
+    auto up = GpuShape::upload(shape);
+    if (!up && up.error().find("out of memory") != std::string::npos) {
+      make_room(keep_key, nullptr);
+      (void)(up = GpuShape::upload(shape));
+    }
+    if (!up) return Error{up.error()};
+    stats.shape_uploads++;
+    stats.shape_bytes_uploaded += (*up)->device_bytes();
+    shapes.emplace_front(id, std::move(*up));
+    return shapes.front().second.get();
+  }
+};
+
+CudaBackend::CudaBackend(CudaBackendOptions opt) : impl_(std::make_unique<Impl>()) { impl_->opt = opt; }
+CudaBackend::~CudaBackend() = default;
+
+Result<PendingProof> CudaBackend::start(const groth16::R1csShape& shape, std::span<const HostFr> w,
+                                        const groth16::ProvingKey& key) {
+  if (auto st = groth16::check_prover_inputs(shape, w, key); !st) return Error{st.error()};
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  auto& d = *impl_;
+  try {
+    if (!device_available()) return Error{"GPU prover: no CUDA device"};
+    if (!d.prover) d.prover = std::make_unique<GpuProver>();
+  } catch (const std::exception& e) {
+    cudaGetLastError();
+    return Error{std::string("GPU prover: ") + e.what()};
+  }
+  auto k = d.get_key(key);
+  if (!k) return Error{k.error()};
+  auto s = d.get_shape(shape, *k);
+  if (!s) return Error{s.error()};
+  auto r = d.prover->start(**k, **s, w, d.opt.prove, &d.last);
+  if (!r && r.error().find("out of memory") != std::string::npos) {
+    d.make_room(*k, *s);
+    (void)(r = d.prover->start(**k, **s, w, d.opt.prove, &d.last));
+  }
+  if (r) d.stats.proofs++;
+  return r;
+}
+
+Status CudaBackend::preload(const groth16::ProvingKey& key) {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  auto k = impl_->get_key(key);
+  if (!k) return Error{k.error()};
+  return ok_status();
+}
+
+void CudaBackend::evict_all() {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  impl_->keys.clear();
+  impl_->shapes.clear();
+  if (impl_->prover) {
+    try {
+      impl_->prover->release_workspace();
+    } catch (const std::exception&) {
+      cudaGetLastError();
+    }
+  }
+}
+
+CudaBackendStats CudaBackend::stats() const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  CudaBackendStats s = impl_->stats;
+  s.resident_keys = impl_->keys.size();
+  s.resident_shapes = impl_->shapes.size();
+  return s;
+}
+
+GpuProveTimings CudaBackend::last_timings() const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  return impl_->last;
+}
+
+void CudaBackend::set_options(const GpuProveOptions& opt) {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  impl_->opt.prove = opt;
+}
+
+std::unique_ptr<CudaBackend> make_cuda_backend(CudaBackendOptions opt) { return std::make_unique<CudaBackend>(opt); }
+
+}  // namespace cuzk::gpu

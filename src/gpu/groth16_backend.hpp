@@ -1,0 +1,201 @@
+// The Groth16 prover on the GPU: the CUDA implementation of groth16::Backend::start() (issue 7).
+// No CUDA types here, so plain C++ can include it (target cuzk_gpu, which links cuzk_groth16).
+//
+// start(shape, witness, key) -> PendingProof, the same five MSM results as the CPU backend; the
+// shared groth16::finish() adds r and s. Per proof:
+//   1. upload the witness (pinned memory straight; pageable memory through two pinned staging
+//      buffers, so the host copy of one chunk overlaps the DMA of the previous one);
+//   2. a, b, c row evaluations on the GPU from the device-resident CSR shape (GpuShape);
+//   3. H: bellperson layout (HBasis::kMonomialOverZ): 3 x (iNTT NR, coset NTT RN), (ab - c)/Z on the
+//      coset, coset iNTT NR, exactly the CPU backend's arithmetic; the output stays bit-reversed and
+//      the key's H bases are stored bit-reversed on the device (no permutation pass per proof).
+//      snarkjs layout (kOddCosetLagrange): index permutation k -> e k, iNTT, shift by the 2n-th root,
+//      NTT, ab - c, permutation back (groth16/snarkjs_domain.hpp);
+//   4. the five MSMs against device-resident bases (GpuKey): H in full; L, A, B (G1 and G2) with the
+//      0/1 split when the non-0/1 scalars are at most `split_max_tail` of the query: a bitmap of the
+//      scalars equal to 1 summed by Msm::sum_selected ("batch addition"), and an MSM over the
+//      gathered rest (the "tail"), whose bases are copied into a scratch Msm. The B classification
+//      is shared by B_G1 and B_G2.
+//   With `overlap`, the witness MSMs (L, A, B) run on a second stream while the H NTTs run.
+//
+// Device caches: CudaBackend keeps the last used keys and shapes resident (GpuKey / GpuShape), keyed
+// by the host object's address plus a fingerprint (sizes, data pointers, sampled points), so a second
+// proof with the same key uploads nothing. Do not modify a cached ProvingKey / R1csShape in place
+// (or call evict_all() after doing so).
+//
+// Errors (no device, out of GPU memory, any CUDA failure) come back as Result errors. An out-of-memory
+// during an MSM first releases the MSM workspaces and retries once.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "base/result.hpp"
+#include "gpu/gpu.hpp"
+#include "groth16/keys.hpp"
+#include "groth16/prover.hpp"
+#include "groth16/r1cs.hpp"
+
+namespace cuzk::gpu {
+
+struct GpuProveOptions {
+  bool overlap = true;   // witness MSMs on a second stream, concurrent with the H NTTs
+  bool profile = false;  // synchronize between stages and fill the per-stage times (implies no overlap)
+  // Use the 0/1 split for a query when (scalars not in {0, 1}) <= split_max_tail * n; 0 disables it.
+  double split_max_tail = 0.5;
+};
+
+// Host wall-clock milliseconds of one start(). Per-stage figures are exact only with profile = true
+// (otherwise the stages overlap and only total_ms is meaningful).
+struct GpuProveTimings {
+  double upload_ms = 0;   // witness host -> device
+  double eval_ms = 0;     // a, b, c row evaluations
+  double ntt_ms = 0;      // H scalars: 7 NTTs + pointwise (+ snarkjs permutations)
+  double msm_h_ms = 0, msm_l_ms = 0, msm_a_ms = 0, msm_b1_ms = 0, msm_b2_ms = 0;  // full or tail MSMs
+  double batch_add_ms = 0;  // Msm::sum_selected over the 0/1 parts (L, A, B_G1, B_G2 together)
+  double split_ms = 0;      // classification, compaction and gathers of the split
+  double total_ms = 0;
+  // Sizes: query length, scalars equal to 1, tail (neither 0 nor 1), and whether the split was used.
+  struct Query {
+    std::size_t n = 0, ones = 0, tail = 0;
+    bool split = false;
+  } l, a, b;
+};
+
+// A proving key resident in device memory: the H, L, A, B_G1, B_G2 bases (H bit-reversed for the
+// bellperson layout) and the query -> variable maps of A and B.
+class GpuKey {
+ public:
+  // Uploads every query of `key` (checks its consistency first).
+  static Result<std::unique_ptr<GpuKey>> upload(const groth16::ProvingKey& key);
+
+  // For benchmarks: a key of the given shape with pseudo-random densities and bases generated on the
+  // GPU (P_i = (i+1) G: real, distinct points, but no toxic waste behind them, so proofs do not
+  // verify). All device memory is allocated before anything is generated, so a key that does not fit
+  // fails fast.
+  struct SyntheticSpec {
+    std::uint32_t domain_log2 = 20;
+    std::uint32_t num_inputs = 1, num_aux = 0;
+    double a_aux_density = 1.0, b_aux_density = 1.0;
+    bool b_inputs_only_one = true;  // B input density: ONE only (as in PoRep), else all inputs
+    groth16::HBasis h_basis = groth16::HBasis::kMonomialOverZ;
+    std::uint64_t seed = 1;
+  };
+  static Result<std::unique_ptr<GpuKey>> synthetic(const SyntheticSpec& spec);
+
+  ~GpuKey();
+  GpuKey(const GpuKey&) = delete;
+  GpuKey& operator=(const GpuKey&) = delete;
+
+  std::uint32_t num_inputs() const;
+  std::uint32_t num_aux() const;
+  std::uint32_t domain_log2() const;
+  groth16::HBasis h_basis() const;
+  std::size_t device_bytes() const;  // bases + maps
+  void release_workspace();          // the MSM workspaces held by this key's Msm objects
+
+  struct Impl;
+
+ private:
+  GpuKey();
+  std::unique_ptr<Impl> impl_;
+  friend class GpuProver;
+};
+
+// An R1CS shape resident in device memory: per matrix a row pointer and a stream of 32-bit words,
+// one per term (variable index, 2 flag bits: +1, -1, or "explicit coefficient", then one more word
+// indexing a table of the distinct explicit coefficients). At most 2^30 variables and 2^32 words
+// per matrix.
+class GpuShape {
+ public:
+  static Result<std::unique_ptr<GpuShape>> upload(const groth16::R1csShape& shape);
+
+  // For benchmarks: `rows` rows over num_inputs + num_aux variables with pseudo-random terms: on
+  // average a_terms / b_terms / c_terms terms per row (rounded per row), one term in eight with an
+  // explicit coefficient, the rest +1 / -1. Generated on the GPU.
+  struct SyntheticSpec {
+    std::uint64_t rows = 0;
+    std::uint32_t num_inputs = 1, num_aux = 0;
+    double a_terms = 2.4, b_terms = 1.0, c_terms = 2.2;
+    std::uint64_t seed = 1;
+  };
+  static Result<std::unique_ptr<GpuShape>> synthetic(const SyntheticSpec& spec);
+
+  ~GpuShape();
+  GpuShape(const GpuShape&) = delete;
+  GpuShape& operator=(const GpuShape&) = delete;
+
+  std::size_t num_constraints() const;
+  std::size_t device_bytes() const;
+
+  struct Impl;
+
+ private:
+  GpuShape();
+  std::unique_ptr<Impl> impl_;
+  friend class GpuProver;
+};
+
+// The per-proof work on one device: NTT domain, streams, grow-only proof buffers, scratch MSMs for
+// the tails. One proof at a time (not thread-safe).
+class GpuProver {
+ public:
+  GpuProver();
+  ~GpuProver();
+  GpuProver(const GpuProver&) = delete;
+  GpuProver& operator=(const GpuProver&) = delete;
+
+  // w: the full assignment (w[0] = 1, inputs, aux). Checks sizes against key and shape.
+  Result<groth16::PendingProof> start(GpuKey& key, const GpuShape& shape, std::span<const math::Fr> w,
+                                      const GpuProveOptions& opt = {}, GpuProveTimings* timings = nullptr);
+  // Frees the proof buffers and scratch MSMs (they are reallocated by the next start()).
+  void release_workspace();
+  std::size_t device_bytes() const;
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+struct CudaBackendOptions {
+  GpuProveOptions prove;
+  std::size_t max_cached_keys = 1;    // least recently used keys beyond this are freed
+  std::size_t max_cached_shapes = 2;
+};
+
+struct CudaBackendStats {
+  std::size_t key_uploads = 0, shape_uploads = 0;  // uploads since construction
+  std::size_t key_bytes_uploaded = 0, shape_bytes_uploaded = 0;
+  std::size_t resident_keys = 0, resident_shapes = 0;
+  std::size_t proofs = 0;
+};
+
+// groth16::Backend on the GPU with device caches. start() serializes concurrent callers.
+class CudaBackend final : public groth16::Backend {
+ public:
+  explicit CudaBackend(CudaBackendOptions opt = {});
+  ~CudaBackend() override;
+  std::string name() const override { return "cuda"; }
+  Result<groth16::PendingProof> start(const groth16::R1csShape& shape, std::span<const math::Fr> w,
+                                      const groth16::ProvingKey& key) override;
+  // Uploads the key now (so that the first proof does not pay for it).
+  Status preload(const groth16::ProvingKey& key);
+  void evict_all();
+  CudaBackendStats stats() const;
+  GpuProveTimings last_timings() const;
+  void set_options(const GpuProveOptions& opt);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// The CUDA backend behind the start/finish seam (groth16/prover.hpp).
+std::unique_ptr<CudaBackend> make_cuda_backend(CudaBackendOptions opt = {});
+
+}  // namespace cuzk::gpu

@@ -1,0 +1,365 @@
+// GPU Groth16 prover check (needs a CUDA device; built, not registered with ctest).
+//
+// For random satisfiable circuits of 2^10 .. 2^20 rows, keys from groth16::generate_test_key (both H
+// layouts), and injected r, s: the CUDA backend's PendingProof equals the CPU backend's component by
+// component, the proof bytes are identical, and the proof verifies. Witness families: mostly boolean
+// (~90% of aux values in {0, 1}: the 0/1 split path), all-zero aux, all-random aux (the full-MSM
+// path), and the split forced on / off. Also: the second proof with the same key uploads nothing,
+// LRU eviction between two keys, profile (serialized) mode, a shape without C (c = a*b), and errors
+// (wrong witness length, foreign key, a device allocation that cannot succeed) come back as Result
+// errors with the backend still usable afterwards.
+// Usage: gpu_prover_check [--quick] [--max-log N]
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "../common/test_random.hpp"
+#include "gpu/groth16_backend.hpp"
+#include "groth16/prover.hpp"
+#include "groth16/test_setup.hpp"
+#include "groth16/verifier.hpp"
+
+using namespace cuzk;
+using namespace cuzk::groth16;
+using math::Fr;
+
+namespace {
+
+int g_failures = 0, g_passes = 0;
+
+double now_ms() {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+void report(const std::string& name, bool ok, const std::string& detail) {
+  std::printf("%-58s %s  %s\n", name.c_str(), ok ? "PASS" : "FAIL", detail.c_str());
+  std::fflush(stdout);
+  if (ok) ++g_passes;
+  else ++g_failures;
+}
+
+enum class Mode { kMixed, kZeroAux, kRandomAux };
+const char* mode_name(Mode m) {
+  return m == Mode::kMixed ? "mostly-boolean" : m == Mode::kZeroAux ? "zero-aux" : "random-aux";
+}
+
+struct Circuit {
+  R1csShape shape;
+  std::vector<Fr> w;
+};
+
+using Term = std::pair<std::uint32_t, Fr>;
+
+// A satisfiable circuit whose domain is 2^log_m: `rows` constraints (plus the input rows), each
+// defining one new aux variable. Mixed: bit allocations x(1-x)=0, AND, XOR, products and linear
+// combinations of random earlier variables with coefficients 1, -1, 2 and random ones.
+Circuit random_circuit(int log_m, Mode mode, std::uint64_t seed, bool padded = false) {
+  test::Rng rng(seed);
+  Circuit c;
+  auto& s = c.shape;
+  const std::uint32_t num_inputs = 3;
+  s.num_inputs = num_inputs;
+  c.w = {Fr::one(), rng.fr(), rng.fr()};
+  const std::size_t m = std::size_t(1) << log_m;
+  const std::size_t rows = padded ? m / 2 + 5 - num_inputs : m - num_inputs - std::size_t(rng.next() % 4);
+  std::vector<std::uint32_t> bits, aux_vars;
+  auto new_var = [&](const Fr& v) {
+    c.w.push_back(v);
+    std::uint32_t id = std::uint32_t(c.w.size() - 1);
+    aux_vars.push_back(id);
+    return id;
+  };
+  auto coef = [&]() -> Fr {
+    switch (rng.next() % 4) {
+      case 0: return Fr::one();
+      case 1: return -Fr::one();
+      case 2: return Fr::from_u64(2);
+      default: return rng.fr();
+    }
+  };
+  // distinct random variables: from all variables, or aux only (zero mode keeps products zero)
+  auto lincomb = [&](bool aux_only, std::size_t max_terms) {
+    std::vector<Term> t;
+    std::size_t k = 1 + rng.next() % max_terms;
+    for (std::size_t tries = 0; t.size() < k && tries < 4 * k; ++tries) {
+      std::uint32_t v;
+      if (aux_only || rng.next() % 4) {
+        if (aux_vars.empty()) break;
+        v = aux_vars[aux_vars.size() - 1 - rng.next() % std::min<std::size_t>(aux_vars.size(), 64)];
+        if (rng.next() % 2) v = aux_vars[rng.next() % aux_vars.size()];
+      } else {
+        v = std::uint32_t(rng.next() % num_inputs);
+      }
+      bool dup = false;
+      for (auto& x : t) dup |= x.first == v;
+      if (!dup) t.push_back({v, coef()});
+    }
+    return t;
+  };
+  auto value = [&](const std::vector<Term>& t) {
+    Fr acc = Fr::zero();
+    for (auto& [v, k] : t) acc += k * c.w[v];
+    return acc;
+  };
+  auto row = [&](const std::vector<Term>& a, const std::vector<Term>& b, const std::vector<Term>& cc) {
+    s.a.add_row(a);
+    s.b.add_row(b);
+    s.c.add_row(cc);
+  };
+  const bool zero = mode == Mode::kZeroAux;
+  for (std::size_t r = 0; r < rows; ++r) {
+    unsigned kind = unsigned(rng.next() % 100);
+    if (mode == Mode::kRandomAux) kind = aux_vars.size() < 2 ? 84 : (kind < 60 ? 84 : 95);
+    if (kind >= 60 && kind < 84 && bits.size() < 2) kind = 0;
+    if (kind >= 84 && aux_vars.empty() && zero) kind = 0;
+    if (kind < 60) {  // bit
+      Fr v = (!zero && rng.next() % 2) ? Fr::one() : Fr::zero();
+      std::uint32_t x = new_var(v);
+      bits.push_back(x);
+      row({{x, Fr::one()}}, {{0, Fr::one()}, {x, -Fr::one()}}, {});
+    } else if (kind < 84) {  // AND / XOR of two distinct bits
+      std::uint32_t x = bits[rng.next() % bits.size()], y = x;
+      while (y == x) y = bits[rng.next() % bits.size()];
+      if (kind < 72) {
+        std::uint32_t z = new_var(c.w[x] * c.w[y]);
+        bits.push_back(z);
+        row({{x, Fr::one()}}, {{y, Fr::one()}}, {{z, Fr::one()}});
+      } else {  // 2x * y = x + y - z
+        std::uint32_t z = new_var(c.w[x] + c.w[y] - Fr::from_u64(2) * c.w[x] * c.w[y]);
+        bits.push_back(z);
+        row({{x, Fr::from_u64(2)}}, {{y, Fr::one()}}, {{x, Fr::one()}, {y, Fr::one()}, {z, -Fr::one()}});
+      }
+    } else if (kind < 92) {  // product of linear combinations
+      auto la = lincomb(zero, 3), lb = lincomb(false, 3);
+      if (la.empty()) la = {{1, Fr::one()}};
+      if (lb.empty()) lb = {{0, Fr::from_u64(3)}};
+      std::uint32_t z = new_var(value(la) * value(lb));
+      row(la, lb, {{z, Fr::one()}});
+    } else {  // z = linear combination:  (lin - z) * 1 = 0
+      auto l = lincomb(zero, 4);
+      if (l.empty()) l = {{2, Fr::one()}};
+      std::uint32_t z = new_var(value(l));
+      l.push_back({z, -Fr::one()});
+      row(l, {{0, Fr::one()}}, {});
+    }
+  }
+  s.num_aux = std::uint32_t(c.w.size() - num_inputs);
+  s.append_input_rows();
+  return c;
+}
+
+std::string fmt_ms(double ms) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.1f", ms);
+  return b;
+}
+
+struct Case {
+  int log_m;
+  Mode mode;
+  HBasis basis = HBasis::kMonomialOverZ;
+  bool padded = false;
+  double split_max_tail = 0.5;
+  bool profile = false;
+  bool drop_c = false;
+};
+
+// Proves with both backends and compares; returns the key for reuse checks.
+bool run_case(gpu::CudaBackend& gpu_backend, const Case& cs, std::uint64_t seed) {
+  std::string name = std::string(cs.basis == HBasis::kMonomialOverZ ? "bellperson" : "snarkjs") + " 2^" +
+                     std::to_string(cs.log_m) + (cs.padded ? " (padded)" : "") + " " + mode_name(cs.mode) +
+                     (cs.split_max_tail == 0 ? " split=off" : cs.split_max_tail >= 1 ? " split=always" : "") +
+                     (cs.profile ? " profile" : "") + (cs.drop_c ? " no-C" : "");
+  try {
+    double t0 = now_ms();
+    Circuit c = random_circuit(cs.log_m, cs.mode, seed, cs.padded);
+    if (c.shape.domain_log2() != std::uint32_t(cs.log_m)) {
+      report(name, false, "generator made domain 2^" + std::to_string(c.shape.domain_log2()));
+      return false;
+    }
+    if (auto bad = first_unsatisfied_row(c.shape, c.w)) {
+      report(name, false, "generator made an unsatisfied row " + std::to_string(*bad));
+      return false;
+    }
+    auto pk = generate_test_key(c.shape, cs.basis, ToxicWaste::from_seed(seed * 7 + 1));
+    if (!pk) {
+      report(name, false, "keygen: " + pk.error());
+      return false;
+    }
+    if (cs.drop_c) {
+      c.shape.has_c = false;
+      c.shape.c = CsrMatrix{};
+    }
+    double t1 = now_ms();
+    auto cpu = make_cpu_backend()->start(c.shape, c.w, *pk);
+    double t2 = now_ms();
+    gpu::GpuProveOptions opt;
+    opt.split_max_tail = cs.split_max_tail;
+    opt.profile = cs.profile;
+    gpu_backend.set_options(opt);
+    auto gpu = gpu_backend.start(c.shape, c.w, *pk);
+    double t3 = now_ms();
+    if (!cpu || !gpu) {
+      report(name, false, "start failed: cpu: " + (cpu ? std::string("ok") : cpu.error()) +
+                              " gpu: " + (gpu ? std::string("ok") : gpu.error()));
+      return false;
+    }
+    test::Rng rng(seed ^ 0xabcdef);
+    ProofRandomness rs{rng.fr(), rng.fr()};
+    Proof pc = finish(*cpu, *pk, rs), pg = finish(*gpu, *pk, rs);
+    std::string diff;
+    if (cpu->a_acc != gpu->a_acc) diff += " A";
+    if (cpu->b1_acc != gpu->b1_acc) diff += " B1";
+    if (cpu->b2_acc != gpu->b2_acc) diff += " B2";
+    if (cpu->h_acc != gpu->h_acc) diff += " H";
+    if (cpu->l_acc != gpu->l_acc) diff += " L";
+    bool bytes_equal = pc.to_bytes() == pg.to_bytes();
+    std::vector<Fr> inputs(c.w.begin() + 1, c.w.begin() + c.shape.num_inputs);
+    auto ok = verify(pk->vk, inputs, pg);
+    bool verified = ok.ok() && *ok;
+    auto t = gpu_backend.last_timings();
+    char detail[320];
+    std::snprintf(detail, sizeof detail,
+                  "rows %zu aux %u | L %zu/%zu tail%s A %zu/%zu tail%s B %zu/%zu tail%s | keygen %s cpu %s gpu %s ms%s%s%s",
+                  c.shape.num_constraints(), c.shape.num_aux, t.l.tail, t.l.n, t.l.split ? "(split)" : "", t.a.tail,
+                  t.a.n, t.a.split ? "(split)" : "", t.b.tail, t.b.n, t.b.split ? "(split)" : "",
+                  fmt_ms(t1 - t0).c_str(), fmt_ms(t2 - t1).c_str(), fmt_ms(t3 - t2).c_str(),
+                  diff.empty() ? "" : (" MISMATCH:" + diff).c_str(), bytes_equal ? "" : " bytes differ",
+                  verified ? "" : " NOT VERIFIED");
+    report(name, diff.empty() && bytes_equal && verified, detail);
+    return diff.empty() && bytes_equal && verified;
+  } catch (const std::exception& e) {
+    report(name, false, std::string("exception: ") + e.what());
+    return false;
+  }
+}
+
+void check(const std::string& name, const std::function<bool(std::string&)>& fn) {
+  std::string detail;
+  bool ok = false;
+  try {
+    ok = fn(detail);
+  } catch (const std::exception& e) {
+    detail = std::string("exception: ") + e.what();
+  }
+  report(name, ok, detail);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool quick = false;
+  int max_log = 20;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--quick")) quick = true;
+    if (!std::strcmp(argv[i], "--max-log") && i + 1 < argc) max_log = std::atoi(argv[++i]);
+  }
+  if (!gpu::device_available()) {
+    std::printf("no CUDA device\n");
+    return 2;
+  }
+  std::printf("device: %s\n", gpu::device_name().c_str());
+  gpu::CudaBackend backend;
+  std::uint64_t seed = 1000;
+  using B = HBasis;
+  std::vector<Case> cases = {
+      {10, Mode::kMixed},
+      {10, Mode::kZeroAux},
+      {10, Mode::kRandomAux},
+      {10, Mode::kMixed, B::kMonomialOverZ, false, 0.0},
+      {10, Mode::kRandomAux, B::kMonomialOverZ, false, 1.0},
+      {10, Mode::kMixed, B::kMonomialOverZ, false, 0.5, true},
+      {11, Mode::kMixed, B::kMonomialOverZ, true},
+      {12, Mode::kMixed, B::kMonomialOverZ, false, 0.5, false, true},
+      {10, Mode::kMixed, B::kOddCosetLagrange},
+      {10, Mode::kZeroAux, B::kOddCosetLagrange},
+      {12, Mode::kRandomAux, B::kOddCosetLagrange},
+      {11, Mode::kMixed, B::kOddCosetLagrange, true},
+      {12, Mode::kMixed, B::kOddCosetLagrange, false, 0.5, false, true},
+      {12, Mode::kMixed},
+      {14, Mode::kMixed},
+      {14, Mode::kRandomAux},
+      {14, Mode::kMixed, B::kOddCosetLagrange},
+      {16, Mode::kMixed},
+      {16, Mode::kZeroAux},
+      {16, Mode::kMixed, B::kMonomialOverZ, false, 0.5, true},
+      {18, Mode::kMixed},
+      {20, Mode::kMixed},
+      {20, Mode::kZeroAux},
+  };
+  for (const auto& cs : cases) {
+    if (cs.log_m > max_log || (quick && cs.log_m > 14)) continue;
+    run_case(backend, cs, seed++);
+  }
+  backend.set_options({});
+
+  // Key and shape caches: a second proof with the same key and shape uploads nothing; two keys with a
+  // one-key cache evict each other and still prove correctly.
+  check("cache: second proof with the same key uploads nothing", [&](std::string& d) {
+    Circuit c = random_circuit(12, Mode::kMixed, 77);
+    auto pk = generate_test_key(c.shape, B::kMonomialOverZ, ToxicWaste::from_seed(5));
+    if (!pk) return d = pk.error(), false;
+    gpu::CudaBackend be;
+    auto p1 = be.start(c.shape, c.w, *pk);
+    auto s1 = be.stats();
+    auto p2 = be.start(c.shape, c.w, *pk);
+    auto s2 = be.stats();
+    auto cpu = make_cpu_backend()->start(c.shape, c.w, *pk);
+    if (!p1 || !p2 || !cpu) return d = "start failed", false;
+    ProofRandomness rs{Fr::from_u64(3), Fr::from_u64(4)};
+    bool same = finish(*p2, *pk, rs) == finish(*cpu, *pk, rs) && finish(*p1, *pk, rs) == finish(*cpu, *pk, rs);
+    char b[200];
+    std::snprintf(b, sizeof b, "uploads after 1st: key %zu shape %zu (%zu bytes); after 2nd: key %zu shape %zu",
+                  s1.key_uploads, s1.shape_uploads, s1.key_bytes_uploaded, s2.key_uploads, s2.shape_uploads);
+    d = b;
+    return same && s1.key_uploads == 1 && s2.key_uploads == 1 && s2.shape_uploads == 1 && s2.proofs == 2;
+  });
+  check("cache: two keys, one slot: eviction and reupload", [&](std::string& d) {
+    Circuit c1 = random_circuit(10, Mode::kMixed, 78), c2 = random_circuit(11, Mode::kMixed, 79);
+    auto k1 = generate_test_key(c1.shape, B::kMonomialOverZ, ToxicWaste::from_seed(6));
+    auto k2 = generate_test_key(c2.shape, B::kOddCosetLagrange, ToxicWaste::from_seed(7));
+    if (!k1 || !k2) return d = "keygen failed", false;
+    gpu::CudaBackend be;
+    ProofRandomness rs{Fr::from_u64(8), Fr::from_u64(9)};
+    bool all = true;
+    for (int round = 0; round < 2; ++round) {
+      for (auto [c, k] : {std::pair{&c1, &*k1}, std::pair{&c2, &*k2}}) {
+        auto g = be.start(c->shape, c->w, *k);
+        auto cpu = make_cpu_backend()->start(c->shape, c->w, *k);
+        all = all && g && cpu && finish(*g, *k, rs) == finish(*cpu, *k, rs);
+      }
+    }
+    auto s = be.stats();
+    d = "key uploads " + std::to_string(s.key_uploads) + " resident " + std::to_string(s.resident_keys);
+    return all && s.key_uploads == 4 && s.resident_keys == 1;
+  });
+
+  // Errors come back as Result errors; the backend stays usable.
+  check("errors: wrong witness length, foreign key, impossible allocation", [&](std::string& d) {
+    Circuit c = random_circuit(10, Mode::kMixed, 80), other = random_circuit(11, Mode::kMixed, 81);
+    auto pk = generate_test_key(c.shape, B::kMonomialOverZ, ToxicWaste::from_seed(10));
+    auto pk_other = generate_test_key(other.shape, B::kMonomialOverZ, ToxicWaste::from_seed(11));
+    if (!pk || !pk_other) return d = "keygen failed", false;
+    std::vector<Fr> short_w(c.w.begin(), c.w.end() - 1);
+    auto e1 = backend.start(c.shape, short_w, *pk);
+    auto e2 = backend.start(c.shape, c.w, *pk_other);
+    gpu::GpuKey::SyntheticSpec huge;
+    huge.domain_log2 = 28;
+    huge.num_inputs = 1;
+    huge.num_aux = (1u << 30) - 16;  // L alone would need ~103 GB, A as much again
+    auto e3 = gpu::GpuKey::synthetic(huge);
+    auto ok = backend.start(c.shape, c.w, *pk);
+    auto cpu = make_cpu_backend()->start(c.shape, c.w, *pk);
+    ProofRandomness rs{Fr::from_u64(1), Fr::from_u64(2)};
+    bool after = ok && cpu && finish(*ok, *pk, rs) == finish(*cpu, *pk, rs);
+    d = "[" + (e1 ? std::string("no error") : e1.error()) + "] [" + (e2 ? std::string("no error") : e2.error()) +
+        "] [" + (e3 ? std::string("no error") : e3.error()) + "] proof after: " + (after ? "ok" : "FAILED");
+    return !e1 && !e2 && !e3 && after;
+  });
+
+  std::printf("GPU PROVER CHECK: %d passed, %d failed\n", g_passes, g_failures);
+  return g_failures ? 1 : 0;
+}
