@@ -258,6 +258,16 @@ int main(int argc, char** argv) {
         unsetenv("CUZK_SEL_PER");
         std::printf("variant sum_selected per=%s: %.1f ms\n", per, v);
       }
+      for (const char* occ : {"2", "3", "4"}) {  // register budget of the kernel (blocks of 128 per SM)
+        for (const char* per : {"64", "256"}) {
+          setenv("CUZK_SEL_OCC", occ, 1);
+          setenv("CUZK_SEL_PER", per, 1);
+          float v = time_ms([&] { ctx.sum_selected(dbm.get(), nmax); }, 2);
+          unsetenv("CUZK_SEL_OCC");
+          unsetenv("CUZK_SEL_PER");
+          std::printf("variant sum_selected occ=%s per=%s: %.1f ms\n", occ, per, v);
+        }
+      }
     }
   }
 
@@ -289,6 +299,17 @@ int main(int argc, char** argv) {
       g2_rows.push_back({l, ms, ctx.last_profile().window_bits});
       std::printf("g2 msm 2^%d: %.1f ms\n", l, ms);
       std::fflush(stdout);
+    }
+    for (std::size_t n : {std::size_t(1) << 21, std::size_t(3300000), std::size_t(1) << 22}) {  // window cap (B2 tail ~3.3M)
+      if (n > nmax) continue;
+      for (const char* cmax : {"15", "16", "17"}) {
+        setenv("CUZK_MSM_G2_CMAX", cmax, 1);
+        gpu::MsmConfig cfg;
+        float ms = time_ms([&] { ctx.msm_device(sc.get(), n, cfg); }, 3);
+        unsetenv("CUZK_MSM_G2_CMAX");
+        std::printf("variant g2 msm n=%zu cmax=%s: %.1f ms (c=%d)\n", n, cmax, ms, ctx.last_profile().window_bits);
+        std::fflush(stdout);
+      }
     }
     {
       gpu::MsmConfig cfg;

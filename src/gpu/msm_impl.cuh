@@ -287,23 +287,42 @@ __global__ void __launch_bounds__(kReduceThreads) sum_kernel(const XyzzT<F>* in,
   if (threadIdx.x == 0) out[std::size_t(w) * gridDim.x + blockIdx.x] = sh[0];
 }
 
-// 0/1 path: thread t sums the selected bases among [t*per, (t+1)*per), per a multiple of 64.
-template <class F>
-__global__ void __launch_bounds__(128) sum_selected_kernel(const AffineT<F>* bases, const u64* bitmap, u64 n, u32 per,
+// 0/1 path: thread t sums the selected bases among [t*per, (t+1)*per), per a multiple of 64. The next
+// selected base is loaded while the current one is added (its global-memory latency would otherwise
+// stall every addition: few warps per SM at this register count).
+template <class F, int MINB>
+__global__ void __launch_bounds__(128, MINB) sum_selected_kernel(const AffineT<F>* bases, const u64* bitmap, u64 n, u32 per,
                                                            XyzzT<F>* out, u32 nthreads) {
   const u32 t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= nthreads) return;
   const u64 b = u64(t) * per, e = min(b + per, n);
   XyzzT<F> acc = XyzzT<F>::infinity();
-  for (u64 wd = b / 64; wd * 64 < e; ++wd) {
-    u64 bits = bitmap[wd];
-    const u64 base = wd * 64;
+  u64 wd = b / 64;
+  auto word = [&](u64 w) -> u64 {  // selection bits of word w, masked to [b, e)
+    u64 bits = bitmap[w];
+    const u64 base = w * 64;
     if (base + 64 > e) bits &= (u64(1) << (e - base)) - 1;
-    while (bits) {
-      const int i = __ffsll((long long)bits) - 1;
-      bits &= bits - 1;
-      acc.add_affine(load_affine(bases + base + i));
+    return bits;
+  };
+  u64 bits = word(wd);
+  auto next = [&]() -> u64 {  // index of the next selected base, or n when none is left
+    while (!bits) {
+      ++wd;
+      if (wd * 64 >= e) return n;
+      bits = word(wd);
     }
+    const int i = __ffsll((long long)bits) - 1;
+    bits &= bits - 1;
+    return wd * 64 + i;
+  };
+  u64 cur = next();
+  AffineT<F> p;
+  if (cur < n) p = load_affine(bases + cur);
+  while (cur < n) {
+    const AffineT<F> q = p;
+    cur = next();
+    if (cur < n) p = load_affine(bases + cur);
+    acc.add_affine(q);
   }
   store_xyzz(out + t, acc);
 }
@@ -404,7 +423,10 @@ struct Msm<C>::Impl {
     int c = cfg.window_bits > 0 ? cfg.window_bits : msm_default_window_bits(count);
     // G2: the bucket reduction is relatively dearer (Fp2 register pressure); 17 measured best at 2^23
     // and the windows stay at 15 down to c = 17.
-    if (cfg.window_bits <= 0 && std::is_same_v<F, Fp2>) c = std::min(c, 17);
+    // Measured on the H200 (2026-11-29): c = 16 beats 17 up to 2^22 (2^21: 76.0 vs 89.5 ms, 3.3M: 114.9 vs
+    // 119.0, 2^22: 131.4 vs 144.7). Tuning override of the cap: CUZK_MSM_G2_CMAX.
+    if (cfg.window_bits <= 0 && std::is_same_v<F, Fp2>)
+      c = std::min(c, env_int("CUZK_MSM_G2_CMAX", count <= (std::size_t(1) << 22) ? 16 : 17));
     if (c < 2 || c > 24) throw std::invalid_argument("Msm: window bits must be in [2, 24]");  // <= 128 windows
     const int nwin = num_windows(c);
     const u32 nb = 1u << (c - 1);
@@ -591,15 +613,29 @@ typename Msm<C>::Jacobian Msm<C>::sum_selected(const void* d_bitmap, std::size_t
   if (n > impl_->n) throw std::invalid_argument("Msm::sum_selected: n larger than the base count");
   if (n == 0) return Jacobian::identity();
   cudaStream_t st = as_stream(stream);
-  u32 per = u32(env_int("CUZK_SEL_PER", 64));  // bases per thread (a multiple of 64; tuning override)
-  per = std::max<u32>(64, per & ~63u);
-  while ((n + per - 1) / per > (std::size_t(1) << 20)) per *= 2;  // about a million threads at most
+  // Bases per thread, a multiple of 64 (tuning override: CUZK_SEL_PER). G1: about 2^15 threads (two
+  // blocks of 128 per SM): 2^27 bases, 50% set, measured 35.1 ms at 64-128 per thread, 31.1 at 1024,
+  // 30.0 at 4096 (fewer partial sums to reduce). G2: at most about a million threads, as measured before.
+  const int per_env = env_int("CUZK_SEL_PER", 0);
+  u32 per = std::max<u32>(64, u32(per_env) & ~63u);
+  const std::size_t max_threads = (per_env > 0 || !std::is_same_v<F, Fp>) ? (std::size_t(1) << 20) : (std::size_t(1) << 15);
+  while ((n + per - 1) / per > max_threads) per *= 2;
   const u32 nthreads = u32((n + per - 1) / per);
   impl_->result.resize_discard(std::size_t(nthreads) * sizeof(typename Impl::Xyzz));
   auto* sums = static_cast<typename Impl::Xyzz*>(impl_->result.get());
-  sum_selected_kernel<F><<<grid_for(nthreads, 128), 128, 0, st>>>(
-      static_cast<const typename Impl::Aff*>(impl_->bases.get()), static_cast<const u64*>(d_bitmap), n, per, sums,
-      nthreads);
+  const auto* pb = static_cast<const typename Impl::Aff*>(impl_->bases.get());
+  const auto* bm = static_cast<const u64*>(d_bitmap);
+  const dim3 grid(grid_for(nthreads, 128));
+  // blocks of 128 per SM the register allocation must allow (tuning override: CUZK_SEL_OCC; G1 only)
+  const int occ = env_int("CUZK_SEL_OCC", 1);
+  if constexpr (std::is_same_v<F, Fp>) {
+    if (occ == 2) sum_selected_kernel<F, 2><<<grid, 128, 0, st>>>(pb, bm, n, per, sums, nthreads);
+    else if (occ == 3) sum_selected_kernel<F, 3><<<grid, 128, 0, st>>>(pb, bm, n, per, sums, nthreads);
+    else if (occ >= 4) sum_selected_kernel<F, 4><<<grid, 128, 0, st>>>(pb, bm, n, per, sums, nthreads);
+    else sum_selected_kernel<F, 1><<<grid, 128, 0, st>>>(pb, bm, n, per, sums, nthreads);
+  } else {
+    sum_selected_kernel<F, 1><<<grid, 128, 0, st>>>(pb, bm, n, per, sums, nthreads);
+  }
   CUZK_CUDA_LAUNCH();
   std::vector<typename Impl::HostXyzz> out;
   impl_->reduce_windows(sums, nthreads, nthreads, 1, out, st);
