@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstring>
 
+#include "base/huge_vector.hpp"
 #include "base/parallel.hpp"
 #include "math/ec/subgroup.hpp"
 
@@ -186,10 +187,12 @@ void encode_g2_mont(const G2Affine& a, std::uint8_t* p) {
 
 namespace {
 
+// Decodes the points at idx[k] (or at k when idx is null) into out[k], k < count.
 template <class Point, class Decode>
 PointBatchError decode_batch(std::span<const std::uint8_t> bytes, std::size_t count, std::size_t stride,
-                             std::vector<Point>& out, bool subgroup, Decode decode) {
-  out.resize(count);
+                             std::vector<Point>& out, bool subgroup, Decode decode,
+                             const std::uint32_t* idx = nullptr) {
+  allocate_huge(out, count);
   std::atomic<std::size_t> first_bad{count};
   std::vector<PointError> errs;  // only the first failure per chunk matters
   std::size_t grain = subgroup ? 64 : 2048;
@@ -198,7 +201,7 @@ PointBatchError decode_batch(std::span<const std::uint8_t> bytes, std::size_t co
   std::vector<std::size_t> bad_at(errs.size(), count);
   parallel_chunks(count, chunks, [&](std::size_t b, std::size_t e, std::size_t c) {
     for (std::size_t i = b; i < e && i < first_bad.load(std::memory_order_relaxed); ++i) {
-      PointError err = decode(bytes.data() + i * stride, out[i], subgroup);
+      PointError err = decode(bytes.data() + (idx ? idx[i] : i) * stride, out[i], subgroup);
       if (err != PointError::kNone) {
         errs[c] = err;
         bad_at[c] = i;
@@ -217,10 +220,54 @@ PointBatchError decode_batch(std::span<const std::uint8_t> bytes, std::size_t co
       res.error = errs[c];
     }
   }
+  if (idx && res.error != PointError::kNone) res.index = idx[res.index];
+  return res;
+}
+
+template <class Point, class Decode>
+SelectedBatchError decode_selected(std::span<const std::uint8_t> bytes, std::size_t count, std::size_t stride,
+                                   const std::vector<bool>& keep, std::vector<Point>& out, bool subgroup,
+                                   Decode decode) {
+  std::vector<std::uint32_t> idx;
+  SelectedBatchError res;
+  res.not_identity = count;
+  std::size_t bad_skipped = count;  // lowest skipped point that fails to decode
+  PointError bad_skipped_error = PointError::kNone;
+  for (std::size_t i = 0; i < count; ++i) {
+    if (i < keep.size() && keep[i]) {
+      idx.push_back(std::uint32_t(i));
+    } else if (!all_zero(bytes.data() + i * stride, stride)) {  // rare: a malformed key
+      Point p;
+      PointError e = decode(bytes.data() + i * stride, p, subgroup);
+      if (e != PointError::kNone) {
+        if (bad_skipped == count) {
+          bad_skipped = i;
+          bad_skipped_error = e;
+        }
+      } else if (res.not_identity == count) {
+        res.not_identity = i;
+      }
+    }
+  }
+  res.decode = decode_batch(bytes, idx.size(), stride, out, subgroup, decode, idx.data());
+  if (bad_skipped < count && (res.decode.error == PointError::kNone || bad_skipped < res.decode.index)) {
+    res.decode.index = bad_skipped;
+    res.decode.error = bad_skipped_error;
+  }
   return res;
 }
 
 }  // namespace
+
+SelectedBatchError decode_g1_selected(std::span<const std::uint8_t> bytes, std::size_t count,
+                                      const std::vector<bool>& keep, std::vector<G1Affine>& out, bool subgroup) {
+  return decode_selected(bytes, count, kG1Bytes, keep, out, subgroup, decode_g1_mont);
+}
+
+SelectedBatchError decode_g2_selected(std::span<const std::uint8_t> bytes, std::size_t count,
+                                      const std::vector<bool>& keep, std::vector<G2Affine>& out, bool subgroup) {
+  return decode_selected(bytes, count, kG2Bytes, keep, out, subgroup, decode_g2_mont);
+}
 
 PointBatchError decode_g1_batch(std::span<const std::uint8_t> bytes, std::size_t count, std::vector<G1Affine>& out,
                                 bool subgroup) {

@@ -66,6 +66,20 @@ PointBatchError decode_g1_batch(std::span<const std::uint8_t> bytes, std::size_t
 PointBatchError decode_g2_batch(std::span<const std::uint8_t> bytes, std::size_t count, std::vector<G2Affine>& out,
                                 bool subgroup);
 
+// Decodes only the points whose keep[i] is set, into out (in index order); every other point must be
+// all zero bytes (the point at infinity). Errors come in the order decoding everything would give
+// them: the lowest-indexed point that fails to decode (kept or not) first; failing that,
+// `not_identity` is the lowest index of a skipped point that decodes but is not the identity
+// (count when none).
+struct SelectedBatchError {
+  PointBatchError decode;  // decode.error == kNone: no point failed to decode
+  std::size_t not_identity = 0;
+};
+SelectedBatchError decode_g1_selected(std::span<const std::uint8_t> bytes, std::size_t count,
+                                      const std::vector<bool>& keep, std::vector<G1Affine>& out, bool subgroup);
+SelectedBatchError decode_g2_selected(std::span<const std::uint8_t> bytes, std::size_t count,
+                                      const std::vector<bool>& keep, std::vector<G2Affine>& out, bool subgroup);
+
 // Decimal text of a little-endian integer of any width (for messages).
 std::string le_bytes_to_decimal(std::span<const std::uint8_t> bytes);
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -263,53 +264,32 @@ Result<ZkeyFile> parse(const BinFile& f, const ZkeyReadOptions& opt) {
 
   // ---- sections 5-7: A, B1, B2, compressed by density; a sparse variable's point must be infinity
   const bool sg = opt.check_subgroup;
-  {
-    std::vector<G1Affine> full;
-    if (auto e = decode_g1_batch(sec[kSecA], n_vars, full, sg); e.error != PointError::kNone) {
-      return batch_error(kSecA, "A points", e);
+  // Only the points of variables with coefficients are decoded, straight into the key; the others
+  // must be the point at infinity (all zero bytes).
+  auto selected_error = [&](std::uint32_t id, const char* what, const SelectedBatchError& e, const char* coef)
+      -> std::optional<Error> {
+    if (e.decode.error != PointError::kNone) return batch_error(id, what, e.decode);
+    if (e.not_identity < n_vars) {
+      return f.section_error(id, what,
+                             "point " + std::to_string(e.not_identity) +
+                                 " is not the point at infinity although the variable has no " + coef + " coefficient");
     }
-    pk.a.reserve(n_inputs + pk.a_aux_density.popcount);
-    for (std::uint64_t i = 0; i < n_vars; ++i) {
-      if (i < n_inputs || a_dense[i]) {
-        pk.a.push_back(full[i]);
-      } else if (!full[i].is_identity()) {
-        return f.section_error(kSecA, "A points",
-                               "point " + std::to_string(i) +
-                                   " is not the point at infinity although the variable has no A coefficient");
-      }
+    return std::nullopt;
+  };
+  {
+    std::vector<bool> keep = a_dense;
+    for (std::uint64_t i = 0; i < n_inputs && i < n_vars; ++i) keep[i] = true;
+    if (auto err = selected_error(kSecA, "A points", decode_g1_selected(sec[kSecA], n_vars, keep, pk.a, sg), "A")) {
+      return *err;
     }
   }
-  {
-    std::vector<G1Affine> full;
-    if (auto e = decode_g1_batch(sec[kSecB1], n_vars, full, sg); e.error != PointError::kNone) {
-      return batch_error(kSecB1, "B1 points", e);
-    }
-    pk.b_g1.reserve(pk.b_input_density.popcount + pk.b_aux_density.popcount);
-    for (std::uint64_t i = 0; i < n_vars; ++i) {
-      if (b_dense[i]) {
-        pk.b_g1.push_back(full[i]);
-      } else if (!full[i].is_identity()) {
-        return f.section_error(kSecB1, "B1 points",
-                               "point " + std::to_string(i) +
-                                   " is not the point at infinity although the variable has no B coefficient");
-      }
-    }
+  if (auto err = selected_error(kSecB1, "B1 points", decode_g1_selected(sec[kSecB1], n_vars, b_dense, pk.b_g1, sg),
+                                "B")) {
+    return *err;
   }
-  {
-    std::vector<G2Affine> full;
-    if (auto e = decode_g2_batch(sec[kSecB2], n_vars, full, sg); e.error != PointError::kNone) {
-      return batch_error(kSecB2, "B2 points", e);
-    }
-    pk.b_g2.reserve(pk.b_input_density.popcount + pk.b_aux_density.popcount);
-    for (std::uint64_t i = 0; i < n_vars; ++i) {
-      if (b_dense[i]) {
-        pk.b_g2.push_back(full[i]);
-      } else if (!full[i].is_identity()) {
-        return f.section_error(kSecB2, "B2 points",
-                               "point " + std::to_string(i) +
-                                   " is not the point at infinity although the variable has no B coefficient");
-      }
-    }
+  if (auto err = selected_error(kSecB2, "B2 points", decode_g2_selected(sec[kSecB2], n_vars, b_dense, pk.b_g2, sg),
+                                "B")) {
+    return *err;
   }
 
   // ---- sections 8, 9: C (private variables) and H

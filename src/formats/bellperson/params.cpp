@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "base/huge_vector.hpp"
 #include "base/parallel.hpp"
 #include "formats/bellperson/point_decode.hpp"
 
@@ -285,30 +286,11 @@ Status PointView<A>::decode_into(std::span<A> out, std::size_t first, const Deco
 
 namespace {
 
-// Output buffers: n points, value-initialised. Large buffers get transparent huge pages and are
-// faulted in by all threads at once (MADV_POPULATE_WRITE, Linux 5.14+; ignored where unsupported),
-// so the serial value-initialisation that follows runs over resident memory.
+// Output buffers: n points, value-initialised, on huge pages populated by all threads
+// (base/huge_vector.hpp).
 template <class A>
 void allocate_points(std::vector<A>& v, std::size_t n, std::size_t threads) {
-  v = std::vector<A>();
-  v.reserve(n);
-  const std::size_t bytes = n * sizeof(A);
-  constexpr std::uintptr_t kPage = 4096, kHuge = std::uintptr_t(2) << 20;
-  if (bytes >= 4 * kHuge) {
-    std::uintptr_t b = (reinterpret_cast<std::uintptr_t>(v.data()) + kPage - 1) & ~(kPage - 1);
-    std::uintptr_t e = reinterpret_cast<std::uintptr_t>(v.data() + n) & ~(kPage - 1);
-#ifdef MADV_HUGEPAGE
-    ::madvise(reinterpret_cast<void*>(b), e - b, MADV_HUGEPAGE);
-#endif
-#ifdef MADV_POPULATE_WRITE
-    const std::size_t pieces = (e - b + kHuge - 1) / kHuge;
-    parallel_chunks(pieces, threads, [&](std::size_t lo, std::size_t hi, std::size_t) {
-      std::uintptr_t pb = b + lo * kHuge, pe = std::min<std::uintptr_t>(e, b + hi * kHuge);
-      if (pe > pb) ::madvise(reinterpret_cast<void*>(pb), pe - pb, MADV_POPULATE_WRITE);
-    });
-#endif
-  }
-  v.resize(n);
+  allocate_huge(v, n, threads);
 }
 
 }  // namespace
