@@ -5,8 +5,8 @@
 #
 #   deploy/quickstart.sh [BUILD_DIR] [COUNT] [CONCURRENCY]      (defaults: build, 8, 2)
 #
-# Until the Filecoin circuits land this proves a generic circuit; PoRep requests are accepted and
-# answered FAILED "not supported yet: porep-c2".
+# This proves a generic circuit (seconds); scripts/demo.sh is the same loop for PoRep C2 with TEST-ONLY
+# 2 KiB parameters and sealed test sectors.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$(realpath "${1:-$ROOT/build}")

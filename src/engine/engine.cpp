@@ -14,6 +14,7 @@
 #include <string_view>
 #include <thread>
 
+#include "engine/porep_kind.hpp"
 #include "engine/units.hpp"
 
 namespace cuzk::engine {
@@ -861,6 +862,7 @@ Engine::Engine(EngineOptions options) : options_(std::move(options)) {
   for (ProofKind k : {ProofKind::kPoRepC2, ProofKind::kSnapUpdate, ProofKind::kWindowPoSt, ProofKind::kWinningPoSt}) {
     im.kinds[static_cast<std::uint32_t>(k)] = make_unsupported_filecoin_kind(k);
   }
+  if (auto porep = make_porep_c2_kind()) im.kinds[static_cast<std::uint32_t>(ProofKind::kPoRepC2)] = porep;
 
   const std::uint32_t backend_workers = std::uint32_t(options_.devices.size()) * options_.workers_per_device;
   im.backend_cap = options_.backend_queue_depth ? options_.backend_queue_depth : 2 * backend_workers;

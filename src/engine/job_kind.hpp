@@ -5,9 +5,9 @@
 //
 //   scheduler ─▶ reserve memory ─▶ synthesize(k) ─▶ Backend::start ─▶ finish ─▶ ... ─▶ verify(all)
 //
-// A kind never sees threads, queues or budgets, so PoRep C2, SnapDeals and the PoSts plug in here
-// as partitioner + synthesizer when the circuit layer provides them. Two kinds exist today:
-// generic-groth16 (a registered .zkey + a .wtns; synthesis = witness parsing) and the Filecoin kinds,
+// A kind never sees threads, queues or budgets, so the Filecoin proofs plug in here as partitioner +
+// synthesizer. Kinds today: generic-groth16 (a registered .zkey + a .wtns; synthesis = witness
+// parsing), porep-c2 (porep_kind.hpp: a C1 in, one circuit per partition), and SnapDeals and the PoSts,
 // which validate their inputs and then fail with "not supported yet: <kind>".
 #pragma once
 
@@ -93,8 +93,8 @@ class JobKind {
 
 // The kinds built in today.
 std::shared_ptr<JobKind> make_generic_groth16_kind();
-// PoRep C2, SnapDeals, WindowPoSt, WinningPoSt: validate the request's shape, then fail with
-// "not supported yet: <kind>" until the circuit layer lands.
+// SnapDeals, WindowPoSt, WinningPoSt (and PoRep C2 in a build without the C2 layer): validate the
+// request's shape, then fail with "not supported yet: <kind>" until their circuits land.
 std::shared_ptr<JobKind> make_unsupported_filecoin_kind(ProofKind kind);
 
 }  // namespace cuzk::engine

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <filesystem>
 
+#include "engine/porep_srs.hpp"
 #include "engine/units.hpp"
 #include "formats/snarkjs_zkey.hpp"
 
@@ -108,6 +109,17 @@ std::optional<FilecoinId> parse_filecoin_id(const std::string& id) {
   return FilecoinId{fam, size};
 }
 
+std::uint64_t sector_size_of(const std::string& label) {
+  constexpr std::uint64_t KiB = 1024, MiB = KiB << 10, GiB = MiB << 10;
+  return label == "2k" ? 2 * KiB : label == "8m" ? 8 * MiB : label == "512m" ? 512 * MiB : label == "32g" ? 32 * GiB : 64 * GiB;
+}
+
+// PoRep ids become full proving keys when the circuit layer is built in (porep_srs.hpp).
+bool porep_as_proving_key(const std::string& id) {
+  auto fid = parse_filecoin_id(id);
+  return fid && fid->family == "porep" && porep_srs::available();
+}
+
 template <class T>
 std::uint64_t vec_bytes(const std::vector<T>& v) {
   return v.size() * sizeof(T);
@@ -132,9 +144,11 @@ std::uint64_t file_size_or_zero(const std::string& path) {
 }
 
 // What a load may take at its peak: a .zkey is read whole and then decoded (points grow from 96 to
-// sizeof(G1Affine) bytes), so file + 1.25 x file; a .params file is only mapped.
+// sizeof(G1Affine) bytes), so file + 1.25 x file; a PoRep .params is mapped, decoded and joined by its
+// recorded shape (porep_srs::load_estimate); other .params files are only mapped.
 std::uint64_t load_estimate(const SrsEntry& e) {
   std::uint64_t size = file_size_or_zero(e.path);
+  if (size && porep_as_proving_key(e.id)) return porep_srs::load_estimate(e.path);
   if (e.filecoin) return size;
   return size + size + size / 4 + (1u << 20);
 }
@@ -154,6 +168,13 @@ Result<std::shared_ptr<const LoadedKey>> load_key(const SrsEntry& e) {
     key->domain_size = z->domain_size;
     key->pk = std::move(z->pk);
     key->shape = std::move(z->shape);
+    key->bytes = key_bytes(key->pk, key->shape);
+    return std::shared_ptr<const LoadedKey>(std::move(key));
+  }
+  if (porep_as_proving_key(e.id)) {
+    if (auto st = porep_srs::load(sector_size_of(parse_filecoin_id(e.id)->size), e.path, *key); !st) {
+      return Error{e.id + ": " + st.error()};
+    }
     key->bytes = key_bytes(key->pk, key->shape);
     return std::shared_ptr<const LoadedKey>(std::move(key));
   }
@@ -189,23 +210,34 @@ std::vector<std::string> SrsManager::filecoin_ids() {
   return out;
 }
 
+Result<std::string> SrsManager::filecoin_id(const std::string& family, std::uint64_t sector_size) {
+  for (auto s : kSizes) {
+    if (sector_size_of(s) == sector_size) {
+      std::string id = family + "-" + s;
+      if (parse_filecoin_id(id)) return id;
+      break;
+    }
+  }
+  return Error{"no Filecoin " + family + " parameters for sector size " + std::to_string(sector_size)};
+}
+
 Result<std::string> SrsManager::filecoin_params_path(const std::string& id) const {
   auto fid = parse_filecoin_id(id);
   if (!fid) return Error{"not a Filecoin circuit id: " + id};
 #if CUZK_ENGINE_HAVE_FILECOIN_PARAMS
   namespace fp = cuzk::filecoin::params;
+  const std::string dir = options_.param_cache.empty() ? fp::parameter_cache_dir() : options_.param_cache;
+  if (porep_as_proving_key(id)) {
+    auto p = porep_srs::params_path(sector_size_of(fid->size), dir);
+    if (!p) return Error{id + ": " + p.error()};
+    return *p;
+  }
   fp::ProofFamily fam = fid->family == "porep"     ? fp::ProofFamily::kPoRep
                         : fid->family == "wpost"   ? fp::ProofFamily::kWindowPoSt
                         : fid->family == "winning" ? fp::ProofFamily::kWinningPoSt
                                                    : fp::ProofFamily::kSnapDeals;
-  std::uint64_t size = fid->size == "2k"     ? fp::kSectorSize2KiB
-                       : fid->size == "8m"   ? fp::kSectorSize8MiB
-                       : fid->size == "512m" ? fp::kSectorSize512MiB
-                       : fid->size == "32g"  ? fp::kSectorSize32GiB
-                                             : fp::kSectorSize64GiB;
-  auto cfg = fp::make_param_config(fam, size);
+  auto cfg = fp::make_param_config(fam, sector_size_of(fid->size));
   if (!cfg) return Error{"no published parameters for " + id};
-  std::string dir = options_.param_cache.empty() ? fp::parameter_cache_dir() : options_.param_cache;
   return dir + "/" + cfg->params_file();
 #else
   return Error{id + ": this build has no Filecoin parameter support"};

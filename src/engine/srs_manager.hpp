@@ -5,8 +5,9 @@
 //
 //   device  GPU memory                    (CUDA backend; not in a CPU-only build)
 //   pinned  page-locked host memory       (CUDA backend)
-//   host    decoded in ordinary memory    (CPU backend: a .zkey, ready to prove)
-//   mapped  the file mmap'd, not decoded  (a Filecoin .params until its circuit is built in)
+//   host    decoded in ordinary memory    (CPU backend: a .zkey, or a PoRep .params with its
+//                                          recorded partition shape; ready to prove)
+//   mapped  the file mmap'd, not decoded  (PoSt and SnapDeals .params until their circuits land)
 //   cold    registered, nothing loaded
 //
 // Every loaded key holds a reservation in the MemoryBudget for its size, is reference counted by the
@@ -37,8 +38,9 @@ enum class SrsTier : std::uint8_t { kDevice, kPinned, kHost, kMapped, kCold };
 const char* tier_name(SrsTier t);  // "device", "pinned", "host", "mapped", "cold"
 
 // A loaded key. For a .zkey: the proving key and the circuit's shape (A and B), ready for the
-// backend. For a Filecoin .params: only the mapping (`mapped_file`, a formats::bellperson::ParamsFile)
-// and its verifying key; the circuit layer will assemble the proving key from it.
+// backend. For a PoRep .params: the proving key and the recorded partition shape (A, B and C), ready
+// for the backend (porep_srs.hpp). For the other Filecoin .params: only the mapping (`mapped_file`, a
+// formats::bellperson::ParamsFile) and its verifying key.
 struct LoadedKey {
   std::string id;
   std::string path;
@@ -139,6 +141,8 @@ class SrsManager {
 
   // The Filecoin ids this build knows ("porep-32g", ...), and the file an id maps to.
   static std::vector<std::string> filecoin_ids();
+  // "porep-2k", "wpost-32g", ... for a family (porep, wpost, winning, snap) and a sector size in bytes.
+  static Result<std::string> filecoin_id(const std::string& family, std::uint64_t sector_size);
   Result<std::string> filecoin_params_path(const std::string& id) const;
 
  private:

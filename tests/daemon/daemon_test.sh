@@ -176,6 +176,19 @@ bench_cli)
   set +e; B single -t generic --circuit-id nope --wtns "$FIX/bits/witness.wtns" > nope.txt; rc=$?; set -e
   [ "$rc" = 1 ] && grep -q 'unknown circuit id "nope"' nope.txt || fail "unknown circuit: rc=$rc $(cat nope.txt)"
   pass "preload, evict, register, cancel, metrics, errors"
+  # PoRep inputs: batch cycles over its --c1 files (proof i uses file i mod n); here two bad ones, so
+  # the per-proof errors show which file each request carried. No proving involved.
+  printf 'garbage' > c1a.bin; printf '{"SectorNum":1}' > c1b.json
+  set +e; B batch -t porep --c1 c1a.bin --c1 c1b.json -c 3 -j 1 --proofs-dir pd > cyc.txt; rc=$?; set -e
+  [ "$rc" = 1 ] && grep -q '^inputs:      2 C1 files, cycled$' cyc.txt && grep -q '^failed:        3$' cyc.txt || fail "cycled batch: $(cat cyc.txt)"
+  [ "$(grep -c '^         error: porep-c2: vanilla_proof: bincode:' cyc.txt)" = 2 ] \
+    && [ "$(grep -c '^         error: porep-c2: vanilla_proof: Curio wrapper JSON:' cyc.txt)" = 1 ] || fail "cycling: $(cat cyc.txt)"
+  [ -f pd/index.tsv ] && [ ! -s pd/index.tsv ] || fail "--proofs-dir: expected an empty index"
+  set +e; out=$(B batch -t porep --c1 c1a.bin --c1 c1b.json -c 1 2>&1); rc=$?; set -e
+  [ "$rc" = 2 ] && echo "$out" | grep -q -- '--count 1 is less than the 2 --c1 files' || fail "count < files: $out"
+  set +e; out=$(B single -t porep --c1 c1a.bin --c1 c1b.json 2>&1); rc=$?; set -e
+  [ "$rc" = 2 ] && echo "$out" | grep -q 'single takes one --c1 file' || fail "single with two --c1: $out"
+  pass "batch -t porep cycles over --c1 files; --proofs-dir; usage errors"
   # An unreachable daemon is a clear error, not a hang.
   set +e; out=$("$BENCH" -a 127.0.0.1:1 status 2>&1); rc=$?; set -e
   [ "$rc" = 2 ] && echo "$out" | grep -q 'cannot connect' || fail "unreachable daemon: $out"
@@ -260,6 +273,45 @@ preload = true"
   [ "$peak_rss" -le "$allowed" ] || fail "peak RSS $peak_rss above $allowed"
   pass "20 jobs on a budget for 2 partitions: all completed, budget and RSS held"
   stop_daemon
+  ;;
+
+porep_e2e)
+  # PoRep C2 end to end: seal a 2 KiB test sector, prove it through the daemon (Prove RPC,
+  # POREP_SEAL_COMMIT, the c1.json bytes), verify the proof with `cuzk verify-porep`. A C1 with one
+  # label flipped (sent as raw C1 JSON) is refused with the vanilla check's message, without proving.
+  : "${CUZK:?}" "${PARAMS:?}"
+  hex() { printf "%064x" "$1"; }
+  "$CUZK" seal --registered-proof StackedDrg2KiBV1_1 --random --rng-seed 21 --ticket "$(hex 21)" --seed "$(hex 4660)" \
+    --miner-id 1000 --sector-id 21 --out s21 > /dev/null || fail "cuzk seal"
+  "$CUZK" seal --registered-proof StackedDrg2KiBV1_1 --random --rng-seed 22 --ticket "$(hex 22)" --seed "$(hex 4661)" \
+    --miner-id 1000 --sector-id 22 --c1-format json --out s22 > /dev/null || fail "cuzk seal (json)"
+  jq -c '.vanilla_proofs.StackedDrg2KiBV1[0][0].replica_column_proofs.c_x.column.rows[1][3] |= (if . % 2 == 0 then . + 1 else . - 1 end)' \
+    s22/c1.json > bad_c1.json
+  write_config cuzk.toml "[srs]
+param_cache = \"$PARAMS\""
+  sed -i 's/^total_budget = "1GiB"$/total_budget = "12GiB"/' cuzk.toml
+  start_daemon cuzk.toml
+  set +e; "$BENCH" -a "$GRPC_UNIX" single -t porep --c1 bad_c1.json > bad.txt; rc=$?; set -e
+  [ "$rc" = 1 ] && grep -q '^status:    FAILED$' bad.txt \
+    && grep -Eq '^error:     porep-c2: vanilla_proof: .*c_x' bad.txt || fail "corrupt C1: rc=$rc $(cat bad.txt)"
+  status_json | jq -e '[.loaded_srs[] | select(.circuit_id == "porep-2k")] | length == 0' > /dev/null \
+    || fail "a refused C1 loaded the PoRep key"
+  pass "a C1 with one label flipped: FAILED naming the check, no key loaded"
+  timeout 800 "$BENCH" -a "$GRPC_UNIX" single -t porep --c1 s21/c1.json --sector-num 21 --out proof.bin \
+    --timeline porep.svg > single.txt || fail "PoRep single: $(cat single.txt)"
+  grep -q '^status:    COMPLETED$' single.txt && grep -Eq '^proof:     192 bytes \(hex: [0-9a-f]{384}\)$' single.txt \
+    || fail "single output: $(cat single.txt)"
+  [ "$(stat -c %s proof.bin)" = 192 ] || fail "--out wrote $(stat -c %s proof.bin) bytes"
+  out=$("$CUZK" verify-porep --c1 s21/c1.json --params "$PARAMS" --proof proof.bin --miner-id 1000) || fail "verify-porep: $out"
+  [ "$out" = "OK (StackedDrg2KiBV1_1, 1 partition proofs)" ] || fail "verify-porep: $out"
+  # ... and bound to its sector.
+  set +e; out=$("$CUZK" verify-porep --c1 s22/c1.json --params "$PARAMS" --proof proof.bin); rc=$?; set -e
+  [ "$rc" = 1 ] && echo "$out" | grep -q '^INVALID' || fail "verify-porep accepted the proof for another sector: $out"
+  status_json | jq -e '.loaded_srs[] | select(.circuit_id == "porep-2k") | .tier_name == "host" and .size_bytes > 500000000' \
+    > /dev/null || fail "porep-2k not resident as a host key: $(status_json | jq -c .loaded_srs)"
+  grep -q '<svg' porep.svg || fail "timeline"
+  pass "Prove POREP_SEAL_COMMIT: 192-byte proof accepted by cuzk verify-porep; key porep-2k resident (host)"
+  stop_daemon 60
   ;;
 
 config_errors)

@@ -114,9 +114,9 @@ async function main() {
 
   // --- Filecoin kinds through Curio's definition: accepted, then FAILED with a clear message.
   let res = (await call(curio, 'Prove', { submit: { request_id: 'porep-1000-7', proof_kind: 'POREP_SEAL_COMMIT', sector_size: '2048', registered_proof: '8', vanilla_proof: c1Wrapper(), sector_number: '7', miner_id: '1000' } })).result;
-  ok(res.status === 'FAILED' && res.error_message.includes('not supported yet: porep-c2'), 'Prove PoRep: FAILED not supported yet', res.error_message);
+  ok(res.status === 'FAILED' && res.error_message.startsWith('porep-c2: vanilla_proof: Curio wrapper JSON: '), 'Prove PoRep truncated C1: FAILED naming the field', res.error_message);
   res = (await call(curio, 'Prove', { submit: { proof_kind: 'POREP_SEAL_COMMIT', vanilla_proof: Buffer.from('garbage') } })).result;
-  ok(res.status === 'FAILED' && res.error_message.includes('vanilla_proof is not a JSON object'), 'Prove PoRep garbage vanilla proof: FAILED', res.error_message);
+  ok(res.status === 'FAILED' && res.error_message.startsWith('porep-c2: vanilla_proof: bincode: '), 'Prove PoRep garbage vanilla proof: FAILED', res.error_message);
   res = (await call(curio, 'Prove', { submit: { proof_kind: 'WINNING_POST', randomness: Buffer.alloc(5), vanilla_proofs: [Buffer.from('x')] } })).result;
   ok(res.status === 'FAILED' && res.error_message.includes('randomness must be 32 bytes, got 5'), 'Prove WinningPoSt short randomness: FAILED', res.error_message);
   res = (await call(curio, 'Prove', { submit: { proof_kind: 'WINDOW_POST_PARTITION', randomness: Buffer.alloc(32), vanilla_proofs: [Buffer.from('x')], partition_index: 1 } })).result;

@@ -472,16 +472,17 @@ TEST(Engine, MalformedRequestsFailWithClearMessagesAndTheEngineKeepsServing) {
 
   ProofRequest porep;
   porep.proof_kind = 1;
+  // PoRep C1s are parsed strictly (porep::parse_c1_any); the error names the format and the field.
+  // (tests/engine/porep_kind_test.cpp proves a real one and refuses one that fails the vanilla checks.)
+  expect_failed(porep, "porep-c2: vanilla_proof is empty");
   porep.vanilla_proof = "garbage\x01\x02";
-  expect_failed(porep, "porep-c2: vanilla_proof is not a JSON object");
+  expect_failed(porep, "porep-c2: vanilla_proof: bincode: ");
   porep.vanilla_proof = R"({"SectorNum":1,"SectorSize":2048})";
-  expect_failed(porep, "missing \"Phase1Out\"");
+  expect_failed(porep, "porep-c2: vanilla_proof: Curio wrapper JSON: (document): missing field 'Phase1Out'");
   porep.vanilla_proof = R"({"SectorNum":1,"Phase1Out":"!!!!","SectorSize":2048})";
-  expect_failed(porep, "not valid base64");
-  porep.vanilla_proof = R"({"SectorNum":1,"Phase1Out":"eyJhIjoxfQ==","SectorSize":4096})";
-  expect_failed(porep, "SectorSize 4096 is not a Filecoin sector size");
+  expect_failed(porep, "porep-c2: vanilla_proof: Curio wrapper JSON: Phase1Out: base64: invalid character '!'");
   porep.vanilla_proof = R"({"SectorNum":1,"Phase1Out":"eyJhIjoxfQ==","SectorSize":2048})";
-  expect_failed(porep, "not supported yet: porep-c2");
+  expect_failed(porep, "porep-c2: vanilla_proof: Curio wrapper JSON: Phase1Out: a: unknown field");
 
   ProofRequest win;
   win.proof_kind = 4;

@@ -1,14 +1,16 @@
 // cuzk-bench: drives a running cuzk-daemon. The human-readable output follows the Rust cuzk-bench
 // line for line (cuzk-behaviour.md 3.2); --json prints one JSON document instead.
 //
-//   cuzk-bench [-a ADDR] [--json] single  -t TYPE [inputs] [--timeline FILE.svg]
+//   cuzk-bench [-a ADDR] [--json] single  -t TYPE [inputs] [--timeline FILE.svg] [--out PROOF]
 //   cuzk-bench [-a ADDR] [--json] batch   -t TYPE [inputs] -c COUNT -j CONCURRENCY [--timeline FILE.svg]
+//                                         [--proofs-dir DIR]
 //   cuzk-bench [-a ADDR] [--json] status | metrics | preload -c ID | evict -c ID | cancel JOB_ID
 //   cuzk-bench [-a ADDR] register --circuit-id ID --zkey PATH [--preload]
 //   cuzk-bench gen-circuit --constraints N --out DIR [--id NAME] [--seed S]
 //
 // TYPE: porep | snap | wpost | winning (Filecoin; the inputs are --c1 / --vanilla and the hex
-// fields) or generic (--circuit-id ID with --wtns FILE, sent inline, or --wtns-path PATH, read by
+// fields; `batch` takes --c1 more than once and cycles over the files, so a run proves different
+// sectors instead of replaying one input) or generic (--circuit-id ID with --wtns FILE, sent inline, or --wtns-path PATH, read by
 // the daemon). Exit status: 0 when every proof completed, 1 when any did not, 2 on usage or
 // connection errors.
 #include <unistd.h>
@@ -19,6 +21,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -47,7 +50,10 @@ struct Global {
 
 struct ProofArgs {
   std::string type;
-  std::string c1, vanilla;
+  std::vector<std::string> c1;  // single: one file; batch: cycled over
+  std::string vanilla;
+  std::string out;         // single: write the proof bytes here
+  std::string proofs_dir;  // batch: write every completed proof here (and index.tsv)
   std::uint64_t registered_proof = 0, sector_num = 1, miner_id = 1000, sector_size = 0;
   std::uint32_t partition = 0;
   std::string randomness, comm_r_old, comm_r_new, comm_d_new;
@@ -135,7 +141,8 @@ Result<std::uint32_t> parse_type(std::string t) {
   return Error{"unknown proof type: " + t + ". Use: porep, snap, wpost, winning, generic"};
 }
 
-Result<engine::ProofRequest> build_request(const ProofArgs& a) {
+// The request for the inputs of `a`, with the c1_index-th --c1 file.
+Result<engine::ProofRequest> build_request(const ProofArgs& a, std::size_t c1_index = 0) {
   auto kind = parse_type(a.type);
   if (!kind) return Error{kind.error()};
   engine::ProofRequest r;
@@ -156,7 +163,7 @@ Result<engine::ProofRequest> build_request(const ProofArgs& a) {
     else return Error{"--priority: expected low, normal, high or critical"};
   }
   if (!a.c1.empty()) {
-    auto c1 = read_file(a.c1);
+    auto c1 = read_file(a.c1[c1_index % a.c1.size()]);
     if (!c1) return Error{"--c1: " + c1.error()};
     r.vanilla_proof = std::move(*c1);
   }
@@ -250,6 +257,7 @@ Status write_timeline(const std::string& path, const std::vector<TimelineJob>& j
 // ---------------------------------------------------------------- single
 
 int run_single(const Global& g, const ProofArgs& a) {
+  if (a.c1.size() > 1) return usage_error("single takes one --c1 file (batch cycles over several)");
   auto req = build_request(a);
   if (!req) return usage_error(req.error());
   if (req->request_id.empty()) req->request_id = engine::make_uuid_v4();
@@ -265,6 +273,11 @@ int run_single(const Global& g, const ProofArgs& a) {
     }
   }
   const bool ok = r->status == engine::ResultStatus::kCompleted;
+  if (ok && !a.out.empty()) {
+    std::ofstream f(a.out, std::ios::binary | std::ios::trunc);
+    f.write(r->proof.data(), std::streamsize(r->proof.size()));
+    if (!f.flush()) return usage_error("--out: cannot write " + a.out);
+  }
   if (g.json) {
     json j = {{"status", engine::status_name(r->status)}, {"job_id", r->job_id}, {"wall_ms", wall_ms},
               {"proof_bytes", r->proof.size()},            {"proof_hex", hex_encode(r->proof)},
@@ -291,6 +304,7 @@ int run_single(const Global& g, const ProofArgs& a) {
 // ---------------------------------------------------------------- batch
 
 struct BatchItem {
+  std::string input;  // the --c1 file of this proof ("" for other inputs)
   bool done = false;
   bool rpc_ok = false;
   std::string rpc_error;
@@ -298,11 +312,55 @@ struct BatchItem {
   double wall_s = 0;
 };
 
+// (index from 1, job id, input file, proof bytes) of every completed proof.
+struct SavedProof {
+  std::size_t index;
+  std::string job_id, input, proof;
+};
+std::vector<SavedProof> items_proofs(const std::vector<BatchItem>& items) {
+  std::vector<SavedProof> out;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const auto& it = items[i];
+    if (it.rpc_ok && it.result.status == engine::ResultStatus::kCompleted) {
+      out.push_back({i + 1, it.result.job_id, it.input, it.result.proof});
+    }
+  }
+  return out;
+}
+
+// DIR/proof-N.bin for proof N, and DIR/index.tsv with one "N <tab> job id <tab> input <tab> proof file"
+// line each, so a script can check every proof against the input it was made from.
+Status write_proofs(const ProofArgs& a, const std::vector<SavedProof>& proofs) {
+  std::error_code ec;
+  std::filesystem::create_directories(a.proofs_dir, ec);
+  if (ec) return Error{"--proofs-dir: cannot create " + a.proofs_dir + ": " + ec.message()};
+  std::ofstream index(a.proofs_dir + "/index.tsv", std::ios::trunc);
+  for (const auto& p : proofs) {
+    const std::string file = a.proofs_dir + "/proof-" + std::to_string(p.index) + ".bin";
+    std::ofstream f(file, std::ios::binary | std::ios::trunc);
+    f.write(p.proof.data(), std::streamsize(p.proof.size()));
+    if (!f.flush()) return Error{"--proofs-dir: cannot write " + file};
+    index << p.index << '\t' << p.job_id << '\t' << p.input << '\t' << file << '\n';
+  }
+  if (!index.flush()) return Error{"--proofs-dir: cannot write " + a.proofs_dir + "/index.tsv"};
+  return ok_status();
+}
+
 int run_batch(const Global& g, const ProofArgs& a) {
   if (a.count == 0) return usage_error("--count must be at least 1");
   if (a.concurrency == 0) return usage_error("--concurrency must be at least 1");
-  auto base = build_request(a);
-  if (!base) return usage_error(base.error());
+  if (a.c1.size() > 1 && a.count < a.c1.size()) {
+    return usage_error("--count " + std::to_string(a.count) + " is less than the " + std::to_string(a.c1.size()) +
+                       " --c1 files");
+  }
+  // One request per input file, read once; proof i uses bases[i % files].
+  std::vector<engine::ProofRequest> bases;
+  for (std::size_t f = 0; f < std::max<std::size_t>(1, a.c1.size()); ++f) {
+    auto r = build_request(a, f);
+    if (!r) return usage_error(r.error());
+    bases.push_back(std::move(*r));
+  }
+  const engine::ProofRequest* base = &bases[0];
   auto client = connect(g);
   if (!client) return usage_error(client.error());
   const std::string type = engine::kind_name(base->proof_kind);
@@ -312,6 +370,7 @@ int run_batch(const Global& g, const ProofArgs& a) {
     std::printf("proof type:  %s\n", type.c_str());
     std::printf("count:       %u\n", a.count);
     std::printf("concurrency: %u\n", a.concurrency);
+    if (a.c1.size() > 1) std::printf("inputs:      %zu C1 files, cycled\n", a.c1.size());
     std::printf("\n");
     std::fflush(stdout);
   }
@@ -326,7 +385,7 @@ int run_batch(const Global& g, const ProofArgs& a) {
       while (true) {
         std::uint32_t i = next++;
         if (i >= a.count) return;
-        engine::ProofRequest req = *base;
+        engine::ProofRequest req = bases[i % bases.size()];
         req.request_id = a.request_id.empty() ? engine::make_uuid_v4() : a.request_id + "-" + std::to_string(i + 1);
         in_flight++;
         auto t0 = Clock::now();
@@ -336,6 +395,7 @@ int run_batch(const Global& g, const ProofArgs& a) {
         std::lock_guard<std::mutex> lk(mu);
         BatchItem& it = items[i];
         it.done = true;
+        if (!a.c1.empty()) it.input = a.c1[i % a.c1.size()];
         it.wall_s = wall;
         if (r) {
           it.rpc_ok = true;
@@ -386,6 +446,9 @@ int run_batch(const Global& g, const ProofArgs& a) {
   }
   for (auto& t : workers) t.join();
   const double total_s = std::chrono::duration<double>(Clock::now() - t_start).count();
+  if (!a.proofs_dir.empty()) {
+    if (auto st = write_proofs(a, items_proofs(items)); !st) return usage_error(st.error());
+  }
 
   std::uint32_t completed = 0;
   double wsum = 0, wmin = 1e300, wmax = 0, psum = 0, pmin = 1e300, pmax = 0;
@@ -619,7 +682,12 @@ int run_register(const Global& g, const std::string& id, const std::string& zkey
 
 void add_proof_options(CLI::App* sub, ProofArgs& a, bool batch) {
   sub->add_option("-t,--type", a.type, "porep, snap, wpost, winning or generic")->required();
-  sub->add_option("--c1", a.c1, "PoRep: Curio's C1 wrapper JSON");
+  if (batch) {
+    sub->add_option("--c1", a.c1, "PoRep: a C1 file (Curio's wrapper JSON, C1 JSON or bincode); repeat it to cycle over sectors");
+  } else {
+    sub->add_option("--c1", a.c1, "PoRep: a C1 file (Curio's wrapper JSON, C1 JSON or bincode)");
+    sub->add_option("--out", a.out, "write the proof bytes (192 per partition) to this file");
+  }
   sub->add_option("--vanilla", a.vanilla, "PoSt/Snap: JSON array of base64 vanilla proofs (or one raw proof)");
   sub->add_option("--registered-proof", a.registered_proof, "registered proof type")->capture_default_str();
   sub->add_option("--sector-num", a.sector_num, "sector number")->capture_default_str();
@@ -641,6 +709,7 @@ void add_proof_options(CLI::App* sub, ProofArgs& a, bool batch) {
   if (batch) {
     sub->add_option("-c,--count", a.count, "number of proofs")->capture_default_str();
     sub->add_option("-j,--concurrency", a.concurrency, "proofs in flight at once")->capture_default_str();
+    sub->add_option("--proofs-dir", a.proofs_dir, "write each completed proof to DIR/proof-N.bin, listed in DIR/index.tsv");
   }
 }
 

@@ -35,6 +35,33 @@ Status check_c1(const porep::C1Output& c1, const porep::PorepConfig& config) {
   return check_vanilla_proofs(c1, config, graph);
 }
 
+Result<std::vector<math::Fr>> synthesize_porep_partition(const porep::C1Output& c1, const porep::PorepConfig& config,
+                                                        std::size_t partition, const groth16::R1csShape& shape,
+                                                        std::span<const math::Fr> derived_inputs,
+                                                        const std::function<bool()>& cancelled) {
+  auto stop = [&] { return cancelled && cancelled(); };
+  auto values = partition_values(c1, config, partition);
+  if (!values) return Error{values.error()};
+  if (stop()) return Error{"cancelled"};
+  const auto params = porep::StackedCircuitParams::from_config(config);
+  circuit::Witness wit =
+      circuit::build_witness([&](auto& cs) { porep::synthesize_stacked_circuit(cs, params, *values); });
+  *values = {};
+  if (stop()) return Error{"cancelled"};
+  std::vector<math::Fr> w = wit.assignment();
+  wit = {};
+  if (w.size() != shape.num_variables())
+    return Error{"the witness has " + std::to_string(w.size()) + " variables, the circuit " +
+                 std::to_string(shape.num_variables())};
+  if (derived_inputs.size() + 1 != shape.num_inputs)
+    return Error{std::to_string(derived_inputs.size()) + " derived public inputs, the circuit has " +
+                 std::to_string(shape.num_inputs - 1)};
+  for (std::size_t j = 0; j < derived_inputs.size(); ++j)
+    if (w[1 + j] != derived_inputs[j])
+      return Error{"public input " + std::to_string(j) + " of the witness differs from the derived one"};
+  return w;
+}
+
 Result<groth16::Proof> prove_porep_partition(const porep::C1Output& c1, const porep::PorepConfig& config,
                                              std::size_t partition, const groth16::R1csShape& shape,
                                              const groth16::ProvingKey& key, groth16::Backend& backend,
@@ -42,27 +69,12 @@ Result<groth16::Proof> prove_porep_partition(const porep::C1Output& c1, const po
   PartitionTiming t;
   const std::string where = "partition " + std::to_string(partition);
   auto t0 = std::chrono::steady_clock::now();
-  auto values = partition_values(c1, config, partition);
-  if (!values) return Error{values.error()};
-  const auto params = porep::StackedCircuitParams::from_config(config);
-  circuit::Witness wit =
-      circuit::build_witness([&](auto& cs) { porep::synthesize_stacked_circuit(cs, params, *values); });
-  std::vector<math::Fr> w = wit.assignment();
-  wit = {};
-  t.synth_ms = ms_since(t0);
-  if (w.size() != shape.num_variables())
-    return Error{where + ": the witness has " + std::to_string(w.size()) + " variables, the circuit " +
-                 std::to_string(shape.num_variables())};
-  // The inputs the circuit computed must be the ones the verifier will derive (they are, unless
-  // the vanilla proofs were not checked or this code has a bug: refuse rather than prove).
   sdr::Graph graph(config);
   const auto inputs = partition_public_inputs(config, graph, sector_public(c1), partition);
-  if (inputs.size() + 1 != shape.num_inputs)
-    return Error{where + ": " + std::to_string(inputs.size()) + " derived public inputs, the circuit has " +
-                 std::to_string(shape.num_inputs - 1)};
-  for (std::size_t j = 0; j < inputs.size(); ++j)
-    if (w[1 + j] != inputs[j])
-      return Error{where + ": public input " + std::to_string(j) + " of the witness differs from the derived one"};
+  auto synthesized = synthesize_porep_partition(c1, config, partition, shape, inputs);
+  if (!synthesized) return Error{where + ": " + synthesized.error()};
+  std::vector<math::Fr> w = std::move(*synthesized);
+  t.synth_ms = ms_since(t0);
 
   t0 = std::chrono::steady_clock::now();
   auto pending = backend.start(shape, w, key);

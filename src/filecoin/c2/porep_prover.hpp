@@ -39,6 +39,15 @@ Result<std::vector<groth16::Proof>> prove_porep(const porep::C1Output& c1, const
                                                 const groth16::ProvingKey& key, groth16::Backend& backend,
                                                 const PorepProveOptions& opt = {});
 
+// The full assignment (ONE, inputs, aux) of partition `partition`, synthesized from the C1, after
+// checking that its public inputs equal `derived_inputs` (partition_public_inputs): they are equal
+// unless the vanilla checks were bypassed or the circuit code has a bug — refuse rather than prove.
+// `cancelled` (optional) is polled between steps.
+Result<std::vector<math::Fr>> synthesize_porep_partition(const porep::C1Output& c1, const porep::PorepConfig& config,
+                                                        std::size_t partition, const groth16::R1csShape& shape,
+                                                        std::span<const math::Fr> derived_inputs,
+                                                        const std::function<bool()>& cancelled = {});
+
 // One partition (no C1 checks: callers that prove partitions separately run check_c1 once).
 Result<groth16::Proof> prove_porep_partition(const porep::C1Output& c1, const porep::PorepConfig& config,
                                              std::size_t partition, const groth16::R1csShape& shape,

@@ -1,0 +1,88 @@
+#include "engine/porep_srs.hpp"
+
+#if CUZK_ENGINE_HAVE_POREP
+
+#include <filesystem>
+
+#include "filecoin/c2/porep_params.hpp"
+#include "filecoin/c2/porep_shape.hpp"
+#include "filecoin/porep/config.hpp"
+#include "formats/bellperson/params.hpp"
+
+namespace cuzk::engine::porep_srs {
+namespace {
+
+namespace porep = filecoin::porep;
+
+Result<const porep::PorepConfig*> config_for_size(std::uint64_t sector_size) {
+  for (const auto& c : porep::all_porep_configs()) {
+    if (c.sector_size == sector_size && c.variant == porep::PorepVariant::kV1_1) return &c;
+  }
+  return Error{"no PoRep configuration for sector size " + std::to_string(sector_size)};
+}
+
+// The recorded shape's size per domain row: three CSR matrices (u64 row pointers, u32 columns,
+// 32-byte values). Measured on StackedDrg2KiBV1_1 (domain 2^22): key + shape charged 1.805 GB, of
+// which the decoded points are 1.202 GB, so the shape is ~0.60 GB = 144 B per domain row. The load's
+// estimate there is 3.00 GB; the daemon's peak RSS while loading was 3.04 GB (then 1.93 GB resident).
+constexpr std::uint64_t kShapeBytesPerRow = 160;
+
+}  // namespace
+
+bool available() { return true; }
+
+Result<std::string> params_path(std::uint64_t sector_size, const std::string& dir) {
+  auto config = config_for_size(sector_size);
+  if (!config) return Error{config.error()};
+  auto paths = filecoin::c2::porep_param_paths(**config, dir);
+  if (!paths) return Error{paths.error()};
+  return paths->params;
+}
+
+std::uint64_t load_estimate(const std::string& path) {
+  auto f = formats::bellperson::ParamsFile::open(path);
+  if (!f) {  // the load reports the error; reserve what the file occupies, 0 when it is absent
+    std::error_code ec;
+    auto n = std::filesystem::file_size(path, ec);
+    return ec ? 0 : n;
+  }
+  const std::uint64_t g1 = std::uint64_t(f->ic().size()) + f->h().size() + f->l().size() + f->a().size() + f->b_g1().size();
+  const std::uint64_t decoded = g1 * sizeof(math::G1Affine) + std::uint64_t(f->b_g2().size()) * sizeof(math::G2Affine);
+  const std::uint64_t rows = std::uint64_t(1) << f->domain_log2();
+  // The mapping stays resident while the points are decoded from it.
+  return f->file_size() + decoded + kShapeBytesPerRow * rows + (16u << 20);
+}
+
+Status load(std::uint64_t sector_size, const std::string& path, LoadedKey& key) {
+  auto config = config_for_size(sector_size);
+  if (!config) return Error{config.error()};
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return Error{"parameter file not found: " + path};
+  // The file's counts are checked against the circuit before anything is decoded, so a .params of
+  // another circuit fails after the shape is recorded, naming the count that differs.
+  groth16::R1csShape shape = filecoin::c2::record_porep_shape(**config);
+  auto pk = formats::bellperson::load_proving_key(path, shape);
+  if (!pk) return Error{pk.error()};
+  if (auto st = pk->check_consistency(); !st) return Error{path + ": " + st.error()};
+  key.has_proving_key = true;
+  key.n_public = shape.num_inputs - 1;
+  key.n_vars = std::uint32_t(shape.num_variables());
+  key.n_constraints = std::uint32_t(shape.num_constraints());
+  key.domain_size = std::uint32_t(pk->domain_size());
+  key.pk = std::move(*pk);
+  key.shape = std::move(shape);
+  return ok_status();
+}
+
+}  // namespace cuzk::engine::porep_srs
+
+#else
+
+namespace cuzk::engine::porep_srs {
+bool available() { return false; }
+Result<std::string> params_path(std::uint64_t, const std::string&) { return Error{"no PoRep support in this build"}; }
+std::uint64_t load_estimate(const std::string&) { return 0; }
+Status load(std::uint64_t, const std::string&, LoadedKey&) { return Error{"no PoRep support in this build"}; }
+}  // namespace cuzk::engine::porep_srs
+
+#endif
