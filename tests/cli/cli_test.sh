@@ -11,25 +11,8 @@ FIX="$ROOT/tests/fixtures/snarkjs"
 CIRCUITS=(mulchain multi_public linear bits)
 rm -rf "$WORK" && mkdir -p "$WORK" && cd "$WORK" || exit 1
 
-die() { echo "FAIL: $*" >&2; exit 1; }
-ok() { echo "ok: $*"; }
+source "$(dirname "${BASH_SOURCE[0]}")/expect.sh"
 snarkjs_ok() { "$SNARKJS" groth16 verify "$1" "$2" "$3" 2>&1 | grep -q "OK!"; }
-# expect_exit CODE CMD... : runs CMD, requires exit CODE; for errors, one line on stderr.
-expect_exit() {
-  local want=$1; shift
-  "$@" >out.txt 2>err.txt
-  local rc=$?
-  [ "$rc" -eq "$want" ] || die "exit $rc (want $want): $* :: $(cat err.txt out.txt | head -3)"
-  if [ "$want" -eq 2 ]; then
-    [ "$(wc -l < err.txt)" -eq 1 ] || die "error is not one line: $(cat err.txt)"
-  fi
-}
-expect_error() {  # expect_error NEEDLE CMD... : exit 2 and the one-line error contains NEEDLE
-  local needle=$1; shift
-  expect_exit 2 "$@"
-  grep -qF -- "$needle" err.txt || die "error lacks '$needle': $(cat err.txt)"
-  ok "rejected ($needle): $(cat err.txt)"
-}
 # patch FILE OFFSET HEXBYTE : overwrite one byte (negative offset counts from the end)
 patch() { python3 - "$@" <<'PY'
 import sys

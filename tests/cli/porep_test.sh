@@ -11,23 +11,7 @@ CASE=$1
 NOBLE_BP="$ROOT/tests/peers/noble_verify_bellperson.mjs"
 rm -rf "$WORK" && mkdir -p "$WORK" && cd "$WORK" || exit 1
 
-die() { echo "FAIL: $*" >&2; exit 1; }
-ok() { echo "ok: $*"; }
-expect_exit() {
-  local want=$1; shift
-  "$@" >out.txt 2>err.txt
-  local rc=$?
-  [ "$rc" -eq "$want" ] || die "exit $rc (want $want): $* :: $(cat err.txt out.txt | head -3)"
-  if [ "$want" -eq 2 ]; then
-    [ "$(wc -l < err.txt)" -eq 1 ] || die "error is not one line: $(cat err.txt)"
-  fi
-}
-expect_error() {
-  local needle=$1; shift
-  expect_exit 2 "$@"
-  grep -qF -- "$needle" err.txt || die "error lacks '$needle': $(cat err.txt)"
-  ok "rejected ($needle): $(cat err.txt)"
-}
+source "$(dirname "${BASH_SOURCE[0]}")/expect.sh"
 TICKET=0101010101010101010101010101010101010101010101010101010101010100
 SEED=0202020202020202020202020202020202020202020202020202020202020200
 P=StackedDrg2KiBV1_1

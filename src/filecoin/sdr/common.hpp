@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "filecoin/porep/c1.hpp"
+#include "filecoin/porep/c1_io.hpp"
 #include "math/ff/bls12_381.hpp"
 
 namespace cuzk::filecoin::sdr {
@@ -23,8 +24,12 @@ inline void trim_to_fr(Bytes32& b) { b[31] &= 0x3f; }
 Fr fr_from_bytes(const Bytes32& b);
 Bytes32 fr_to_bytes(const Fr& x);
 
-std::string to_hex(const Bytes32& b);  // 64 lowercase hex digits, byte order as stored
+// 64 lowercase hex digits, byte order as stored (porep::bytes32_hex).
+inline std::string to_hex(const Bytes32& b) { return porep::bytes32_hex(b); }
 // 64 hex digits (optional 0x); nullopt on anything else.
-std::optional<Bytes32> bytes32_from_hex(std::string_view hex);
+inline std::optional<Bytes32> bytes32_from_hex(std::string_view hex) {
+  auto b = porep::bytes32_from_hex(hex);
+  return b ? std::optional<Bytes32>(*b) : std::nullopt;
+}
 
 }  // namespace cuzk::filecoin::sdr

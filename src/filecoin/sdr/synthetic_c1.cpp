@@ -289,19 +289,9 @@ porep::C1Output synthetic_c1(const porep::PorepConfig& cfg, const SyntheticC1Opt
     p.c_x = column_proof(node);
     for (std::size_t j = 0; j < kDrgDegree; ++j) p.drg_parents.push_back(column_proof(par[j]));
     for (std::size_t j = kDrgDegree; j < kDegree; ++j) p.exp_parents.push_back(column_proof(par[j]));
-    for (std::size_t l = 1; l <= L; ++l) {
-      std::vector<Bytes32> own;
-      for (std::size_t j = 0; j < kDrgDegree; ++j) own.push_back(columns.at(par[j])[l - 1]);
-      if (l > 1)
-        for (std::size_t j = kDrgDegree; j < kDegree; ++j) own.push_back(columns.at(par[j])[l - 2]);
-      const auto expanded = expand_parent_labels(own);
-      porep::LabelingProof lp;
-      lp.parents.assign(expanded.begin(), expanded.end());
-      lp.layer_index = std::uint32_t(l);
-      lp.node = node;
-      p.labeling_proofs.push_back(std::move(lp));
-    }
-    p.encoding_proof = p.labeling_proofs.back();
+    add_labeling_proofs(p, node, L, par.data(), [&columns](std::size_t layer, std::uint32_t n) -> const Bytes32& {
+      return columns.at(n)[layer - 1];
+    });
     return p;
   };
 

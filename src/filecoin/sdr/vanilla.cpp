@@ -10,6 +10,25 @@
 
 namespace cuzk::filecoin::sdr {
 
+void add_labeling_proofs(porep::ChallengeProof& p, std::uint64_t node, std::size_t layers,
+                         const std::uint32_t parents[kDegree],
+                         const std::function<const Bytes32&(std::size_t layer, std::uint32_t parent)>& label) {
+  for (std::size_t layer = 1; layer <= layers; ++layer) {
+    // Layer 1 hashes only the DRG parents; later layers add the expander parents of the layer below.
+    std::vector<Bytes32> own;
+    for (std::size_t i = 0; i < kDrgDegree; ++i) own.push_back(label(layer, parents[i]));
+    if (layer > 1)
+      for (std::size_t i = kDrgDegree; i < kDegree; ++i) own.push_back(label(layer - 1, parents[i]));
+    const auto expanded = expand_parent_labels(own);
+    porep::LabelingProof lp;
+    lp.parents.assign(expanded.begin(), expanded.end());
+    lp.layer_index = std::uint32_t(layer);
+    lp.node = node;
+    p.labeling_proofs.push_back(std::move(lp));
+  }
+  p.encoding_proof = p.labeling_proofs.back();
+}
+
 porep::ColumnProof column_proof(const SealedSector& s, std::uint32_t node) {
   porep::ColumnProof c;
   c.index = node;
@@ -28,20 +47,8 @@ porep::ChallengeProof challenge_proof(const SealedSector& s, const Graph& g, std
   p.c_x = column_proof(s, std::uint32_t(challenge));
   for (std::size_t i = 0; i < kDrgDegree; ++i) p.drg_parents.push_back(column_proof(s, parents[i]));
   for (std::size_t i = kDrgDegree; i < kDegree; ++i) p.exp_parents.push_back(column_proof(s, parents[i]));
-  for (std::size_t layer = 1; layer <= s.config.layers; ++layer) {
-    // Layer 1 hashes only the DRG parents; later layers add the expander parents of the layer below.
-    std::vector<Bytes32> own;
-    for (std::size_t i = 0; i < kDrgDegree; ++i) own.push_back(s.label(layer, parents[i]));
-    if (layer > 1)
-      for (std::size_t i = kDrgDegree; i < kDegree; ++i) own.push_back(s.label(layer - 1, parents[i]));
-    const auto expanded = expand_parent_labels(own);
-    porep::LabelingProof lp;
-    lp.parents.assign(expanded.begin(), expanded.end());
-    lp.layer_index = std::uint32_t(layer);
-    lp.node = challenge;
-    p.labeling_proofs.push_back(std::move(lp));
-  }
-  p.encoding_proof = p.labeling_proofs.back();
+  add_labeling_proofs(p, challenge, s.config.layers, parents,
+                      [&s](std::size_t layer, std::uint32_t n) -> const Bytes32& { return s.label(layer, n); });
   return p;
 }
 

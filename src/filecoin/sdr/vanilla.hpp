@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "filecoin/porep/c1.hpp"
@@ -13,6 +14,13 @@
 #include "filecoin/sdr/seal.hpp"
 
 namespace cuzk::filecoin::sdr {
+
+// Appends the L labeling proofs of `node` and its encoding proof (a copy of the last), laid out as
+// prove_layers does: layer ℓ's parents are the 6 DRG parents' labels at ℓ and, for ℓ > 1, the 8
+// expander parents' labels at ℓ−1, expanded to 37. label(layer, parent) gives a parent's label.
+void add_labeling_proofs(porep::ChallengeProof& p, std::uint64_t node, std::size_t layers,
+                         const std::uint32_t parents[kDegree],
+                         const std::function<const Bytes32&(std::size_t layer, std::uint32_t parent)>& label);
 
 porep::ColumnProof column_proof(const SealedSector& s, std::uint32_t node);
 porep::ChallengeProof challenge_proof(const SealedSector& s, const Graph& g, std::uint64_t challenge);
