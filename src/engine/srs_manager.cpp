@@ -125,9 +125,7 @@ std::uint64_t vec_bytes(const std::vector<T>& v) {
   return v.size() * sizeof(T);
 }
 
-std::uint64_t csr_bytes(const groth16::CsrMatrix& m) {
-  return vec_bytes(m.row_ptr) + vec_bytes(m.cols) + vec_bytes(m.vals);
-}
+std::uint64_t csr_bytes(const groth16::CsrMatrix& m) { return m.memory_bytes(); }
 
 std::uint64_t key_bytes(const groth16::ProvingKey& pk, const groth16::R1csShape& shape) {
   std::uint64_t b = vec_bytes(pk.h) + vec_bytes(pk.l) + vec_bytes(pk.a) + vec_bytes(pk.b_g1) + vec_bytes(pk.b_g2) +

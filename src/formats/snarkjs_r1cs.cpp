@@ -201,7 +201,7 @@ Status write_r1cs(const std::string& path, const groth16::R1csShape& shape, cons
       w->write_u32(std::uint32_t(m->row_ptr[k + 1] - m->row_ptr[k]));
       for (std::uint64_t t = m->row_ptr[k]; t < m->row_ptr[k + 1]; ++t) {
         w->write_u32(m->cols[t]);
-        encode_fr_plain(m->vals[t], buf);
+        encode_fr_plain(m->val(t), buf);
         w->write(buf);
       }
     }

@@ -80,7 +80,7 @@ CsrMatrix build_csr(const std::vector<Coef>& entries, std::size_t rows) {
 bool has_input_rows(const CsrMatrix& a, const CsrMatrix& b, std::size_t first, std::size_t n, std::size_t* bad) {
   for (std::size_t s = 0; s < n; ++s) {
     std::size_t r = first + s;
-    bool ok = a.row_ptr[r + 1] - a.row_ptr[r] == 1 && a.cols[a.row_ptr[r]] == s && a.vals[a.row_ptr[r]].is_one() &&
+    bool ok = a.row_ptr[r + 1] - a.row_ptr[r] == 1 && a.cols[a.row_ptr[r]] == s && a.val(a.row_ptr[r]).is_one() &&
               b.row_ptr[r + 1] == b.row_ptr[r];
     if (!ok) {
       *bad = r;
@@ -445,7 +445,7 @@ Status write_zkey(const std::string& path, const ProvingKey& pk, const R1csShape
         w->write_u32(m);
         w->write_u32(std::uint32_t(k));
         w->write_u32(mat->cols[t]);
-        encode_fr_zkey_coef(mat->vals[t], buf);
+        encode_fr_zkey_coef(mat->val(t), buf);
         w->write({buf, kFrBytes});
       }
       ++m;

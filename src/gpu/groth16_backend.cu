@@ -475,7 +475,7 @@ Result<DevCsr> upload_csr(const groth16::CsrMatrix& mat, std::size_t rows, std::
   for (std::size_t r = 0; r < rows; ++r) {
     row_ptr[r] = u32(words.size());
     for (std::uint64_t t = mat.row_ptr[r]; t < mat.row_ptr[r + 1]; ++t) {
-      const HostFr& v = mat.vals[t];
+      const HostFr& v = mat.val(t);
       const std::uint32_t col = mat.cols[t];
       if (col >= nvars) return Error{std::string("GPU prover: matrix ") + name + " names a variable out of range"};
       if (v.is_zero()) continue;

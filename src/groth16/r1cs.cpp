@@ -18,7 +18,7 @@ void CsrMatrix::add_row(std::span<const std::pair<std::uint32_t, Fr>> terms) {
 Fr CsrMatrix::dot_row(std::size_t row, std::span<const Fr> w) const {
   Fr acc = Fr::zero();
   for (std::uint64_t k = row_ptr[row]; k < row_ptr[row + 1]; ++k) {
-    const Fr& v = vals[k];
+    const Fr& v = val(k);
     // Most coefficients are 1 (bits, copies); skip the multiplication for them.
     acc += v.is_one() ? w[cols[k]] : v * w[cols[k]];
   }
@@ -75,7 +75,7 @@ std::optional<std::size_t> first_unsatisfied_row(const R1csShape& shape, std::sp
 std::vector<bool> variable_density(const CsrMatrix& m, std::size_t num_variables) {
   std::vector<bool> d(num_variables, false);
   for (std::size_t k = 0; k < m.nnz(); ++k) {
-    if (!m.vals[k].is_zero()) d[m.cols[k]] = true;
+    if (!m.val(k).is_zero()) d[m.cols[k]] = true;
   }
   return d;
 }

@@ -22,6 +22,12 @@ struct CsrMatrix {
 
   std::size_t rows() const { return row_ptr.size() - 1; }
   std::size_t nnz() const { return cols.size(); }
+  // Coefficient of entry k (readers go through this, so the storage can change).
+  const Fr& val(std::size_t k) const { return vals[k]; }
+  // Host bytes held by the matrix.
+  std::size_t memory_bytes() const {
+    return row_ptr.size() * sizeof(std::uint64_t) + cols.size() * sizeof(std::uint32_t) + vals.size() * sizeof(Fr);
+  }
   // Appends one row; terms with the same variable must already be merged by the caller.
   void add_row(std::span<const std::pair<std::uint32_t, Fr>> terms);
   void add_empty_row() { row_ptr.push_back(cols.size()); }

@@ -149,7 +149,7 @@ Result<ProvingKey> generate_test_key(const R1csShape& shape, HBasis basis, const
   std::vector<Fr> u(nvars), v(nvars), w(nvars);
   auto accumulate = [&](const CsrMatrix& mat, std::vector<Fr>& out) {
     for (std::size_t r = 0; r < rows; ++r) {
-      for (std::uint64_t k = mat.row_ptr[r]; k < mat.row_ptr[r + 1]; ++k) out[mat.cols[k]] += mat.vals[k] * (*lag)[r];
+      for (std::uint64_t k = mat.row_ptr[r]; k < mat.row_ptr[r + 1]; ++k) out[mat.cols[k]] += mat.val(k) * (*lag)[r];
     }
   };
   accumulate(shape.a, u);
