@@ -1,0 +1,78 @@
+// The AVX-512 IFMA batch multiplier against the scalar field: products, Montgomery forms and the
+// G1 curve check, on random values and on the edges of the range (0, 1, p-1, values just below
+// 2^381). Skipped (and said so) on CPUs without IFMA.
+#include <gtest/gtest.h>
+
+#include "../common/test_random.hpp"
+#include "math/ec/bls12_381.hpp"
+#include "math/ff/fp_ifma.hpp"
+
+namespace cuzk::math {
+namespace {
+
+Fp::Repr p_minus(std::uint64_t k) {
+  Fp::Repr r = Fp::modulus();
+  r[0] -= k;  // p's low word is large enough that this never borrows for small k
+  return r;
+}
+
+std::vector<Fp::Repr> edge_and_random(test::Rng& rng, std::size_t n) {
+  std::vector<Fp::Repr> v = {Fp::Repr{}, Fp::one().to_canonical(), p_minus(1), p_minus(2),
+                             (Fp::zero() - Fp::from_u64(3)).to_canonical(), Fp::from_u64(1ull << 52).to_canonical()};
+  while (v.size() < n) v.push_back(rng.fp().to_canonical());
+  return v;
+}
+
+TEST(FpIfma, ProductsEqualTheScalarField) {
+  if (!ifma::available()) GTEST_SKIP() << "no AVX-512 IFMA on this CPU";
+  test::Rng rng(11);
+  auto a = edge_and_random(rng, 8 * 64), b = edge_and_random(rng, 8 * 64);
+  std::reverse(b.begin(), b.end());
+  for (std::size_t i = 0; i < a.size(); i += 8) {
+    Fp::Repr out[8];
+    ifma::mul_canonical8(&a[i], &b[i], out);
+    for (std::size_t k = 0; k < 8; ++k) {
+      Fp expect = Fp::from_canonical_unchecked(a[i + k]) * Fp::from_canonical_unchecked(b[i + k]);
+      ASSERT_EQ(out[k], expect.to_canonical()) << "lane " << k << " of batch " << i / 8;
+    }
+  }
+}
+
+TEST(FpIfma, G1MontgomeryFormsAndCurveCheck) {
+  if (!ifma::available()) GTEST_SKIP() << "no AVX-512 IFMA on this CPU";
+  test::Rng rng(12);
+  for (int round = 0; round < 16; ++round) {
+    Fp::Repr x[8], y[8], xm[8], ym[8];
+    unsigned expect_on = 0;
+    for (int k = 0; k < 8; ++k) {
+      G1Affine pt = rng.g1();
+      x[k] = pt.x.to_canonical();
+      y[k] = pt.y.to_canonical();
+      // Off the curve in some lanes: y + 1, or (x, y) swapped, or zeros.
+      const int kind = (round + k) % 4;
+      if (kind == 1) y[k] = (pt.y + Fp::one()).to_canonical();
+      if (kind == 2) std::swap(x[k], y[k]);
+      if (kind == 3 && round % 2) x[k] = y[k] = Fp::Repr{};
+      if (kind == 0 || (kind == 3 && round % 2 == 0)) expect_on |= 1u << k;
+    }
+    unsigned on = ifma::g1_to_mont_and_check8(x, y, xm, ym);
+    EXPECT_EQ(on, expect_on) << "round " << round;
+    for (int k = 0; k < 8; ++k) {
+      EXPECT_EQ(xm[k], Fp::from_canonical_unchecked(x[k]).mont_raw()) << "x lane " << k;
+      EXPECT_EQ(ym[k], Fp::from_canonical_unchecked(y[k]).mont_raw()) << "y lane " << k;
+    }
+  }
+}
+
+TEST(FpIfma, PointWithYZeroIsOffTheCurve) {
+  if (!ifma::available()) GTEST_SKIP() << "no AVX-512 IFMA on this CPU";
+  // x^3 + 4 = 0 has the solution x = -cbrt(4) only if 4 is a cube; either way (0, 0) is not on
+  // y^2 = x^3 + 4, and (0, 2) is: 2^2 = 0 + 4.
+  Fp::Repr x[8] = {}, y[8] = {}, xm[8], ym[8];
+  y[1] = Fp::from_u64(2).to_canonical();
+  y[2] = (Fp::zero() - Fp::from_u64(2)).to_canonical();
+  EXPECT_EQ(ifma::g1_to_mont_and_check8(x, y, xm, ym), 0b110u);
+}
+
+}  // namespace
+}  // namespace cuzk::math
