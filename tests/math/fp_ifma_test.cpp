@@ -64,6 +64,35 @@ TEST(FpIfma, G1MontgomeryFormsAndCurveCheck) {
   }
 }
 
+TEST(FpIfma, G2MontgomeryFormsAndCurveCheck) {
+  if (!ifma::available()) GTEST_SKIP() << "no AVX-512 IFMA on this CPU";
+  test::Rng rng(13);
+  for (int round = 0; round < 8; ++round) {
+    Fp::Repr x0[8], x1[8], y0[8], y1[8], m[4][8];
+    unsigned expect_on = 0;
+    for (int k = 0; k < 8; ++k) {
+      G2Affine pt = rng.g2();
+      Fp2 y = pt.y;
+      const int kind = (round + k) % 4;
+      if (kind == 1) y.c1 += Fp::one();  // off the curve through one component only
+      if (kind == 2) y.c0 += Fp::one();
+      if (kind == 3) y = -y;             // (x, -y) is on the curve too
+      if (kind != 1 && kind != 2) expect_on |= 1u << k;
+      x0[k] = pt.x.c0.to_canonical();
+      x1[k] = pt.x.c1.to_canonical();
+      y0[k] = y.c0.to_canonical();
+      y1[k] = y.c1.to_canonical();
+    }
+    EXPECT_EQ(ifma::g2_to_mont_and_check8(x0, x1, y0, y1, m[0], m[1], m[2], m[3]), expect_on) << "round " << round;
+    for (int k = 0; k < 8; ++k) {
+      EXPECT_EQ(m[0][k], Fp::from_canonical_unchecked(x0[k]).mont_raw());
+      EXPECT_EQ(m[1][k], Fp::from_canonical_unchecked(x1[k]).mont_raw());
+      EXPECT_EQ(m[2][k], Fp::from_canonical_unchecked(y0[k]).mont_raw());
+      EXPECT_EQ(m[3][k], Fp::from_canonical_unchecked(y1[k]).mont_raw());
+    }
+  }
+}
+
 TEST(FpIfma, PointWithYZeroIsOffTheCurve) {
   if (!ifma::available()) GTEST_SKIP() << "no AVX-512 IFMA on this CPU";
   // x^3 + 4 = 0 has the solution x = -cbrt(4) only if 4 is a cube; either way (0, 0) is not on

@@ -98,6 +98,24 @@ inline bool fast_g2(const std::uint8_t* p, const Fp2& b, G2Affine& out) {
   return true;
 }
 
+// The G2 counterpart of fast_g1_batch8 (c1 before c0 in each coordinate, as in fast_g2).
+inline bool fast_g2_batch8(const std::uint8_t* p, G2Affine* out) {
+  Fp::Repr x0[8], x1[8], y0[8], y1[8], m[4][8];
+  for (int k = 0; k < 8; ++k) {
+    const std::uint8_t* q = p + k * math::kG2UncompressedBytes;
+    if ((q[0] & kFlagMask) || !load_fp(q, x1[k]) || !load_fp(q + kFpBytes, x0[k]) ||
+        !load_fp(q + 2 * kFpBytes, y1[k]) || !load_fp(q + 3 * kFpBytes, y0[k])) {
+      return false;
+    }
+  }
+  if (math::ifma::g2_to_mont_and_check8(x0, x1, y0, y1, m[0], m[1], m[2], m[3]) != 0xffu) return false;
+  for (int k = 0; k < 8; ++k) {
+    out[k] = G2Affine::from_xy(Fp2{Fp::from_mont_raw(m[0][k]), Fp::from_mont_raw(m[1][k])},
+                               Fp2{Fp::from_mont_raw(m[2][k]), Fp::from_mont_raw(m[3][k])});
+  }
+  return true;
+}
+
 template <class A, class Decode>
 std::optional<std::string> slow_point(const std::uint8_t* src, std::size_t bytes, A& out, math::SubgroupCheck sub,
                                       bool allow_identity, Decode decode) {
@@ -195,9 +213,11 @@ std::optional<BadPoint> decode_g1_points(const std::uint8_t* src, std::size_t n,
 std::optional<BadPoint> decode_g2_points(const std::uint8_t* src, std::size_t n, G2Affine* out,
                                          const PointDecodeOptions& opt) {
   const Fp2 b = math::G2Curve::b();
-  return decode_parallel(
-      src, math::kG2UncompressedBytes, n, out, opt,
-      [&b](const std::uint8_t* p, G2Affine& o) { return fast_g2(p, b, o); }, slow_g2);
+  auto fast = [&b](const std::uint8_t* p, G2Affine& o) { return fast_g2(p, b, o); };
+  if (math::ifma::available()) {
+    return decode_parallel(src, math::kG2UncompressedBytes, n, out, opt, fast, slow_g2, nullptr, fast_g2_batch8);
+  }
+  return decode_parallel(src, math::kG2UncompressedBytes, n, out, opt, fast, slow_g2);
 }
 
 std::optional<std::string> decode_g1_point(const std::uint8_t* src, G1Affine& out, math::SubgroupCheck sub,

@@ -23,6 +23,11 @@ bool available();
 // bit k is set when y_k^2 == x_k^3 + 4, i.e. the point is on the curve. Only call when available().
 unsigned g1_to_mont_and_check8(const Fp::Repr* x, const Fp::Repr* y, Fp::Repr* xm, Fp::Repr* ym);
 
+// The same for eight G2 points (coordinates c0 + c1 u): Montgomery forms of the four coordinates,
+// bit k set when y_k^2 == x_k^3 + 4(1 + u).
+unsigned g2_to_mont_and_check8(const Fp::Repr* x0, const Fp::Repr* x1, const Fp::Repr* y0, const Fp::Repr* y1,
+                               Fp::Repr* x0m, Fp::Repr* x1m, Fp::Repr* y0m, Fp::Repr* y1m);
+
 // Eight independent products a[k] * b[k] of canonical integers (< p), returned canonical (< p).
 // Exposed for tests of the 52-bit Montgomery core against the scalar field.
 void mul_canonical8(const Fp::Repr* a, const Fp::Repr* b, Fp::Repr* out);
