@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <type_traits>
 
 #include "base/huge_vector.hpp"
 #include "base/parallel.hpp"
+#include "math/ff/fp_ifma.hpp"
 #include "math/ec/subgroup.hpp"
 
 namespace cuzk::formats {
@@ -187,11 +189,54 @@ void encode_g2_mont(const G2Affine& a, std::uint8_t* p) {
 
 namespace {
 
-// Decodes the points at idx[k] (or at k when idx is null) into out[k], k < count.
+// Eight points at once through the AVX-512 IFMA curve check (math/ff/fp_ifma.hpp); false when any
+// of them is the identity, out of range or off the curve, so the caller decodes them one by one
+// (which also names the error).
+bool g1_mont_batch8(const std::uint8_t* const* src, G1Affine* out) {
+  Fp::Repr x[8], y[8];
+  for (int k = 0; k < 8; ++k) {
+    x[k] = load_limbs<6>(src[k]);
+    y[k] = load_limbs<6>(src[k] + kFpBytes);
+    if (!math::limbs::less_than(x[k], Fp::modulus()) || !math::limbs::less_than(y[k], Fp::modulus())) return false;
+    if ((x[k] == Fp::Repr{}) && (y[k] == Fp::Repr{})) return false;  // the identity's encoding
+  }
+  if (math::ifma::g1_on_curve_mont8(x, y) != 0xffu) return false;
+  for (int k = 0; k < 8; ++k) out[k] = G1Affine::from_xy(Fp::from_mont_raw(x[k]), Fp::from_mont_raw(y[k]));
+  return true;
+}
+
+bool g2_mont_batch8(const std::uint8_t* const* src, G2Affine* out) {
+  Fp::Repr c[4][8];
+  for (int k = 0; k < 8; ++k) {
+    bool zero = true;
+    for (int i = 0; i < 4; ++i) {
+      c[i][k] = load_limbs<6>(src[k] + i * kFpBytes);
+      if (!math::limbs::less_than(c[i][k], Fp::modulus())) return false;
+      zero = zero && c[i][k] == Fp::Repr{};
+    }
+    if (zero) return false;
+  }
+  if (math::ifma::g2_on_curve_mont8(c[0], c[1], c[2], c[3]) != 0xffu) return false;
+  for (int k = 0; k < 8; ++k) {
+    out[k] = G2Affine::from_xy(math::Fp2{Fp::from_mont_raw(c[0][k]), Fp::from_mont_raw(c[1][k])},
+                               math::Fp2{Fp::from_mont_raw(c[2][k]), Fp::from_mont_raw(c[3][k])});
+  }
+  return true;
+}
+
+template <class Point>
+bool mont_batch8(const std::uint8_t* const* src, Point* out) {
+  if constexpr (std::is_same_v<Point, G1Affine>) return g1_mont_batch8(src, out);
+  else return g2_mont_batch8(src, out);
+}
+
+// Decodes the points at idx[k] (or at k when idx is null) into out[k], k < count. Without subgroup
+// checks, runs of eight go through the IFMA batch when the CPU has it.
 template <class Point, class Decode>
 PointBatchError decode_batch(std::span<const std::uint8_t> bytes, std::size_t count, std::size_t stride,
                              std::vector<Point>& out, bool subgroup, Decode decode,
                              const std::uint32_t* idx = nullptr) {
+  const bool batch8 = !subgroup && math::ifma::available();
   allocate_huge(out, count);
   std::atomic<std::size_t> first_bad{count};
   std::vector<PointError> errs;  // only the first failure per chunk matters
@@ -201,6 +246,14 @@ PointBatchError decode_batch(std::span<const std::uint8_t> bytes, std::size_t co
   std::vector<std::size_t> bad_at(errs.size(), count);
   parallel_chunks(count, chunks, [&](std::size_t b, std::size_t e, std::size_t c) {
     for (std::size_t i = b; i < e && i < first_bad.load(std::memory_order_relaxed); ++i) {
+      if (batch8 && i + 8 <= e) {
+        const std::uint8_t* src[8];
+        for (std::size_t k = 0; k < 8; ++k) src[k] = bytes.data() + (idx ? idx[i + k] : i + k) * stride;
+        if (mont_batch8(src, out.data() + i)) {
+          i += 7;
+          continue;
+        }
+      }
       PointError err = decode(bytes.data() + (idx ? idx[i] : i) * stride, out[i], subgroup);
       if (err != PointError::kNone) {
         errs[c] = err;

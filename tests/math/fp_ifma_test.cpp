@@ -57,6 +57,7 @@ TEST(FpIfma, G1MontgomeryFormsAndCurveCheck) {
     }
     unsigned on = ifma::g1_to_mont_and_check8(x, y, xm, ym);
     EXPECT_EQ(on, expect_on) << "round " << round;
+    EXPECT_EQ(ifma::g1_on_curve_mont8(xm, ym), expect_on) << "Montgomery inputs, round " << round;
     for (int k = 0; k < 8; ++k) {
       EXPECT_EQ(xm[k], Fp::from_canonical_unchecked(x[k]).mont_raw()) << "x lane " << k;
       EXPECT_EQ(ym[k], Fp::from_canonical_unchecked(y[k]).mont_raw()) << "y lane " << k;
@@ -84,6 +85,7 @@ TEST(FpIfma, G2MontgomeryFormsAndCurveCheck) {
       y1[k] = y.c1.to_canonical();
     }
     EXPECT_EQ(ifma::g2_to_mont_and_check8(x0, x1, y0, y1, m[0], m[1], m[2], m[3]), expect_on) << "round " << round;
+    EXPECT_EQ(ifma::g2_on_curve_mont8(m[0], m[1], m[2], m[3]), expect_on) << "Montgomery inputs, round " << round;
     for (int k = 0; k < 8; ++k) {
       EXPECT_EQ(m[0][k], Fp::from_canonical_unchecked(x0[k]).mont_raw());
       EXPECT_EQ(m[1][k], Fp::from_canonical_unchecked(x1[k]).mont_raw());

@@ -57,6 +57,9 @@ void join52(const std::uint64_t in[kLimbs], Repr& out) {
 // R^-1-scaled domain the check runs in).
 struct Constants {
   std::uint64_t p[kLimbs], k800[kLimbs], k832[kLimbs], c4[kLimbs];
+  // For inputs already in the scalar field's Montgomery form (x 2^384): products land at 2^352,
+  // triple products at 2^320, which 2^448 lifts to 2^352; b = 4 becomes 4 * 2^352.
+  std::uint64_t k448[kLimbs], c4m[kLimbs];
   std::uint64_t pinv;
   Constants() {
     split52(Fp::modulus(), p);
@@ -67,6 +70,8 @@ struct Constants {
     split52(two.pow(std::uint64_t(800)).to_canonical(), k800);
     split52(two.pow(std::uint64_t(832)).to_canonical(), k832);
     split52((Fp::from_u64(4) * two.pow(std::uint64_t(416)).inverse()).to_canonical(), c4);
+    split52(two.pow(std::uint64_t(448)).to_canonical(), k448);
+    split52((Fp::from_u64(4) * two.pow(std::uint64_t(352))).to_canonical(), c4m);
   }
 };
 
@@ -193,47 +198,74 @@ CUZK_IFMA __mmask8 equal(const Batch& a, const Batch& b) {
   return k;
 }
 
+// y^2 == x^3 + 4 for inputs in a domain where a product of two carries one factor s and a triple
+// product s^2: `lift` turns s^2 into s (a product with it multiplies by lift / R), `b` is 4 s.
+CUZK_IFMA __mmask8 g1_on_curve(const Batch& bx, const Batch& by, const Batch& lift, const Batch& b, const Batch& p,
+                               __m512i pinv) {
+  const Batch x2 = mont_mul(bx, bx, p, pinv);
+  const Batch x3 = reduce_once(mont_mul(mont_mul(x2, bx, p, pinv), lift, p, pinv), p);
+  const Batch y2 = reduce_once(mont_mul(by, by, p, pinv), p);
+  return equal(y2, add_reduced(x3, b, p));
+}
+
 CUZK_IFMA unsigned g1_impl(const Repr* x, const Repr* y, Repr* xm, Repr* ym) {
   const Constants& c = constants();
-  const Batch p = broadcast(c.p), k800 = broadcast(c.k800), k832 = broadcast(c.k832), c4 = broadcast(c.c4);
+  const Batch p = broadcast(c.p), k800 = broadcast(c.k800);
   const __m512i pinv = _mm512_set1_epi64(static_cast<long long>(c.pinv));
   const Batch bx = load(x), by = load(y);
   store(reduce_once(mont_mul(bx, k800, p, pinv), p), xm);
   store(reduce_once(mont_mul(by, k800, p, pinv), p), ym);
-  // With R = 2^416: x^3 R^-2 times R^2 R^-1 is x^3 R^-1, y^2 R^-1 likewise, b = 4 becomes 4 R^-1.
-  const Batch x2 = mont_mul(bx, bx, p, pinv);
-  const Batch x3 = reduce_once(mont_mul(mont_mul(x2, bx, p, pinv), k832, p, pinv), p);
-  const Batch y2 = reduce_once(mont_mul(by, by, p, pinv), p);
-  return equal(y2, add_reduced(x3, c4, p));
+  // Canonical inputs, R = 2^416: products carry R^-1, triple products R^-2; R^2 lifts them.
+  return g1_on_curve(bx, by, broadcast(c.k832), broadcast(c.c4), p, pinv);
 }
 
-// G2: x = x0 + x1 u, y = y0 + y1 u over Fp2 = Fp[u]/(u^2 + 1), b = 4 + 4u. Products of values below
-// 4p stay below 2p (16p < R), so sums and lazy differences feed the multiplier directly.
-CUZK_IFMA unsigned g2_impl(const Repr* x0, const Repr* x1, const Repr* y0, const Repr* y1, Repr* x0m, Repr* x1m,
-                           Repr* y0m, Repr* y1m) {
+CUZK_IFMA unsigned g1_mont_impl(const Repr* xm, const Repr* ym) {
   const Constants& c = constants();
-  const Batch p = broadcast(c.p), k800 = broadcast(c.k800), k832 = broadcast(c.k832), c4 = broadcast(c.c4);
-  const Batch two_p = add_lazy(p, p);
+  const Batch p = broadcast(c.p);
   const __m512i pinv = _mm512_set1_epi64(static_cast<long long>(c.pinv));
-  auto mul = [&](const Batch& a, const Batch& b) { return mont_mul(a, b, p, pinv); };
-  const Batch a0 = load(x0), a1 = load(x1), b0 = load(y0), b1 = load(y1);
-  store(reduce_once(mul(a0, k800), p), x0m);
-  store(reduce_once(mul(a1, k800), p), x1m);
-  store(reduce_once(mul(b0, k800), p), y0m);
-  store(reduce_once(mul(b1, k800), p), y1m);
-  // y^2 R^-1 = ((y0 + y1)(y0 - y1), 2 y0 y1) R^-1.
+  return g1_on_curve(load(xm), load(ym), broadcast(c.k448), broadcast(c.c4m), p, pinv);
+}
+
+// G2: x = x0 + x1 u, y = y0 + y1 u over Fp2 = Fp[u]/(u^2 + 1), b = 4 + 4u, in the same kind of
+// domain as g1_on_curve. Products of values below 4p stay below 2p (16p < R), so sums and lazy
+// differences feed the multiplier directly.
+CUZK_IFMA __mmask8 g2_on_curve(const Batch& a0, const Batch& a1, const Batch& b0, const Batch& b1, const Batch& lift,
+                               const Batch& b, const Batch& p, __m512i pinv) {
+  const Batch two_p = add_lazy(p, p);
+  auto mul = [&](const Batch& u, const Batch& v) { return mont_mul(u, v, p, pinv); };
+  // y^2 = ((y0 + y1)(y0 - y1), 2 y0 y1).
   const Batch l0 = reduce_once(mul(add_lazy(b0, b1), sub_lazy(b0, b1, two_p)), p);
   const Batch l1 = reduce_once(mul(add_lazy(b0, b0), b1), p);
-  // x^2 R^-1 = (d0, d1), then x^3 R^-2 = (d0 x0 - d1 x1, (d0 + d1)(x0 + x1) - d0 x0 - d1 x1).
+  // x^2 = (d0, d1), then x^3 = (d0 x0 - d1 x1, (d0 + d1)(x0 + x1) - d0 x0 - d1 x1).
   const Batch d0 = mul(add_lazy(a0, a1), sub_lazy(a0, a1, two_p));
   const Batch d1 = mul(add_lazy(a0, a0), a1);
   const Batch m0 = mul(d0, a0), m1 = mul(d1, a1), m2 = mul(add_lazy(d0, d1), add_lazy(a0, a1));
   const Batch e0 = sub_lazy(m0, m1, two_p);
   const Batch e1 = sub_lazy(sub_lazy(m2, m0, two_p), m1, two_p);  // < 6p: still fine for the multiplier
-  // x^3 R^-1 + b R^-1, each component below 3p before the two reductions.
-  const Batch r0 = reduce_once(reduce_once(add_lazy(mul(e0, k832), c4), p), p);
-  const Batch r1 = reduce_once(reduce_once(add_lazy(mul(e1, k832), c4), p), p);
+  // Lifted x^3 + b, each component below 3p before the two reductions.
+  const Batch r0 = reduce_once(reduce_once(add_lazy(mul(e0, lift), b), p), p);
+  const Batch r1 = reduce_once(reduce_once(add_lazy(mul(e1, lift), b), p), p);
   return equal(l0, r0) & equal(l1, r1);
+}
+
+CUZK_IFMA unsigned g2_impl(const Repr* x0, const Repr* x1, const Repr* y0, const Repr* y1, Repr* x0m, Repr* x1m,
+                           Repr* y0m, Repr* y1m) {
+  const Constants& c = constants();
+  const Batch p = broadcast(c.p), k800 = broadcast(c.k800);
+  const __m512i pinv = _mm512_set1_epi64(static_cast<long long>(c.pinv));
+  const Batch a0 = load(x0), a1 = load(x1), b0 = load(y0), b1 = load(y1);
+  store(reduce_once(mont_mul(a0, k800, p, pinv), p), x0m);
+  store(reduce_once(mont_mul(a1, k800, p, pinv), p), x1m);
+  store(reduce_once(mont_mul(b0, k800, p, pinv), p), y0m);
+  store(reduce_once(mont_mul(b1, k800, p, pinv), p), y1m);
+  return g2_on_curve(a0, a1, b0, b1, broadcast(c.k832), broadcast(c.c4), p, pinv);
+}
+
+CUZK_IFMA unsigned g2_mont_impl(const Repr* x0, const Repr* x1, const Repr* y0, const Repr* y1) {
+  const Constants& c = constants();
+  const Batch p = broadcast(c.p);
+  const __m512i pinv = _mm512_set1_epi64(static_cast<long long>(c.pinv));
+  return g2_on_curve(load(x0), load(x1), load(y0), load(y1), broadcast(c.k448), broadcast(c.c4m), p, pinv);
 }
 
 CUZK_IFMA void mul_impl(const Repr* a, const Repr* b, Repr* out) {
@@ -260,6 +292,12 @@ unsigned g1_to_mont_and_check8(const Repr* x, const Repr* y, Repr* xm, Repr* ym)
 unsigned g2_to_mont_and_check8(const Repr* x0, const Repr* x1, const Repr* y0, const Repr* y1, Repr* x0m, Repr* x1m,
                                 Repr* y0m, Repr* y1m) {
   return g2_impl(x0, x1, y0, y1, x0m, x1m, y0m, y1m);
+}
+
+unsigned g1_on_curve_mont8(const Repr* xm, const Repr* ym) { return g1_mont_impl(xm, ym); }
+
+unsigned g2_on_curve_mont8(const Repr* x0m, const Repr* x1m, const Repr* y0m, const Repr* y1m) {
+  return g2_mont_impl(x0m, x1m, y0m, y1m);
 }
 
 void mul_canonical8(const Repr* a, const Repr* b, Repr* out) { mul_impl(a, b, out); }

@@ -28,6 +28,11 @@ unsigned g1_to_mont_and_check8(const Fp::Repr* x, const Fp::Repr* y, Fp::Repr* x
 unsigned g2_to_mont_and_check8(const Fp::Repr* x0, const Fp::Repr* x1, const Fp::Repr* y0, const Fp::Repr* y1,
                                Fp::Repr* x0m, Fp::Repr* x1m, Fp::Repr* y0m, Fp::Repr* y1m);
 
+// Curve checks only, for coordinates already in Montgomery form (each < p), as snarkjs .zkey files
+// store them: bit k set when point k is on the curve.
+unsigned g1_on_curve_mont8(const Fp::Repr* xm, const Fp::Repr* ym);
+unsigned g2_on_curve_mont8(const Fp::Repr* x0m, const Fp::Repr* x1m, const Fp::Repr* y0m, const Fp::Repr* y1m);
+
 // Eight independent products a[k] * b[k] of canonical integers (< p), returned canonical (< p).
 // Exposed for tests of the 52-bit Montgomery core against the scalar field.
 void mul_canonical8(const Fp::Repr* a, const Fp::Repr* b, Fp::Repr* out);
