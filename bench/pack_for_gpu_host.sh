@@ -28,7 +28,7 @@ done | sort -u | while read -r lib; do
   cp -L "$lib" "$OUT/lib/$name"
 done
 # The binaries must link the CUDA backend, or the run would silently use the CPU.
-if ! nm -C "$BUILD/src/apps/cuzk-daemon/cuzk-daemon" | grep -q 'gpu::CudaBackend'; then
+if ! nm -C "$BUILD/src/apps/cuzk-daemon/cuzk-daemon" | grep 'gpu::CudaBackend' > /dev/null; then
   echo "pack: cuzk-daemon was built without the CUDA backend" >&2
   exit 1
 fi
