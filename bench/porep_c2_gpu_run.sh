@@ -57,7 +57,7 @@ timed() {
   shift
   /usr/bin/time -f "%e %M" -o "$tag.time" "$@"
   read -r wall kb < "$tag.time"
-  printf '%s wall %.1f s, peak RSS %.2f GB\n' "$tag" "$wall" "$(echo "$kb / 1000000" | bc -l)" | tee -a "$WORK/steps.txt"
+  printf '%s wall %.1f s, peak RSS %.2f GB\n' "$tag" "$wall" "$(awk -v k="$kb" 'BEGIN {print k / 1e6}')" | tee -a "$WORK/steps.txt"
 }
 [ -x /usr/bin/time ] || timed() { shift; "$@"; }
 : > "$WORK/steps.txt"
@@ -149,7 +149,7 @@ for _ in $(seq 1 3600); do
   sleep 0.5
 done
 grep -q '^READY' daemon.out || { echo "daemon not ready after 30 min" >&2; exit 1; }
-ready_s=$(echo "$(date +%s.%N) - $t0" | bc -l)
+ready_s=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {print b - a}')
 printf '   READY after %.1f s (key + shape load, GPU upload)\n' "$ready_s"
 grep -i 'preload\|backend\|gpu' daemon.log | head -8 | sed 's/^/   /' || true
 
