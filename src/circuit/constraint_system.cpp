@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "base/parallel.hpp"
+#include "circuit/huge_pages.hpp"
 
 namespace cuzk::circuit {
 
@@ -52,9 +53,9 @@ std::vector<SliceRecorder> ShapeRecorder::append_slices(const SliceSize& size, s
   for (int m = 0; m < 3; ++m) {
     nnz0[m] = mats[m]->nnz();
     // The windows point into these arrays, so they are sized once, here, for all slices.
-    mats[m]->row_ptr.resize(rows0 + 1 + count * size.rows);
-    mats[m]->cols.resize(nnz0[m] + count * size.nnz[m]);
-    mats[m]->coeff_ids.resize(nnz0[m] + count * size.nnz[m]);
+    resize_with_huge_pages(mats[m]->row_ptr, rows0 + 1 + count * size.rows);
+    resize_with_huge_pages(mats[m]->cols, nnz0[m] + count * size.nnz[m]);
+    resize_with_huge_pages(mats[m]->coeff_ids, nnz0[m] + count * size.nnz[m]);
   }
   std::vector<SliceRecorder> out;
   out.reserve(count);

@@ -1,11 +1,11 @@
 #include "circuit/shape_io.hpp"
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <array>
 #include <atomic>
 #include <bit>
@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "base/parallel.hpp"
+#include "circuit/huge_pages.hpp"
 
 namespace cuzk::circuit {
 
@@ -115,41 +116,6 @@ void emit_shape(const groth16::R1csShape& shape, const GlobalCoefficients& gc, P
   }
 }
 
-// Read-only mapping of a whole file (closed and unmapped on destruction).
-class MappedFile {
- public:
-  explicit MappedFile(const std::string& path) {
-    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd_ < 0) return;
-    struct stat st{};
-    if (::fstat(fd_, &st) != 0) return;
-    size_ = std::size_t(st.st_size);
-    if (size_ == 0) {
-      ok_ = true;
-      return;
-    }
-    void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd_, 0);
-    if (p == MAP_FAILED) return;
-    data_ = static_cast<const std::uint8_t*>(p);
-    ::madvise(p, size_, MADV_SEQUENTIAL);
-    ok_ = true;
-  }
-  ~MappedFile() {
-    if (data_) ::munmap(const_cast<std::uint8_t*>(data_), size_);
-    if (fd_ >= 0) ::close(fd_);
-  }
-  MappedFile(const MappedFile&) = delete;
-  MappedFile& operator=(const MappedFile&) = delete;
-  bool ok() const { return ok_; }
-  std::span<const std::uint8_t> bytes() const { return {data_, size_}; }
-
- private:
-  int fd_ = -1;
-  const std::uint8_t* data_ = nullptr;
-  std::size_t size_ = 0;
-  bool ok_ = false;
-};
-
 }  // namespace
 
 ShapeChecksum::ShapeChecksum(std::uint64_t total_bytes) : h_(0x6a09e667f3bcc908ULL ^ (total_bytes * kK2)) {}
@@ -209,85 +175,137 @@ std::vector<std::uint8_t> serialize_shape(const groth16::R1csShape& shape) {
   return out;
 }
 
-Result<groth16::R1csShape> deserialize_shape(std::span<const std::uint8_t> bytes) {
-  if (bytes.size() < kHeaderBytes + 8) return Error{"shape file: truncated header"};
-  if (std::memcmp(bytes.data(), kMagic, 8) != 0) return Error{"shape file: bad magic (not a cuzk R1CS shape)"};
-  const std::uint32_t version = le32(bytes.data() + 8);
-  if (version != kShapeFormatVersion) {
-    return Error{"shape file: version " + std::to_string(version) + ", expected " + std::to_string(kShapeFormatVersion)};
-  }
-  const std::uint64_t stored_sum = le64(bytes.data() + bytes.size() - 8);
-  if (shape_checksum(bytes.subspan(0, bytes.size() - 8)) != stored_sum) return Error{"shape file: checksum mismatch (corrupt or truncated)"};
-  const std::uint32_t flags = le32(bytes.data() + 12), ni = le32(bytes.data() + 16), na = le32(bytes.data() + 20);
-  const std::uint64_t rows = le64(bytes.data() + 24), ncoeffs = le64(bytes.data() + 32);
-  std::size_t pos = kHeaderBytes;
-  const std::size_t end = bytes.size() - 8;
-  auto left = [&] { return end - pos; };
-  if (flags & ~1u) return Error{"shape file: unknown flags"};
-  if (ni == 0) return Error{"shape file: num_inputs is 0 (ONE is missing)"};
-  const std::uint64_t nvars = std::uint64_t(ni) + na;
-  if (nvars > 0xffffffffULL) return Error{"shape file: too many variables"};
-  if (ncoeffs > left() / 32) return Error{"shape file: coefficient table larger than the file"};
-  std::vector<Fr> coeffs;
-  coeffs.reserve(ncoeffs);
-  std::unordered_map<math::Limbs<4>, std::uint32_t, groth16::FrLimbsHash> seen;
-  for (std::uint64_t i = 0; i < ncoeffs; ++i, pos += 32) {
-    auto c = Fr::from_bytes_le(bytes.subspan(pos, 32));
-    if (!c) return Error{"shape file: coefficient " + std::to_string(i) + " is not a canonical field element"};
-    auto [it, inserted] = seen.try_emplace(c->mont_raw(), std::uint32_t(i));
-    if (!inserted) return Error{"shape file: coefficient " + std::to_string(i) + " repeats coefficient " + std::to_string(it->second)};
-    coeffs.push_back(*c);
-  }
-  if (rows > left() / 4) return Error{"shape file: row count larger than the file"};
-  groth16::R1csShape shape;
-  shape.num_inputs = ni;
-  shape.num_aux = na;
-  shape.has_c = flags & 1;
-  groth16::CsrMatrix* mats[3] = {&shape.a, &shape.b, &shape.c};
-  const char* names[3] = {"A", "B", "C"};
-  for (int m = 0; m < 3; ++m) {
-    if (left() < 8) return Error{std::string("shape file: truncated before matrix ") + names[m]};
-    const std::uint64_t nnz = le64(bytes.data() + pos);
-    pos += 8;
-    if (left() < rows * 4 || (left() - rows * 4) / 8 < nnz) {
-      return Error{std::string("shape file: matrix ") + names[m] + " larger than the file"};
+namespace {
+
+// Decodes a shape file from its bytes in order. `read(dst, n)` copies the next n bytes of the file
+// (false on an I/O error), so a file is read straight into the shape's arrays — no second copy of
+// gigabytes — and the checksum is computed over the same pieces on the way. Sizes are bounded by the
+// file size before anything is allocated; the checksum is compared at the end.
+template <class Read>
+class ShapeDecoder {
+ public:
+  ShapeDecoder(std::uint64_t file_size, Read& read) : read_(read), body_left_(file_size - 8), sum_(file_size - 8) {}
+
+  Result<groth16::R1csShape> run() {
+    std::array<std::uint8_t, kHeaderBytes> head;
+    if (!take(head.data(), head.size())) return io_error();
+    if (std::memcmp(head.data(), kMagic, 8) != 0) return Error{"shape file: bad magic (not a cuzk R1CS shape)"};
+    const std::uint32_t version = le32(head.data() + 8);
+    if (version != kShapeFormatVersion) {
+      return Error{"shape file: version " + std::to_string(version) + ", expected " + std::to_string(kShapeFormatVersion)};
     }
-    auto& mat = *mats[m];
-    mat.row_ptr.resize(rows + 1);
-    mat.row_ptr[0] = 0;
-    const std::uint8_t* lens = bytes.data() + pos;
-    std::uint64_t acc = 0;
-    for (std::uint64_t k = 0; k < rows; ++k) mat.row_ptr[k + 1] = acc += le32(lens + 4 * k);
-    pos += rows * 4;
-    if (acc != nnz) return Error{std::string("shape file: matrix ") + names[m] + " row lengths do not sum to nnz"};
-    mat.cols.resize(nnz);
-    mat.coeff_ids.resize(nnz);
-    std::memcpy(mat.cols.data(), bytes.data() + pos, nnz * 4);
-    std::memcpy(mat.coeff_ids.data(), bytes.data() + pos + nnz * 4, nnz * 4);
-    pos += nnz * 8;
-    // Range checks in parallel (722M entries at 32 GiB); the first bad entry is reported.
-    std::atomic<std::uint64_t> first_bad{nnz};
-    parallel_chunks(nnz, nnz < (1u << 20) ? 1 : default_threads(), [&](std::size_t b, std::size_t e, std::size_t) {
-      for (std::size_t k = b; k < e; ++k) {
-        if (mat.cols[k] >= nvars || mat.coeff_ids[k] >= ncoeffs) {
-          std::uint64_t cur = first_bad.load();
-          while (k < cur && !first_bad.compare_exchange_weak(cur, k)) {
+    const std::uint32_t flags = le32(head.data() + 12), ni = le32(head.data() + 16), na = le32(head.data() + 20);
+    const std::uint64_t rows = le64(head.data() + 24), ncoeffs = le64(head.data() + 32);
+    if (flags & ~1u) return Error{"shape file: unknown flags"};
+    if (ni == 0) return Error{"shape file: num_inputs is 0 (ONE is missing)"};
+    const std::uint64_t nvars = std::uint64_t(ni) + na;
+    if (nvars > 0xffffffffULL) return Error{"shape file: too many variables"};
+    if (ncoeffs > body_left_ / 32) return Error{"shape file: coefficient table larger than the file"};
+    std::vector<Fr> coeffs;
+    coeffs.reserve(ncoeffs);
+    std::unordered_map<math::Limbs<4>, std::uint32_t, groth16::FrLimbsHash> seen;
+    std::array<std::uint8_t, 32> fr;
+    for (std::uint64_t i = 0; i < ncoeffs; ++i) {
+      if (!take(fr.data(), 32)) return io_error();
+      auto c = Fr::from_bytes_le(fr);
+      if (!c) return Error{"shape file: coefficient " + std::to_string(i) + " is not a canonical field element"};
+      auto [it, inserted] = seen.try_emplace(c->mont_raw(), std::uint32_t(i));
+      if (!inserted) return Error{"shape file: coefficient " + std::to_string(i) + " repeats coefficient " + std::to_string(it->second)};
+      coeffs.push_back(*c);
+    }
+    if (rows > body_left_ / 4) return Error{"shape file: row count larger than the file"};
+    groth16::R1csShape shape;
+    shape.num_inputs = ni;
+    shape.num_aux = na;
+    shape.has_c = flags & 1;
+    groth16::CsrMatrix* mats[3] = {&shape.a, &shape.b, &shape.c};
+    const char* names[3] = {"A", "B", "C"};
+    std::vector<std::uint32_t> lens(std::size_t(1) << 16);
+    for (int m = 0; m < 3; ++m) {
+      const std::string what = std::string("shape file: matrix ") + names[m];
+      std::uint64_t nnz;
+      if (body_left_ < 8) return Error{std::string("shape file: truncated before matrix ") + names[m]};
+      if (!take(&nnz, 8)) return io_error();
+      if (body_left_ < rows * 4 || (body_left_ - rows * 4) / 8 < nnz) return Error{what + " larger than the file"};
+      auto& mat = *mats[m];
+      resize_with_huge_pages(mat.row_ptr, rows + 1);
+      mat.row_ptr[0] = 0;
+      std::uint64_t acc = 0;
+      for (std::uint64_t r0 = 0; r0 < rows; r0 += lens.size()) {
+        const std::size_t n = std::min<std::uint64_t>(lens.size(), rows - r0);
+        if (!take(lens.data(), 4 * n)) return io_error();
+        for (std::size_t i = 0; i < n; ++i) mat.row_ptr[r0 + i + 1] = acc += lens[i];
+      }
+      if (acc != nnz) return Error{what + " row lengths do not sum to nnz"};
+      resize_with_huge_pages(mat.cols, nnz);
+      resize_with_huge_pages(mat.coeff_ids, nnz);
+      if (!take_array(mat.cols.data(), nnz) || !take_array(mat.coeff_ids.data(), nnz)) return io_error();
+      // Range checks in parallel (722M entries at 32 GiB); the first bad entry is reported.
+      std::atomic<std::uint64_t> first_bad{nnz};
+      parallel_chunks(nnz, nnz < (1u << 20) ? 1 : default_threads(), [&](std::size_t b, std::size_t e, std::size_t) {
+        for (std::size_t k = b; k < e; ++k) {
+          if (mat.cols[k] >= nvars || mat.coeff_ids[k] >= ncoeffs) {
+            std::uint64_t cur = first_bad.load();
+            while (k < cur && !first_bad.compare_exchange_weak(cur, k)) {
+            }
+            return;
           }
-          return;
         }
+      });
+      if (const std::uint64_t k = first_bad.load(); k < nnz) {
+        if (mat.cols[k] >= nvars) {
+          return Error{what + " entry " + std::to_string(k) + " names variable " + std::to_string(mat.cols[k]) + " of " +
+                       std::to_string(nvars)};
+        }
+        return Error{what + " entry " + std::to_string(k) + " has a bad coefficient index"};
       }
-    });
-    if (const std::uint64_t k = first_bad.load(); k < nnz) {
-      if (mat.cols[k] >= nvars) {
-        return Error{std::string("shape file: matrix ") + names[m] + " entry " + std::to_string(k) + " names variable " +
-                     std::to_string(mat.cols[k]) + " of " + std::to_string(nvars)};
-      }
-      return Error{std::string("shape file: matrix ") + names[m] + " entry " + std::to_string(k) + " has a bad coefficient index"};
+      mat.coeffs = coeffs;  // the file's table serves every matrix (a few KB)
     }
-    mat.coeffs = coeffs;  // the file's table serves every matrix (a few KB)
+    if (body_left_ != 0) return Error{"shape file: trailing bytes after matrix C"};
+    std::uint64_t stored_sum;
+    if (!read_(&stored_sum, 8)) return io_error();
+    if (sum_.finish() != stored_sum) return Error{"shape file: checksum mismatch (corrupt or truncated)"};
+    return shape;
   }
-  if (left() != 0) return Error{"shape file: trailing bytes after matrix C"};
-  return shape;
+
+ private:
+  Error io_error() const { return Error{"shape file: read error"}; }
+  bool take(void* dst, std::size_t n) {
+    if (n > body_left_ || !read_(dst, n)) return false;
+    sum_.update({static_cast<const std::uint8_t*>(dst), n});
+    body_left_ -= n;
+    return true;
+  }
+  // n u32 in pieces that stay in cache between the read and the checksum.
+  bool take_array(std::uint32_t* dst, std::uint64_t n) {
+    constexpr std::uint64_t kPiece = std::uint64_t(1) << 20;
+    for (std::uint64_t k = 0; k < n; k += kPiece) {
+      if (!take(dst + k, 4 * std::min(kPiece, n - k))) return false;
+    }
+    return true;
+  }
+
+  Read& read_;
+  std::uint64_t body_left_;
+  ShapeChecksum sum_;
+};
+
+template <class Read>
+Result<groth16::R1csShape> decode_shape(std::uint64_t file_size, Read&& read) {
+  if (file_size < kHeaderBytes + 8) return Error{"shape file: truncated header"};
+  ShapeDecoder<std::remove_reference_t<Read>> d(file_size, read);
+  return d.run();
+}
+
+}  // namespace
+
+Result<groth16::R1csShape> deserialize_shape(std::span<const std::uint8_t> bytes) {
+  std::size_t pos = 0;
+  return decode_shape(bytes.size(), [&](void* dst, std::size_t n) {
+    std::memcpy(dst, bytes.data() + pos, n);
+    pos += n;
+    return true;
+  });
 }
 
 Status save_shape(const groth16::R1csShape& shape, const std::string& path) {
@@ -334,9 +352,28 @@ Status save_shape(const groth16::R1csShape& shape, const std::string& path) {
 }
 
 Result<groth16::R1csShape> load_shape(const std::string& path) {
-  MappedFile file(path);
-  if (!file.ok()) return Error{"cannot open " + path};
-  auto r = deserialize_shape(file.bytes());
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return Error{"cannot open " + path};
+  struct stat st{};
+  if (::fstat(fd, &st) != 0) {
+    ::close(fd);
+    return Error{"cannot read " + path};
+  }
+  ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+  auto r = decode_shape(std::uint64_t(st.st_size), [fd](void* dst, std::size_t n) {
+    auto* p = static_cast<char*>(dst);
+    while (n > 0) {
+      const ssize_t got = ::read(fd, p, n);
+      if (got <= 0) {
+        if (got < 0 && errno == EINTR) continue;
+        return false;
+      }
+      p += got;
+      n -= std::size_t(got);
+    }
+    return true;
+  });
+  ::close(fd);
   if (!r) return Error{path + ": " + r.error()};
   return r;
 }
