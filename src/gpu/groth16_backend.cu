@@ -458,38 +458,41 @@ std::size_t GpuShape::device_bytes() const { return impl_->bytes; }
 
 namespace {
 
-struct FrKeyHash {
-  std::size_t operator()(const std::array<std::uint64_t, 4>& k) const {
-    return std::size_t(host_mix64(k[0] ^ host_mix64(k[1] ^ host_mix64(k[2] ^ host_mix64(k[3])))));
-  }
-};
-
 Result<DevCsr> upload_csr(const groth16::CsrMatrix& mat, std::size_t rows, std::size_t nvars, const char* name) {
   if (mat.rows() != rows) return Error{std::string("GPU prover: matrix ") + name + " has a different row count"};
   const HostFr one = HostFr::one(), minus_one = -HostFr::one();
   std::vector<u32> row_ptr(rows + 1);
   std::vector<u32> words;
   words.reserve(mat.nnz() + mat.nnz() / 8);
-  std::unordered_map<std::array<std::uint64_t, 4>, u32, FrKeyHash> dict;
+  // The matrix's coefficients are already a dictionary: classify each distinct value once (±1 go
+  // inline as tags, zero is dropped, the rest get an index into the uploaded table).
+  constexpr u32 kSkip = 0xffffffffu, kOne = 0xfffffffeu, kMinusOne = 0xfffffffdu;
+  std::vector<u32> code(mat.coeffs.size());
   std::vector<HostFr> coefs;
+  for (std::size_t i = 0; i < mat.coeffs.size(); ++i) {
+    const HostFr& v = mat.coeffs[i];
+    if (v.is_zero()) code[i] = kSkip;
+    else if (v == one) code[i] = kOne;
+    else if (v == minus_one) code[i] = kMinusOne;
+    else {
+      code[i] = u32(coefs.size());
+      coefs.push_back(v);
+    }
+  }
   for (std::size_t r = 0; r < rows; ++r) {
     row_ptr[r] = u32(words.size());
     for (std::uint64_t t = mat.row_ptr[r]; t < mat.row_ptr[r + 1]; ++t) {
-      const HostFr& v = mat.val(t);
+      const u32 c = code[mat.coeff_ids[t]];
       const std::uint32_t col = mat.cols[t];
       if (col >= nvars) return Error{std::string("GPU prover: matrix ") + name + " names a variable out of range"};
-      if (v.is_zero()) continue;
-      if (v == one) {
+      if (c == kSkip) continue;
+      if (c == kOne) {
         words.push_back(col);
-      } else if (v == minus_one) {
+      } else if (c == kMinusOne) {
         words.push_back(col | kTagMinus);
       } else {
-        std::array<std::uint64_t, 4> key;
-        std::memcpy(key.data(), &v.mont_raw(), 32);
-        auto [it, inserted] = dict.try_emplace(key, u32(coefs.size()));
-        if (inserted) coefs.push_back(v);
         words.push_back(col | kTagExplicit);
-        words.push_back(it->second);
+        words.push_back(c);
       }
     }
     if (words.size() >= (std::size_t(1) << 32) - 1)
@@ -994,15 +997,16 @@ struct ShapeId {
   static ShapeId of(const groth16::R1csShape& s) {
     ShapeId id;
     id.addr = &s;
-    id.data = {s.a.row_ptr.data(), s.a.vals.data(), s.b.row_ptr.data(), s.b.vals.data(), s.c.row_ptr.data(),
-               s.c.vals.data()};
+    id.data = {s.a.row_ptr.data(), s.a.coeff_ids.data(), s.b.row_ptr.data(), s.b.coeff_ids.data(), s.c.row_ptr.data(),
+               s.c.coeff_ids.data()};
     std::uint64_t h = 0xcbf29ce484222325ULL;
     std::uint64_t meta[4] = {s.num_inputs, s.num_aux, std::uint64_t(s.has_c), s.num_constraints()};
     h = fnv(h, meta, sizeof meta);
     for (const auto* m : {&s.a, &s.b, &s.c}) {
       h = sample(h, m->row_ptr);
       h = sample(h, m->cols);
-      h = sample(h, m->vals);
+      h = sample(h, m->coeff_ids);
+      h = sample(h, m->coeffs);
     }
     id.digest = h;
     return id;

@@ -39,15 +39,18 @@ int run_prove_porep(const PorepC2Args& a) {
   if (!config) return fail(cmd, a.c1 + ": " + config.error());
   if (auto st = c2::check_c1(*c1, **config); !st) return fail(cmd, a.c1 + ": " + st.error());
   Stopwatch clock;
-  const auto shape = c2::record_porep_shape(**config);
+  // The shape cache beside the .params (written by `cuzk setup` or an earlier run).
+  const auto param_paths = c2::porep_param_paths(**config, a.params_dir);
+  auto shape_load = c2::load_or_record_porep_shape(**config, param_paths ? c2::porep_shape_cache_path(param_paths->params) : "");
+  const auto shape = std::move(shape_load.shape);
   const double shape_ms = clock.ms();
   clock = {};
   auto key = c2::load_porep_proving_key(**config, a.params_dir, shape);
   if (!key) return fail(cmd, key.error());
   const double key_ms = clock.ms();
   if (!a.quiet)
-    std::fprintf(stderr, "cuzk prove-porep: %s, %zu partition(s); shape %.0f ms, key %.0f ms\n",
-                 (*config)->name.c_str(), (*config)->partitions, shape_ms, key_ms);
+    std::fprintf(stderr, "cuzk prove-porep: %s, %zu partition(s); shape %.0f ms (%s), key %.0f ms\n",
+                 (*config)->name.c_str(), (*config)->partitions, shape_ms, c2::to_string(shape_load.source), key_ms);
   c2::PorepProveOptions opt;
   opt.self_verify = !a.no_self_verify;
   opt.c1_checked = true;

@@ -49,9 +49,9 @@ int run_setup_porep(const SetupArgs& args) {
   if (!paths) return fail(cmd, paths.error());
   std::fprintf(stderr,
                "cuzk setup: %s partition: %zu rows (with input rows), %zu inputs, %zu aux, domain 2^%u; "
-               "shape %.1f s, keys %.1f s, write %.1f s\n",
-               config->name.c_str(), rep.rows, rep.inputs, rep.aux, rep.domain_log2, rep.shape_s, rep.keygen_s,
-               rep.write_s);
+               "shape %.1f s (%s), keys %.1f s, write %.1f s\n",
+               config->name.c_str(), rep.rows, rep.inputs, rep.aux, rep.domain_log2, rep.shape_s, rep.shape_source.c_str(),
+               rep.keygen_s, rep.write_s);
   std::printf("%s\n%s\n%s\n", paths->params.c_str(), paths->vk.c_str(), paths->meta.c_str());
   return kExitOk;
 #else

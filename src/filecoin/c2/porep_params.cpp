@@ -29,8 +29,14 @@ Result<PorepParamPaths> write_porep_test_params(const porep::PorepConfig& config
   auto paths = porep_param_paths(config, dir);
   if (!paths) return Error{paths.error()};
   SetupReport rep;
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Error{dir + ": cannot create directory: " + ec.message()};
   auto t0 = std::chrono::steady_clock::now();
-  const groth16::R1csShape shape = record_porep_shape(config);
+  // Cached beside the .params, where the daemon will look for it when it loads these keys.
+  auto shape_load = load_or_record_porep_shape(config, porep_shape_cache_path(paths->params));
+  const groth16::R1csShape shape = std::move(shape_load.shape);
+  rep.shape_source = to_string(shape_load.source);
   rep.rows = shape.num_constraints();
   rep.inputs = shape.num_inputs;
   rep.aux = shape.num_aux;
@@ -41,9 +47,6 @@ Result<PorepParamPaths> write_porep_test_params(const porep::PorepConfig& config
   if (!pk) return Error{config.name + ": " + pk.error()};
   rep.keygen_s = seconds_since(t0);
   t0 = std::chrono::steady_clock::now();
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) return Error{dir + ": cannot create directory: " + ec.message()};
   namespace bp = formats::bellperson;
   if (auto st = bp::write_params(paths->params, *pk); !st) return Error{st.error()};
   if (auto st = bp::write_vk(paths->vk, pk->vk); !st) return Error{st.error()};

@@ -24,6 +24,7 @@ struct SetupReport {
   std::size_t rows = 0, inputs = 0, aux = 0;
   std::uint32_t domain_log2 = 0;
   double shape_s = 0, keygen_s = 0, write_s = 0;
+  std::string shape_source;  // c2::to_string(PorepShapeLoad::Source): cached, recorded, ...
 };
 // TEST-ONLY: keys from `toxic` for the partition circuit of `config`, written as .params/.vk/.meta.
 Result<PorepParamPaths> write_porep_test_params(const porep::PorepConfig& config, const std::string& dir,
