@@ -4,11 +4,27 @@
 // bellperson does before it builds the QAP.
 #pragma once
 
+#include <cstdint>
+
 #include "filecoin/porep/config.hpp"
 #include "groth16/r1cs.hpp"
 
 namespace cuzk::filecoin::c2 {
 
 groth16::R1csShape record_porep_shape(const porep::PorepConfig& config);
+
+// Variable counts of one partition's witness, from a counting run over dummy values (the same for
+// every partition: the gadgets never branch on values). `binary_aux` says how compact the witness is
+// (groth16::CompactAssignment), which sizes the memory reserved per partition.
+struct PorepWitnessCounts {
+  std::uint64_t inputs = 0;  // ONE included
+  std::uint64_t aux = 0;
+  std::uint64_t binary_aux = 0;
+  // Host bytes of the compact witness: inputs and non-binary aux as Fr, two bitmaps over aux.
+  std::uint64_t compact_bytes() const { return (inputs + aux - binary_aux) * 32 + 2 * 8 * ((aux + 63) / 64); }
+};
+// Memoized per configuration (thread-safe); the first call for a 32 GiB configuration takes about as
+// long as one partition's synthesis (~1 s).
+PorepWitnessCounts count_porep_witness(const porep::PorepConfig& config);
 
 }  // namespace cuzk::filecoin::c2
