@@ -47,12 +47,12 @@ class PorepPrepared final : public PreparedJob {
   //              cuda: C + 8 MiB (the host holds only the witness until start() returns; the staging
   //                    buffers are the backend's, allocated once; everything else is device memory)
   // and 32 MiB for the C1-derived partition values, the parent columns and allocator slack.
-  // StackedDrg2KiBV1_1 (n = 2,685,713, 98.4 % of aux binary, C = 1.9 MiB, m = 2^22): cpu model
-  // 757 MiB; measured in the engine on 2 cores, one partition at a time, peak RSS growth from
-  // dispatch to the end of the backend call: see docs/daemon.md (memory); cuda model 58 MiB.
-  // StackedDrg32GiBV1_1 (n = 130,170,221, 98.69 % binary, C = 83 MiB, m = 2^27): cuda model 0.28 GiB
-  // per partition in flight (synthesis measured at ~110-120 MiB RSS growth, bench/RESULTS_circuit.md);
-  // cpu model 27.6 GiB.
+  // StackedDrg2KiBV1_1 (n = 2,685,713, m = 2^22): see tests/engine/porep_kind_test.cpp, which checks
+  // the model exactly and prints it with the engine's measured peak (numbers in docs/daemon.md).
+  // StackedDrg32GiBV1_1 (n = 130,170,221, 98.69 % of aux binary, C = 87.0 MB = 82.9 MiB with the
+  // 1.70M non-binary values measured in bench/RESULTS_circuit.md, m = 2^27): cuda model 294 MB
+  // (0.27 GiB) per partition in flight — synthesis measured at ~110-120 MiB RSS growth; cpu model
+  // 29.8 GB (27.8 GiB), as before (the dense n Fr it expands to replaces the old synthesis copy).
   PartitionMemory partition_memory(std::uint32_t) const override {
     const groth16::R1csShape& s = lease_->shape;
     const std::uint64_t fr = sizeof(Fr);
