@@ -47,8 +47,10 @@ class PorepPrepared final : public PreparedJob {
   //              cuda: C + 8 MiB (the host holds only the witness until start() returns; the staging
   //                    buffers are the backend's, allocated once; everything else is device memory)
   // and 32 MiB for the C1-derived partition values, the parent columns and allocator slack.
-  // StackedDrg2KiBV1_1 (n = 2,685,713, m = 2^22): see tests/engine/porep_kind_test.cpp, which checks
-  // the model exactly and prints it with the engine's measured peak (numbers in docs/daemon.md).
+  // StackedDrg2KiBV1_1 (n = 2,685,713, m = 2^22, C = 2,074,496 bytes): cpu model 839 MB (800 MiB);
+  // measured in the engine (engine_porep_test, which checks the model exactly and prints both) on 2
+  // shared cores, one partition in flight, peak RSS growth from dispatch to the end of the backend
+  // call: 647 MB (617 MiB; with the dense witness path before it: 658 MB). cuda model 44 MB (42 MiB).
   // StackedDrg32GiBV1_1 (n = 130,170,221, 98.69 % of aux binary, C = 87.0 MB = 82.9 MiB with the
   // 1.70M non-binary values measured in bench/RESULTS_circuit.md, m = 2^27): cuda model 294 MB
   // (0.27 GiB) per partition in flight — synthesis measured at ~110-120 MiB RSS growth; cpu model
