@@ -5,8 +5,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <map>
+#include <mutex>
+#include <string>
 
 #include "base/parallel.hpp"
+#include "circuit/constraint_system.hpp"
 #include "circuit/shape_io.hpp"
 #include "filecoin/porep/stacked_circuit.hpp"
 
@@ -129,6 +133,23 @@ PorepShapeLoad load_or_record_porep_shape(const porep::PorepConfig& config, cons
     out.note = out.note.empty() ? st.error() : out.note + "; " + st.error();
   }
   return out;
+}
+
+PorepWitnessCounts count_porep_witness(const porep::PorepConfig& config) {
+  static std::mutex mu;
+  static std::map<std::string, PorepWitnessCounts> memo;
+  {
+    std::lock_guard<std::mutex> g(mu);
+    if (auto it = memo.find(config.name); it != memo.end()) return it->second;
+  }
+  const auto params = porep::StackedCircuitParams::from_config(config);
+  const auto values = porep::dummy_partition_values(params);
+  circuit::CountingCS cs;
+  porep::synthesize_stacked_circuit(cs, params, values);
+  const PorepWitnessCounts c{cs.num_inputs(), cs.num_aux(), cs.num_binary_aux()};
+  std::lock_guard<std::mutex> g(mu);
+  memo.emplace(config.name, c);
+  return c;
 }
 
 }  // namespace cuzk::filecoin::c2

@@ -9,6 +9,7 @@
 // The shape is cached next to the .params file (load_or_record_porep_shape).
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "filecoin/porep/config.hpp"
@@ -43,5 +44,19 @@ const char* to_string(PorepShapeLoad::Source s);
 // saves it there atomically (.tmp + rename). A cache that cannot be read or written is not an error:
 // the recorded shape is returned and `note` says what happened. CUZK_SHAPE_CACHE=0 disables both.
 PorepShapeLoad load_or_record_porep_shape(const porep::PorepConfig& config, const std::string& cache_path);
+
+// Variable counts of one partition's witness, from a counting run over dummy values (the same for
+// every partition: the gadgets never branch on values). `binary_aux` says how compact the witness is
+// (groth16::CompactAssignment), which sizes the memory reserved per partition.
+struct PorepWitnessCounts {
+  std::uint64_t inputs = 0;  // ONE included
+  std::uint64_t aux = 0;
+  std::uint64_t binary_aux = 0;
+  // Host bytes of the compact witness: inputs and non-binary aux as Fr, two bitmaps over aux.
+  std::uint64_t compact_bytes() const { return (inputs + aux - binary_aux) * 32 + 2 * 8 * ((aux + 63) / 64); }
+};
+// Memoized per configuration (thread-safe); the first call for a 32 GiB configuration takes about as
+// long as one partition's synthesis (~1 s).
+PorepWitnessCounts count_porep_witness(const porep::PorepConfig& config);
 
 }  // namespace cuzk::filecoin::c2

@@ -1,0 +1,114 @@
+#include "apps/common/device_backends.hpp"
+
+#include <map>
+#include <mutex>
+
+#if CUZK_HAVE_CUDA
+#include "gpu/gpu.hpp"
+#include "gpu/groth16_backend.hpp"
+#endif
+
+namespace cuzk::apps {
+namespace {
+
+class CpuBackends final : public DeviceBackends {
+ public:
+  std::string name() const override { return "cpu"; }
+  std::unique_ptr<groth16::Backend> make(std::uint32_t) override { return groth16::make_cpu_backend(); }
+  Status preload(const groth16::ProvingKey&, const std::vector<std::uint32_t>&) override { return ok_status(); }
+  std::uint64_t device_bytes() const override { return 0; }
+};
+
+#if CUZK_HAVE_CUDA
+
+// A worker's view of its device's shared backend.
+class SharedCudaHandle final : public groth16::Backend {
+ public:
+  explicit SharedCudaHandle(std::shared_ptr<gpu::CudaBackend> b) : b_(std::move(b)) {}
+  std::string name() const override { return "cuda"; }
+  Result<groth16::PendingProof> start(const groth16::R1csShape& shape, std::span<const math::Fr> w,
+                                      const groth16::ProvingKey& key) override {
+    return b_->start(shape, w, key);
+  }
+  Result<groth16::PendingProof> start(const groth16::R1csShape& shape, const groth16::CompactAssignment& w,
+                                      const groth16::ProvingKey& key) override {
+    return b_->start(shape, w, key);
+  }
+
+ private:
+  std::shared_ptr<gpu::CudaBackend> b_;
+};
+
+class CudaBackends final : public DeviceBackends {
+ public:
+  std::string name() const override { return "cuda"; }
+  std::unique_ptr<groth16::Backend> make(std::uint32_t device) override {
+    return std::make_unique<SharedCudaHandle>(of(device));
+  }
+  Status preload(const groth16::ProvingKey& key, const std::vector<std::uint32_t>& devices) override {
+    for (std::uint32_t d : devices) {
+      if (auto st = of(d)->preload(key); !st) return Error{"device " + std::to_string(d) + ": " + st.error()};
+    }
+    return ok_status();
+  }
+  std::uint64_t device_bytes() const override {
+    std::lock_guard<std::mutex> g(mu_);
+    std::uint64_t n = 0;
+    for (const auto& [d, b] : by_device_) n += b->stats().device_bytes;
+    return n;
+  }
+
+ private:
+  std::shared_ptr<gpu::CudaBackend> of(std::uint32_t device) {
+    std::lock_guard<std::mutex> g(mu_);
+    auto& b = by_device_[device];
+    if (!b) {
+      gpu::CudaBackendOptions opt;
+      opt.device = int(device);
+      // PoRep and a generic circuit may alternate; on an out-of-memory the backend frees the
+      // key not in use and retries, so two resident keys cost nothing when they do not fit.
+      opt.max_cached_keys = 2;
+      b = std::make_shared<gpu::CudaBackend>(opt);
+    }
+    return b;
+  }
+  mutable std::mutex mu_;
+  std::map<std::uint32_t, std::shared_ptr<gpu::CudaBackend>> by_device_;
+};
+
+#endif
+
+}  // namespace
+
+BackendProbe probe_backends() {
+  BackendProbe p;
+#if CUZK_HAVE_CUDA
+  p.cuda_built = true;
+  try {
+    p.cuda_devices = gpu::device_count();
+    if (p.cuda_devices) p.device_name = gpu::device_name();
+  } catch (const std::exception&) {
+    p.cuda_devices = 0;
+  }
+#endif
+  return p;
+}
+
+Result<std::string> choose_backend(const std::string& requested, const BackendProbe& probe) {
+  if (requested == "cpu") return std::string("cpu");
+  if (requested == "auto") return std::string(probe.cuda_built && probe.cuda_devices ? "cuda" : "cpu");
+  if (requested != "cuda") return Error{"backend: expected auto, cpu or cuda, got \"" + requested + "\""};
+  if (!probe.cuda_built) return Error{"backend cuda: this build has no CUDA backend; use cpu or auto"};
+  if (!probe.cuda_devices) return Error{"backend cuda: no CUDA device found; use cpu or auto"};
+  return std::string("cuda");
+}
+
+Result<std::shared_ptr<DeviceBackends>> DeviceBackends::create(const std::string& name) {
+  if (name == "cpu") return std::shared_ptr<DeviceBackends>(std::make_shared<CpuBackends>());
+#if CUZK_HAVE_CUDA
+  if (name == "cuda") return std::shared_ptr<DeviceBackends>(std::make_shared<CudaBackends>());
+#endif
+  return Error{"backend " + name + " is not available in this build"};
+}
+
+}  // namespace cuzk::apps
