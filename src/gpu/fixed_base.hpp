@@ -24,7 +24,7 @@ namespace cuzk::gpu {
 
 struct FixedBaseConfig {
   int window_bits = 0;    // c in [4, 20]; 0: 12 (table 8.6 MB for G1, 17 MB for G2)
-  std::size_t chunk = 0;  // scalars per device batch; 0: 2^22
+  std::size_t chunk = 0;  // scalars per device batch; 0: 2^21 (a call of 2^23 then overlaps 4 batches)
   int per_thread = 0;     // products sharing one inversion; 0: 32
 };
 

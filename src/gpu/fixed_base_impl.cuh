@@ -120,7 +120,7 @@ struct FixedBase<C>::Impl {
   };
 
   int c = 12, K = 32;
-  std::size_t chunk = std::size_t(1) << 22;
+  std::size_t chunk = std::size_t(1) << 21;
   DeviceBuffer table;
   double table_ms = 0;
   Slot slots[2];

@@ -24,9 +24,9 @@ double seconds_since(Clock::time_point t0) { return std::chrono::duration<double
 // The .params file being written: a temporary name, renamed into place by commit(), removed on
 // failure or when never committed. Appends run on a second thread, one at a time, so the next
 // slice can be computed meanwhile.
-class ParamsFile {
+class TmpParamsFile {
  public:
-  ~ParamsFile() {
+  ~TmpParamsFile() {
     drain();
     if (f_) std::fclose(f_);
     if (!committed_ && !tmp_.empty()) std::remove(tmp_.c_str());
@@ -90,7 +90,7 @@ void put_u32be(std::uint8_t* p, std::uint32_t v) {
 // One vector section: u32 count, then the points, formed / multiplied / written a slice at a time.
 class SectionWriter {
  public:
-  SectionWriter(ParamsFile& file, groth16::FixedBaseMultiplier& mul, std::size_t chunk, TestParamsReport& rep)
+  SectionWriter(TmpParamsFile& file, groth16::FixedBaseMultiplier& mul, std::size_t chunk, TestParamsReport& rep)
       : file_(file), mul_(mul), chunk_(chunk), rep_(rep) {}
 
   template <class Fill>
@@ -139,7 +139,7 @@ class SectionWriter {
   }
 
  private:
-  ParamsFile& file_;
+  TmpParamsFile& file_;
   groth16::FixedBaseMultiplier& mul_;
   std::size_t chunk_;
   TestParamsReport& rep_;
@@ -189,7 +189,7 @@ Status write_test_params(const groth16::R1csShape& shape, const groth16::ToxicWa
   if (!head) return Error{params_path + ": " + head.error()};
   rep.sections.push_back({"vk", 6 + vk.ic.size(), 0, seconds_since(t0)});
 
-  ParamsFile file;
+  TmpParamsFile file;
   if (auto st = file.open(params_path); !st) return st;
   rep.write_wait_s += file.append(head->data(), head->size());
   const std::size_t chunk = std::max<std::size_t>(1, options.chunk);

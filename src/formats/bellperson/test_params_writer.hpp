@@ -24,7 +24,9 @@ namespace cuzk::formats::bellperson {
 struct TestParamsOptions {
   std::size_t threads = 0;                              // 0: cuzk::default_threads()
   groth16::FixedBaseMultiplier* multiplier = nullptr;  // nullptr: CPU tables on `threads` workers
-  std::size_t chunk = std::size_t(1) << 22;             // points formed, multiplied and written at a time
+  // Points formed, multiplied and written at a time: several GPU batches (gpu::FixedBaseConfig::chunk),
+  // so the GPU's two streams overlap within a slice.
+  std::size_t chunk = std::size_t(1) << 23;
 };
 
 struct TestParamsReport {
