@@ -25,7 +25,8 @@ Result<PorepParamPaths> porep_param_paths(const porep::PorepConfig& config, cons
 }
 
 Result<PorepParamPaths> write_porep_test_params(const porep::PorepConfig& config, const std::string& dir,
-                                                const groth16::ToxicWaste& toxic, SetupReport* report) {
+                                                const groth16::ToxicWaste& toxic, SetupReport* report,
+                                                const PorepSetupOptions& options) {
   auto paths = porep_param_paths(config, dir);
   if (!paths) return Error{paths.error()};
   SetupReport rep;
@@ -41,18 +42,21 @@ Result<PorepParamPaths> write_porep_test_params(const porep::PorepConfig& config
   rep.inputs = shape.num_inputs;
   rep.aux = shape.num_aux;
   rep.domain_log2 = shape.domain_log2();
+  rep.shape_bytes = shape.a.memory_bytes() + shape.b.memory_bytes() + shape.c.memory_bytes();
   rep.shape_s = seconds_since(t0);
-  t0 = std::chrono::steady_clock::now();
-  auto pk = groth16::generate_test_key(shape, groth16::HBasis::kMonomialOverZ, toxic);
-  if (!pk) return Error{config.name + ": " + pk.error()};
-  rep.keygen_s = seconds_since(t0);
-  t0 = std::chrono::steady_clock::now();
   namespace bp = formats::bellperson;
-  if (auto st = bp::write_params(paths->params, *pk); !st) return Error{st.error()};
-  if (auto st = bp::write_vk(paths->vk, pk->vk); !st) return Error{st.error()};
+  bp::TestParamsOptions opt;
+  opt.threads = options.threads;
+  opt.multiplier = options.multiplier;
+  if (options.chunk) opt.chunk = options.chunk;
+  if (auto st = bp::write_test_params(shape, toxic, paths->params, paths->vk, opt, &rep.detail); !st) {
+    return Error{config.name + ": " + st.error()};
+  }
+  t0 = std::chrono::steady_clock::now();
   if (auto st = bp::write_meta(paths->meta, bp::Meta{config.sector_size}); !st) return Error{st.error()};
-  rep.write_s = seconds_since(t0);
-  if (report) *report = rep;
+  rep.keygen_s = rep.detail.total_s - rep.detail.write_wait_s;
+  rep.write_s = rep.detail.write_wait_s + seconds_since(t0);
+  if (report) *report = std::move(rep);
   return *paths;
 }
 
