@@ -4,6 +4,8 @@
 // (CsrMatrix::memory_bytes) and the shape_io file size; optionally saves the shape_io file and
 // times loading it back.
 //   shape_record_bench [--save DIR] [--check-32g] NAME...      (e.g. StackedDrg2KiBV1_1)
+// With --save, also load_or_record_porep_shape on the saved file (the daemon's cached path: load +
+// validation against the circuit's counts).
 // --check-32g asserts the published StackedDrg32GiBV1_1 counts (filecoin-formats.md §2.2) and exits
 // non-zero when any differs. Results: bench/RESULTS_circuit.md.
 #include <sys/resource.h>
@@ -13,6 +15,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -88,8 +91,14 @@ int run_case(const std::string& name, const std::string& save_dir, bool check) {
       std::printf("load failed: %s\n", loaded.error().c_str());
       return 1;
     }
-    std::printf("%-22s saved %s in %.2f s, loaded in %.2f s, peak RSS now %.0f MiB\n", name.c_str(), path.c_str(), save_s,
-                secs(t1), peak_rss_mib());
+    const double load_s = secs(t1);
+    std::printf("%-22s saved %s (%.1f MiB) in %.2f s, loaded in %.2f s, peak RSS now %.0f MiB\n", name.c_str(), path.c_str(),
+                double(std::filesystem::file_size(path)) / (1 << 20), save_s, load_s, peak_rss_mib());
+    loaded = Error{"released"};
+    // The daemon's path: the cache validated against the circuit's counts (a CountingCS pass).
+    auto cached = filecoin::c2::load_or_record_porep_shape(config, path);
+    std::printf("%-22s load_or_record_porep_shape: %s in %.2f s%s%s\n", name.c_str(), filecoin::c2::to_string(cached.source),
+                cached.load_s + cached.record_s + cached.save_s, cached.note.empty() ? "" : ": ", cached.note.c_str());
   }
   return bad ? 2 : 0;
 }

@@ -50,12 +50,16 @@ std::vector<SliceRecorder> ShapeRecorder::append_slices(const SliceSize& size, s
   groth16::CsrMatrix* mats[3] = {&shape_.a, &shape_.b, &shape_.c};
   const std::uint64_t rows0 = shape_.a.rows();
   std::uint64_t nnz0[3];
+  // Room for the input rows finish() appends (one row per input, one A entry each), assuming the
+  // slices are the end of the circuit; otherwise later rows simply reallocate.
+  const std::size_t input_rows = num_inputs_ + count * size.inputs;
   for (int m = 0; m < 3; ++m) {
     nnz0[m] = mats[m]->nnz();
     // The windows point into these arrays, so they are sized once, here, for all slices.
-    resize_with_huge_pages(mats[m]->row_ptr, rows0 + 1 + count * size.rows);
-    resize_with_huge_pages(mats[m]->cols, nnz0[m] + count * size.nnz[m]);
-    resize_with_huge_pages(mats[m]->coeff_ids, nnz0[m] + count * size.nnz[m]);
+    const std::size_t spare_entries = m == 0 ? input_rows : 0;
+    resize_with_huge_pages(mats[m]->row_ptr, rows0 + 1 + count * size.rows, input_rows);
+    resize_with_huge_pages(mats[m]->cols, nnz0[m] + count * size.nnz[m], spare_entries);
+    resize_with_huge_pages(mats[m]->coeff_ids, nnz0[m] + count * size.nnz[m], spare_entries);
   }
   std::vector<SliceRecorder> out;
   out.reserve(count);

@@ -11,12 +11,13 @@
 
 namespace cuzk::circuit {
 
-// Resizes v to n elements, first reserving the storage and advising huge pages for the part of it
-// not yet touched.
+// Resizes v to n elements, first reserving the storage (with room for `spare` more, so appends that
+// are known to follow do not reallocate gigabytes) and advising huge pages for the part of it not
+// yet touched.
 template <class T>
-void resize_with_huge_pages(std::vector<T>& v, std::size_t n) {
-  if (n > v.capacity()) {
-    v.reserve(n);
+void resize_with_huge_pages(std::vector<T>& v, std::size_t n, std::size_t spare = 0) {
+  if (n + spare > v.capacity()) {
+    v.reserve(n + spare);
     constexpr std::uintptr_t kHuge = std::uintptr_t(2) << 20;
     const auto begin = reinterpret_cast<std::uintptr_t>(v.data() + v.size());
     const auto end = reinterpret_cast<std::uintptr_t>(v.data() + v.capacity());

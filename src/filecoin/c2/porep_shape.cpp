@@ -22,15 +22,6 @@ double secs_since(Clock::time_point t0) { return std::chrono::duration<double>(C
 
 constexpr circuit::RecordOptions kShapeOnly{.values = false, .densities = false};
 
-circuit::SliceSize difference(const circuit::SliceSize& after, const circuit::SliceSize& before) {
-  circuit::SliceSize d;
-  d.rows = after.rows - before.rows;
-  for (int m = 0; m < 3; ++m) d.nnz[m] = after.nnz[m] - before.nnz[m];
-  d.inputs = after.inputs - before.inputs;
-  d.aux = after.aux - before.aux;
-  return d;
-}
-
 // nullopt when some challenge did not have challenge 0's shape (then the caller records
 // sequentially; the gadgets never branch on values, so this does not happen).
 std::optional<groth16::R1csShape> record_parallel(const porep::PorepConfig& config, std::size_t threads) {
@@ -40,23 +31,25 @@ std::optional<groth16::R1csShape> record_parallel(const porep::PorepConfig& conf
   const auto shared = porep::synthesize_stacked_prefix(rec, params, values);
   const std::size_t n = values.challenges.size();
   if (n > 0) {
-    const auto before = rec.recorded_size();
-    porep::synthesize_stacked_challenge(rec, params, values, shared, 0);
-    const auto slice = difference(rec.recorded_size(), before);
-    if (n > 1) {
-      auto slices = rec.append_slices(slice, n - 1);
-      std::atomic<std::size_t> next{0};
-      std::atomic<bool> mismatch{false};
-      const std::size_t workers = std::min(threads, n - 1);
-      parallel_chunks(workers, workers, [&](std::size_t, std::size_t, std::size_t) {
-        for (std::size_t k; (k = next.fetch_add(1)) < n - 1;) {
-          porep::synthesize_stacked_challenge(slices[k], params, values, shared, k + 1);
-          if (!(slices[k].size() == slice)) mismatch = true;
-        }
-      });
-      if (mismatch) return std::nullopt;
-      rec.merge_slices(slices);
-    }
+    // The size of one challenge from a pass that writes nothing (windows of capacity 0), so every
+    // challenge, the first included, is recorded straight into arrays sized once — no growth, no
+    // copies, no slack.
+    const circuit::MatrixWindow count_only[3] = {};
+    circuit::SliceRecorder counter(count_only, rec.num_inputs(), rec.num_aux());
+    porep::synthesize_stacked_challenge(counter, params, values, shared, 0);
+    const circuit::SliceSize slice = counter.size();
+    auto slices = rec.append_slices(slice, n);
+    std::atomic<std::size_t> next{0};
+    std::atomic<bool> mismatch{false};
+    const std::size_t workers = std::min(threads, n);
+    parallel_chunks(workers, workers, [&](std::size_t, std::size_t, std::size_t) {
+      for (std::size_t k; (k = next.fetch_add(1)) < n;) {
+        porep::synthesize_stacked_challenge(slices[k], params, values, shared, k);
+        if (!(slices[k].size() == slice)) mismatch = true;
+      }
+    });
+    if (mismatch) return std::nullopt;
+    rec.merge_slices(slices);
   }
   return std::move(rec).finish().shape;
 }

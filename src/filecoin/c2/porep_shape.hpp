@@ -3,9 +3,10 @@
 // of that configuration has exactly this shape (filecoin-formats.md §4.3). Input rows appended, as
 // bellperson does before it builds the QAP.
 //
-// Recording is parallel: the prefix and challenge 0 sequentially, then the remaining challenges
-// (all of the same shape) one per thread straight into the final CSR arrays
-// (circuit/slice_recorder.hpp); the result is bit-identical to the sequential recording.
+// Recording is parallel: the prefix sequentially, one challenge's size from a pass that stores
+// nothing, then every challenge (all of the same shape) on its own thread straight into the final,
+// pre-sized CSR arrays (circuit/slice_recorder.hpp); the result is bit-identical to the sequential
+// recording.
 // The shape is cached next to the .params file (load_or_record_porep_shape).
 #pragma once
 
