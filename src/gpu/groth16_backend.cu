@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <list>
@@ -1121,8 +1122,19 @@ struct CudaBackend::Impl {
   CudaBackendStats stats;
   GpuProveTimings last;
 
+  std::atomic<std::size_t> device_bytes_now{0};  // refreshed under mu at the end of every call
+
   template <class W>  // std::span<const Fr> or groth16::CompactAssignment
   Result<PendingProof> start(const groth16::R1csShape& shape, const W& w, const groth16::ProvingKey& key);
+
+  std::size_t resident_bytes() const {  // under mu
+    std::size_t n = 0;
+    for (const auto& e : keys) n += e.second->device_bytes();
+    for (const auto& e : shapes) n += e.second->device_bytes();
+    if (prover) n += prover->device_bytes();
+    return n;
+  }
+  void refresh_bytes() { device_bytes_now.store(resident_bytes(), std::memory_order_relaxed); }
 
   // Frees what can be freed to make room (every cached entry but the ones in use, and workspaces).
   void make_room(const GpuKey* keep_key, const GpuShape* keep_shape) {
@@ -1214,6 +1226,7 @@ Result<PendingProof> CudaBackend::Impl::start(const groth16::R1csShape& shape, c
     (void)(r = prover->start(**k, **s, w, opt.prove, &last));
   }
   if (r) stats.proofs++;
+  refresh_bytes();
   return r;
 }
 
@@ -1237,6 +1250,7 @@ Status CudaBackend::preload(const groth16::ProvingKey& key) {
     return Error{std::string("GPU prover: ") + e.what()};
   }
   auto k = impl_->get_key(key);
+  impl_->refresh_bytes();
   if (!k) return Error{k.error()};
   return ok_status();
 }
@@ -1253,6 +1267,7 @@ void CudaBackend::evict_all() {
       cudaGetLastError();
     }
   }
+  impl_->refresh_bytes();
 }
 
 CudaBackendStats CudaBackend::stats() const {
@@ -1260,11 +1275,11 @@ CudaBackendStats CudaBackend::stats() const {
   CudaBackendStats s = impl_->stats;
   s.resident_keys = impl_->keys.size();
   s.resident_shapes = impl_->shapes.size();
-  for (const auto& e : impl_->keys) s.device_bytes += e.second->device_bytes();
-  for (const auto& e : impl_->shapes) s.device_bytes += e.second->device_bytes();
-  if (impl_->prover) s.device_bytes += impl_->prover->device_bytes();
+  s.device_bytes = impl_->resident_bytes();
   return s;
 }
+
+std::size_t CudaBackend::device_bytes() const { return impl_->device_bytes_now.load(std::memory_order_relaxed); }
 
 GpuProveTimings CudaBackend::last_timings() const {
   std::lock_guard<std::mutex> lock(impl_->mu);

@@ -199,7 +199,9 @@ class CudaBackend final : public groth16::Backend {
   // Uploads the key now (so that the first proof does not pay for it).
   Status preload(const groth16::ProvingKey& key);
   void evict_all();
-  CudaBackendStats stats() const;
+  CudaBackendStats stats() const;  // waits for a running start()
+  // stats().device_bytes as of the end of the last call; never waits (for status endpoints).
+  std::size_t device_bytes() const;
   GpuProveTimings last_timings() const;
   void set_options(const GpuProveOptions& opt);
 

@@ -347,7 +347,10 @@ int main(int argc, char** argv) {
     std::snprintf(b, sizeof b, "uploads after 1st: key %zu shape %zu (%zu bytes); after 2nd: key %zu shape %zu",
                   s1.key_uploads, s1.shape_uploads, s1.key_bytes_uploaded, s2.key_uploads, s2.shape_uploads);
     d = b;
-    return same && s1.key_uploads == 1 && s2.key_uploads == 1 && s2.shape_uploads == 1 && s2.proofs == 2;
+    // device_bytes(): what status reports without waiting; equal to stats() between proofs.
+    const bool bytes_ok = be.device_bytes() == s2.device_bytes && s2.device_bytes > s2.key_bytes_uploaded;
+    d += " | device bytes " + std::to_string(be.device_bytes()) + (bytes_ok ? "" : " (WRONG)");
+    return same && bytes_ok && s1.key_uploads == 1 && s2.key_uploads == 1 && s2.shape_uploads == 1 && s2.proofs == 2;
   });
   check("cache: two keys, one slot: eviction and reupload", [&](std::string& d) {
     Circuit c1 = random_circuit(10, Mode::kMixed, 78), c2 = random_circuit(11, Mode::kMixed, 79);

@@ -87,7 +87,7 @@ class CudaBackends final : public DeviceBackends {
   std::uint64_t device_bytes() const override {
     std::lock_guard<std::mutex> g(mu_);
     std::uint64_t n = 0;
-    for (const auto& [d, b] : by_device_) n += b->stats().device_bytes;
+    for (const auto& [d, b] : by_device_) n += b->device_bytes();  // never waits for a running proof
     return n;
   }
 
