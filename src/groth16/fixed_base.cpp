@@ -28,30 +28,47 @@ void encode_all(std::span<const math::Affine<C>> pts, std::uint8_t* out, std::si
   });
 }
 
-// k*G for many k with one table of 8-bit windows: table[w][d] = d * 2^(8w) * G. Each product is then
-// 32 mixed additions instead of ~255 doublings and additions.
+// k*G for many k with one table of c-bit windows: table[w][d - 1] = d * 2^(c w) * G, d in [1, 2^c).
+// Each product is then ceil(255 / c) mixed additions instead of ~255 doublings and additions. c = 12:
+// 22 additions, a 9.4 MB (G1) / 18 MB (G2) table built in ~0.1 s; 8-bit windows took 32 additions.
 template <class C>
 class FixedBaseTable {
  public:
-  static constexpr std::size_t kWindowBits = 8, kWindows = 32, kDigits = 256;
+  static constexpr unsigned kWindowBits = 12, kWindows = (255 + kWindowBits - 1) / kWindowBits;
+  static constexpr std::size_t kPerWindow = (std::size_t(1) << kWindowBits) - 1;
 
-  explicit FixedBaseTable(const math::Affine<C>& g) {
-    std::vector<math::Jacobian<C>> jac(kWindows * kDigits);
-    math::Jacobian<C> base = math::Jacobian<C>::from_affine(g);
-    for (std::size_t w = 0; w < kWindows; ++w) {
-      jac[w * kDigits] = math::Jacobian<C>::identity();
-      for (std::size_t d = 1; d < kDigits; ++d) jac[w * kDigits + d] = jac[w * kDigits + d - 1] + base;
-      for (std::size_t i = 0; i < kWindowBits; ++i) base = base.dbl();
+  explicit FixedBaseTable(const math::Affine<C>& g, std::size_t threads) {
+    std::vector<math::Jacobian<C>> bases(kWindows);
+    math::Jacobian<C> b = math::Jacobian<C>::from_affine(g);
+    for (auto& base : bases) {
+      base = b;
+      for (unsigned i = 0; i < kWindowBits; ++i) b = b.dbl();
     }
-    table_ = math::batch_to_affine<C>(jac);
+    table_.resize(kWindows * kPerWindow);
+    parallel_chunks(kWindows, std::min<std::size_t>(threads, kWindows), [&](std::size_t lo, std::size_t hi, std::size_t) {
+      std::vector<math::Jacobian<C>> jac(kPerWindow);
+      for (std::size_t w = lo; w < hi; ++w) {
+        jac[0] = bases[w];
+        for (std::size_t d = 1; d < kPerWindow; ++d) jac[d] = jac[d - 1] + bases[w];
+        math::batch_to_affine<C>(std::span<const math::Jacobian<C>>(jac),
+                                 std::span<math::Affine<C>>(table_.data() + w * kPerWindow, kPerWindow), 1);
+      }
+    });
+  }
+
+  // Digit w of the canonical scalar (4 little-endian 64-bit limbs).
+  static unsigned digit(const math::Limbs<4>& k, unsigned w) {
+    const unsigned bit = w * kWindowBits, limb = bit / 64, sh = bit % 64;
+    std::uint64_t v = k[limb] >> sh;
+    if (sh + kWindowBits > 64 && limb + 1 < 4) v |= k[limb + 1] << (64 - sh);
+    return unsigned(v & kPerWindow);
   }
 
   math::Jacobian<C> mul(const math::Fr& k) const {
     auto limbs = k.to_canonical();
     math::Jacobian<C> acc;
-    for (std::size_t w = 0; w < kWindows; ++w) {
-      unsigned d = unsigned(limbs[w / 8] >> (8 * (w % 8))) & 0xff;
-      if (d) acc = acc.add_affine(table_[w * kDigits + d]);
+    for (unsigned w = 0; w < kWindows; ++w) {
+      if (unsigned d = digit(limbs, w)) acc = acc.add_affine(table_[w * kPerWindow + d - 1]);
     }
     return acc;
   }
@@ -75,21 +92,32 @@ class FixedBaseTable {
   std::vector<math::Affine<C>> table_;
 };
 
+// The tables depend only on the generators: built once per process, on first use.
+const FixedBaseTable<math::G1Curve>& g1_table() {
+  static const FixedBaseTable<math::G1Curve> t(math::g1_generator(), default_threads());
+  return t;
+}
+const FixedBaseTable<math::G2Curve>& g2_table() {
+  static const FixedBaseTable<math::G2Curve> t(math::g2_generator(), default_threads());
+  return t;
+}
+
 class CpuFixedBase final : public FixedBaseMultiplier {
  public:
-  explicit CpuFixedBase(std::size_t threads)
-      : threads_(threads ? threads : default_threads()), g1_(math::g1_generator()), g2_(math::g2_generator()) {}
+  explicit CpuFixedBase(std::size_t threads) : threads_(threads ? threads : default_threads()) {}
   std::string name() const override { return "cpu (" + std::to_string(threads_) + " threads)"; }
-  void mul_g1(std::span<const math::Fr> ks, std::span<math::G1Affine> out) override { g1_.mul_all(ks, out, threads_); }
-  void mul_g2(std::span<const math::Fr> ks, std::span<math::G2Affine> out) override { g2_.mul_all(ks, out, threads_); }
+  void mul_g1(std::span<const math::Fr> ks, std::span<math::G1Affine> out) override {
+    g1_table().mul_all(ks, out, threads_);
+  }
+  void mul_g2(std::span<const math::Fr> ks, std::span<math::G2Affine> out) override {
+    g2_table().mul_all(ks, out, threads_);
+  }
 
  protected:
   std::size_t encode_threads() const override { return threads_; }
 
  private:
   std::size_t threads_;
-  FixedBaseTable<math::G1Curve> g1_;
-  FixedBaseTable<math::G2Curve> g2_;
 };
 
 }  // namespace

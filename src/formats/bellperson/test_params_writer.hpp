@@ -6,8 +6,10 @@
 // toxic)) + write_vk for the same toxic waste (tests/formats_bellperson/test_params_writer_test.cpp).
 //
 // Host memory besides the shape: SetupScalars (32 B x (rows during the QAP, then 3 x variables) +
-// 4 B x (a + b entries)) + 2 x chunk x (32 B scalars + 192 B encoded points) + the multiplier's own
-// staging (GPU: 2 x chunk x (32 + 192) B pinned).
+// 4 B x (a + b entries)) + slice x 32 B of scalars + 2 x slice x 96 / 192 B of encoded points + the
+// multiplier's own staging (GPU: per group 2 x batch x (32 + 96 / 192) B pinned). 32 GiB PoRep
+// partition (130.2 M variables, 2^27 rows, slice 2^23, batch 2^21): 12.5 + 0.65 + 0.27 + 3.2 + 1.5
+// ≈ 18 GB; the QAP's peak (u, v, w and 4.2 GB of Lagrange values, 16.7 GB) comes before the buffers.
 #pragma once
 
 #include <cstddef>
