@@ -9,27 +9,7 @@ B=${1:-build-gpubp}
 J=${J:-2}
 O="$B/obj"
 mkdir -p "$O"
-ARCH="-gencode arch=compute_90a,code=sm_90a"
-NVF="-std=c++20 -O3 $ARCH --expt-relaxed-constexpr -lineinfo -Isrc -diag-suppress 1675,550 -Xcompiler=-Wall"
-GXF="-std=c++20 -O3 -DNDEBUG -Isrc -Wall -Wextra -Wno-unused-parameter"
-
-stale() {  # object missing, or older than a file in its dependency list
-  local o=$1 d=${1%.o}.d
-  [ -f "$o" ] && [ -f "$d" ] || return 0
-  local f
-  for f in $(sed -e 's/\\$//' -e 's/^[^:]*://' "$d"); do
-    [ "$f" -nt "$o" ] && return 0
-  done
-  return 1
-}
-
-pids=()
-run() {  # run a compile in the background, at most J at a time
-  while [ "$(jobs -rp | wc -l)" -ge "$J" ]; do wait -n || exit 1; done
-  echo "  $*" | cut -c1-160
-  "$@" &
-  pids+=($!)
-}
+. "$(dirname "$0")/build_common.sh"
 
 GPU_CU="src/gpu/common src/gpu/ntt src/gpu/msm_g1 src/gpu/msm_g2 src/gpu/groth16_backend"
 PROGS_CU="tests/gpu/gpu_prover_check bench/gpu/bench_prover tests/gpu/gpu_check bench/gpu/bench_gpu"

@@ -17,7 +17,9 @@
 // Values are always computed (a blank circuit is synthesized with dummy inputs: the shape of every
 // gadget here is independent of the values), so one code path serves all modes:
 //
-//   ShapeRecorder   CSR A, B, C in final variable order + bellperson's input rows + the assignment
+//   ShapeRecorder   CSR A, B, C in final variable order + bellperson's input rows (+ optionally the
+//                   assignment and densities); SliceRecorder records repeated sub-circuits of it in
+//                   parallel (slice_recorder.hpp)
 //   WitnessBuilder  the assignment only (booleans in a bitset), no LCs, no rows
 //   CheckingCS      evaluates every row as it is enforced; names the first unsatisfied one; can
 //                   substitute a given assignment for the computed values (to test tampering)
@@ -35,6 +37,7 @@
 #include <vector>
 
 #include "circuit/lc.hpp"
+#include "circuit/slice_recorder.hpp"
 #include "circuit/witness.hpp"
 #include "groth16/r1cs.hpp"
 
@@ -60,8 +63,16 @@ Densities compute_densities(const groth16::R1csShape& shape);
 // What the shape recorder produces.
 struct RecordedCircuit {
   groth16::R1csShape shape;          // input rows appended, variables in final order
-  std::vector<Fr> assignment;        // the values seen while recording (ONE, inputs, aux)
-  Densities densities;
+  std::vector<Fr> assignment;        // the values seen while recording (ONE, inputs, aux); empty
+                                     // unless RecordOptions::values
+  Densities densities;               // only with RecordOptions::densities
+};
+
+// What the recorder keeps besides the shape. Tests want the values and densities; the PoRep shape
+// (130M rows at 32 GiB) wants neither: 4 GB of aux values nobody reads.
+struct RecordOptions {
+  bool values = true;
+  bool densities = true;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -69,15 +80,15 @@ class ShapeRecorder {
  public:
   using LC = LinearCombination;
 
-  ShapeRecorder() { input_values_.push_back(Fr::one()); }
+  explicit ShapeRecorder(RecordOptions options = {}) : options_(options) { input_values_.push_back(Fr::one()); }
 
   Var alloc(Name, const Fr& v) {
-    aux_values_.push_back(v);
+    if (options_.values) aux_values_.push_back(v);
     return Var::aux(num_aux_++);
   }
   Var alloc_binary(Name n, bool b) { return alloc(n, b ? Fr::one() : Fr::zero()); }
   Var alloc_input(Name, const Fr& v) {
-    input_values_.push_back(v);
+    if (options_.values) input_values_.push_back(v);
     return Var::input(num_inputs_++);
   }
   void enforce(Name, const LC& a, const LC& b, const LC& c) {
@@ -90,11 +101,24 @@ class ShapeRecorder {
   std::size_t num_constraints() const { return shape_.a.rows(); }
   std::uint32_t num_inputs() const { return num_inputs_; }
   std::uint32_t num_aux() const { return num_aux_; }
+  // Rows, entries and variables recorded so far (SliceSize of everything).
+  SliceSize recorded_size() const;
+
+  // Pre-sizes the CSR arrays for `rows` more rows with the given entries per matrix (A, B, C).
+  void reserve(std::uint64_t rows, const std::uint64_t (&nnz)[3]);
+
+  // Parallel recording (slice_recorder.hpp): grows the matrices by `count` slices of `size` and
+  // advances the variable counters past them; recorder k of the result records slice k (values are
+  // not kept: only for RecordOptions::values = false). Call merge_slices() once all have run.
+  std::vector<SliceRecorder> append_slices(const SliceSize& size, std::size_t count);
+  // Renumbers the slices' coefficient ids into this recorder's tables (in parallel).
+  void merge_slices(const std::vector<SliceRecorder>& slices);
 
   // Remaps variables to final order, appends the input rows, computes densities.
   RecordedCircuit finish() &&;
 
  private:
+  RecordOptions options_;
   groth16::R1csShape shape_;
   std::uint32_t num_inputs_ = 1, num_aux_ = 0;
   std::vector<Fr> input_values_, aux_values_;
@@ -298,8 +322,8 @@ static_assert(ConstraintSystem<CheckingCS>);
 
 // Synthesizes `circuit(cs)` in each mode. The circuit is any callable taking the CS by reference.
 template <class Circuit>
-RecordedCircuit record_shape(Circuit&& circuit) {
-  ShapeRecorder cs;
+RecordedCircuit record_shape(Circuit&& circuit, RecordOptions options = {}) {
+  ShapeRecorder cs(options);
   circuit(cs);
   return std::move(cs).finish();
 }

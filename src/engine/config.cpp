@@ -368,7 +368,17 @@ Result<DaemonConfig> load_config(const std::string& path, bool* missing) {
   return parse_config(ss.str(), path);
 }
 
-Result<EngineOptions> engine_options_from(const DaemonConfig& c, unsigned hardware_threads) {
+Result<std::string> resolve_backend(const std::string& kind, const BackendAvailability& avail) {
+  if (kind == "cpu") return std::string("cpu");
+  if (kind == "auto") return std::string(avail.cuda_built && avail.cuda_devices > 0 ? "cuda" : "cpu");
+  if (kind != "cuda") return Error{"backend.kind: expected \"auto\", \"cpu\" or \"cuda\", got \"" + kind + "\""};
+  if (!avail.cuda_built) return Error{"backend.kind = \"cuda\": this build has no CUDA backend; use \"cpu\" or \"auto\""};
+  if (avail.cuda_devices == 0) return Error{"backend.kind = \"cuda\": no CUDA device found; use \"cpu\" or \"auto\""};
+  return std::string("cuda");
+}
+
+Result<EngineOptions> engine_options_from(const DaemonConfig& c, unsigned hardware_threads,
+                                          const BackendAvailability& avail) {
   EngineOptions o;
   if (hardware_threads == 0) hardware_threads = 1;
   if (c.budget_auto) {
@@ -398,8 +408,17 @@ Result<EngineOptions> engine_options_from(const DaemonConfig& c, unsigned hardwa
   o.result_ttl = c.result_ttl;
   o.max_results = c.max_results;
   o.allow_witness_paths = c.allow_witness_paths;
-  if (c.backend == "cuda") return Error{"backend.kind = \"cuda\": this build has no CUDA backend; use \"cpu\" or \"auto\""};
-  o.backend_name = "cpu";
+  auto backend = resolve_backend(c.backend, avail);
+  if (!backend) return Error{backend.error()};
+  o.backend_name = *backend;
+  if (o.backend_name == "cuda") {
+    for (std::uint32_t d : o.devices) {
+      if (d >= avail.cuda_devices) {
+        return Error{"gpus.devices: device " + std::to_string(d) + " does not exist (" +
+                     std::to_string(avail.cuda_devices) + " CUDA device(s) present)"};
+      }
+    }
+  }
   return o;
 }
 

@@ -78,9 +78,22 @@ Result<DaemonConfig> load_config(const std::string& path, bool* missing = nullpt
 // Checks a listen address: "unix:///abs/path", "unix:/abs/path", "host:port", "[v6]:port".
 Status check_listen_address(const std::string& addr);
 
-// Engine options from a config: resolves total_budget = "auto" (MemTotal - safety_margin) and the
-// worker counts. `hardware_threads` is std::thread::hardware_concurrency() unless a test says
-// otherwise.
-Result<EngineOptions> engine_options_from(const DaemonConfig& cfg, unsigned hardware_threads);
+// What the binary and the machine offer for backend.kind (the daemon probes it; the engine does not
+// link the CUDA code).
+struct BackendAvailability {
+  bool cuda_built = false;         // this build has the CUDA backend
+  std::uint32_t cuda_devices = 0;  // CUDA devices present
+};
+
+// backend.kind -> the backend to run: "cpu" as asked; "cuda" when built and a device is present (else
+// a one-line error that says which is missing); "auto" -> "cuda" when it would succeed, else "cpu".
+Result<std::string> resolve_backend(const std::string& kind, const BackendAvailability& avail);
+
+// Engine options from a config: resolves total_budget = "auto" (MemTotal - safety_margin), the
+// worker counts and the backend (resolve_backend; with "cuda", gpus.devices must name present
+// devices). `hardware_threads` is std::thread::hardware_concurrency() unless a test says otherwise.
+// backend_factory is left empty: the daemon sets it (it links the CUDA backend when built).
+Result<EngineOptions> engine_options_from(const DaemonConfig& cfg, unsigned hardware_threads,
+                                          const BackendAvailability& avail = {});
 
 }  // namespace cuzk::engine

@@ -443,7 +443,7 @@ struct Engine::Impl {
       if (it != kinds.end()) kind = it->second;
     }
     if (!kind) return fail(job, "unknown proof_kind " + std::to_string(job->kind));
-    PrepareContext ctx{srs, CancelToken(&job->stop), 0, opt.allow_witness_paths};
+    PrepareContext ctx{srs, CancelToken(&job->stop), 0, opt.allow_witness_paths, opt.backend_name};
     auto prepared = kind->prepare(std::move(req), ctx);
     if (!prepared) return fail(job, prepared.error());
     std::shared_ptr<PreparedJob> p(std::move(*prepared));
@@ -680,7 +680,7 @@ struct Engine::Impl {
           }
           timeline("GPU_START", job->id, wdetail);
           if (!job->stop.load()) {
-            r = backend->start(*t->synth->shape, t->synth->witness, *t->synth->key);
+            r = t->synth->start(*backend);
           } else {
             r = Error{"cancelled"};
           }
@@ -1102,6 +1102,7 @@ StatusSnapshot Engine::status() const {
   Impl& im = *impl_;
   StatusSnapshot s;
   s.backend = options_.backend_name;
+  if (options_.device_memory_bytes) s.gpu_bytes = options_.device_memory_bytes();
   s.budget_bytes = budget_->total();
   s.used_bytes = budget_->used();
   s.peak_bytes = budget_->peak();
@@ -1187,6 +1188,7 @@ std::string Engine::status_json() const {
   o << '{';
   kv("uptime_secs", s.uptime_s);
   ks("backend", s.backend);
+  kv("gpu_memory_bytes", s.gpu_bytes);
   kv("accepting", s.accepting ? "true" : "false");
   o << "\"memory\":{";
   kv("total_bytes", s.budget_bytes);
@@ -1353,6 +1355,10 @@ std::string Engine::prometheus_text() const {
   o << "cuzk_running_jobs " << (s.jobs_preparing + s.jobs_running) << '\n';
   family("cuzk_gpu_workers", "gauge", "Backend workers (all devices).");
   o << "cuzk_gpu_workers " << s.backend_workers << '\n';
+  family("cuzk_backend_info", "gauge", "The proving backend in use (label backend).");
+  o << "cuzk_backend_info{backend=\"" << s.backend << "\"} 1\n";
+  family("cuzk_gpu_memory_bytes", "gauge", "Device memory held by the backends (keys, shapes, buffers).");
+  o << "cuzk_gpu_memory_bytes " << s.gpu_bytes << '\n';
   family("cuzk_stage_queue_length", "gauge", "Items waiting in each bounded pipeline queue.");
   o << "cuzk_stage_queue_length{stage=\"scheduler\"} " << s.sched_depth << '\n';
   o << "cuzk_stage_queue_length{stage=\"synthesis\"} " << s.synth_queue << '\n';

@@ -61,8 +61,12 @@ struct EngineOptions {
   bool measure_partition_memory = true;
 
   std::string backend_name = "cpu";
-  // One backend per device; default: groth16::make_cpu_backend().
+  // Called once per backend worker with its device; default: groth16::make_cpu_backend(). The
+  // daemon's CUDA factory hands every worker of a device a handle to one shared CudaBackend (one
+  // key upload per device; its start() serializes the workers).
   std::function<std::unique_ptr<groth16::Backend>(std::uint32_t device)> backend_factory;
+  // Device memory the backends hold (keys, shapes, buffers), for status; unset: not reported.
+  std::function<std::uint64_t()> device_memory_bytes;
   // r and s of every proof; default: groth16::ProofRandomness::random(). Tests inject fixed values.
   std::function<groth16::ProofRandomness()> randomness;
   // Receives "TIMELINE,<ms>,<EVENT>,<job>,<detail>" lines (the Rust daemon's format) when set.
@@ -135,6 +139,7 @@ struct StatusSnapshot {
   std::uint64_t budget_bytes = 0, used_bytes = 0, peak_bytes = 0, srs_bytes = 0, partition_bytes = 0;
   std::uint32_t budget_waiters = 0;
   std::uint64_t rss_bytes = 0, peak_rss_bytes = 0;
+  std::uint64_t gpu_bytes = 0;  // EngineOptions::device_memory_bytes (0 when not reported)
   // pipeline
   std::uint32_t jobs_queued = 0, jobs_preparing = 0, jobs_running = 0;
   std::uint32_t sched_depth = 0, synth_queue = 0, backend_queue = 0, finalize_queue = 0;

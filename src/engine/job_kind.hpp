@@ -17,6 +17,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "base/result.hpp"
@@ -24,7 +25,9 @@
 #include "engine/types.hpp"
 #include "groth16/keys.hpp"
 #include "groth16/proof.hpp"
+#include "groth16/prover.hpp"
 #include "groth16/r1cs.hpp"
+#include "groth16/witness.hpp"
 
 namespace cuzk::engine {
 
@@ -51,11 +54,18 @@ struct PartitionMemory {
 };
 
 // What synthesis hands to the backend. The shape and key pointers stay valid for the life of the
-// PreparedJob (it holds the SrsLease).
+// PreparedJob (it holds the SrsLease). The witness is dense (generic jobs: a parsed .wtns) or compact
+// (circuits synthesized here: binary aux as bits, ~1/8 of the dense size for PoRep; the CUDA backend
+// uploads it as it is and expands it on the device).
 struct SynthesizedPartition {
   const groth16::R1csShape* shape = nullptr;
   const groth16::ProvingKey* key = nullptr;
-  std::vector<math::Fr> witness;  // full assignment: w[0] = 1, inputs, aux
+  // dense: the full assignment w[0] = 1, inputs, aux
+  std::variant<std::vector<math::Fr>, groth16::CompactAssignment> witness;
+
+  Result<groth16::PendingProof> start(groth16::Backend& backend) const {
+    return std::visit([&](const auto& w) { return backend.start(*shape, w, *key); }, witness);
+  }
 };
 
 class PreparedJob {
@@ -78,6 +88,9 @@ struct PrepareContext {
   CancelToken cancel;
   std::uint64_t srs_load_ms = 0;  // out: time spent getting the proving key
   bool allow_witness_paths = true;
+  // EngineOptions::backend_name: "cuda" keeps a, b, c, H and the MSM scalars in device memory, so
+  // partitions reserve only what the host holds (the witness and synthesis transients).
+  std::string backend = "cpu";
 };
 
 class JobKind {

@@ -8,6 +8,7 @@
 #include "circuit/constraint_system.hpp"
 #include "filecoin/c2/c1_values.hpp"
 #include "filecoin/c2/porep_prover.hpp"
+#include "filecoin/c2/porep_shape.hpp"
 #include "filecoin/c2/public_inputs.hpp"
 #include "filecoin/porep/c1_io.hpp"
 #include "filecoin/porep/stacked_circuit.hpp"
@@ -27,27 +28,42 @@ class PorepPrepared final : public PreparedJob {
  public:
   // The parsed C1 replaces the request's bytes for everything after prepare.
   PorepPrepared(porep::C1Output c1, const porep::PorepConfig& config, SrsLease lease,
-                std::vector<std::vector<Fr>> inputs)
-      : c1_(std::move(c1)), config_(config), lease_(std::move(lease)), inputs_(std::move(inputs)) {}
+                std::vector<std::vector<Fr>> inputs, std::uint64_t compact_bytes, bool device_backend)
+      : c1_(std::move(c1)),
+        config_(config),
+        lease_(std::move(lease)),
+        inputs_(std::move(inputs)),
+        compact_bytes_(compact_bytes),
+        device_backend_(device_backend) {}
 
   std::uint32_t num_partitions() const override { return std::uint32_t(config_.partitions); }
 
-  // The model, from the partition shape (Fr = 32 bytes; n = variables, m = 2^domain_log2 rows):
-  //   synthesis  circuit::Witness (<= n Fr) + the assignment (n Fr)
-  //   backend    the assignment (n Fr) + a, b, c evaluations padded to m (3m Fr) + one m-sized copy
-  //              while they are resized + the A and B scalar selections (<= 2n Fr) + MSM buckets
+  // The model, from the partition shape and the witness counts (Fr = 32 bytes; n = variables,
+  // m = 2^domain_log2 rows; C = the compact witness: inputs and non-binary aux as Fr, two bitmaps):
+  //   synthesis  the compact witness while it grows (vector doubling: <= 3C)
+  //   backend    cpu:  C + the dense assignment it expands to (n Fr) + a, b, c padded to m (3m Fr)
+  //                    + one m-sized copy while they are resized + the A and B scalar selections
+  //                    (<= 2n Fr) + MSM buckets (8 MiB)
+  //              cuda: C + 8 MiB (the host holds only the witness until start() returns; the staging
+  //                    buffers are the backend's, allocated once; everything else is device memory)
   // and 32 MiB for the C1-derived partition values, the parent columns and allocator slack.
-  // StackedDrg2KiBV1_1 (n = 2,685,713, m = 2^22): model 837 MB (798 MiB); measured in cuzk-daemon on
-  // 2 cores, one job at a time, peak RSS growth from dispatch to the end of the backend call: 658 MB
-  // (628 MiB; synthesis 0.6-1.7 s, backend ~23 s on idle cores). The whole job, key resident: 2.6 GB
-  // RSS; the daemon's peak (3.04 GB) is the key load, not the proof (porep_srs.cpp).
+  // StackedDrg2KiBV1_1 (n = 2,685,713, m = 2^22, C = 2,074,496 bytes): cpu model 839 MB (800 MiB);
+  // measured in the engine (engine_porep_test, which checks the model exactly and prints both) on 2
+  // shared cores, one partition in flight, peak RSS growth from dispatch to the end of the backend
+  // call: 647 MB (617 MiB; with the dense witness path before it: 658 MB). cuda model 44 MB (42 MiB).
+  // StackedDrg32GiBV1_1 (n = 130,170,221, 98.69 % of aux binary, C = 87.0 MB = 82.9 MiB with the
+  // 1.70M non-binary values measured in bench/RESULTS_circuit.md, m = 2^27): cuda model 294 MB
+  // (0.27 GiB) per partition in flight — synthesis measured at ~110-120 MiB RSS growth; cpu model
+  // 29.8 GB (27.8 GiB), as before (the dense n Fr it expands to replaces the old synthesis copy).
   PartitionMemory partition_memory(std::uint32_t) const override {
     const groth16::R1csShape& s = lease_->shape;
     const std::uint64_t fr = sizeof(Fr);
     const std::uint64_t n = s.num_variables();
     const std::uint64_t m = std::uint64_t(1) << lease_->pk.domain_log2;
-    const std::uint64_t synthesis = 2 * n * fr;
-    const std::uint64_t backend = n * fr + 4 * m * fr + 2 * n * fr + (8u << 20);
+    const std::uint64_t compact = compact_bytes_;
+    const std::uint64_t synthesis = 3 * compact;
+    const std::uint64_t backend = device_backend_ ? compact + (8u << 20)
+                                                  : compact + n * fr + 4 * m * fr + 2 * n * fr + (8u << 20);
     return {std::max(synthesis, backend) + (32u << 20), 64u << 10};
   }
 
@@ -83,6 +99,8 @@ class PorepPrepared final : public PreparedJob {
   const porep::PorepConfig& config_;
   SrsLease lease_;
   std::vector<std::vector<Fr>> inputs_;  // per partition, ONE excluded
+  std::uint64_t compact_bytes_ = 0;      // one partition's compact witness
+  bool device_backend_ = false;          // the backend keeps the prover's buffers on the device
 };
 
 class PorepC2Kind final : public JobKind {
@@ -127,8 +145,14 @@ class PorepC2Kind final : public JobKind {
     for (std::size_t p = 0; p < (*config)->partitions; ++p) {
       inputs.push_back(c2::partition_public_inputs(**config, graph, sector, p));
     }
-    return std::unique_ptr<PreparedJob>(
-        std::make_unique<PorepPrepared>(std::move(loaded->c1), **config, std::move(*lease), std::move(inputs)));
+    const auto counts = c2::count_porep_witness(**config);
+    if (counts.inputs != (*lease)->shape.num_inputs || counts.aux != (*lease)->shape.num_aux) {
+      return Error{k + (*config)->name + ": the circuit allocates " + std::to_string(counts.aux) +
+                   " aux variables but proving key " + *id + " has " + std::to_string((*lease)->shape.num_aux)};
+    }
+    return std::unique_ptr<PreparedJob>(std::make_unique<PorepPrepared>(std::move(loaded->c1), **config,
+                                                                        std::move(*lease), std::move(inputs),
+                                                                        counts.compact_bytes(), ctx.backend == "cuda"));
   }
 };
 

@@ -21,11 +21,11 @@ Result<const porep::PorepConfig*> config_for_size(std::uint64_t sector_size) {
   return Error{"no PoRep configuration for sector size " + std::to_string(sector_size)};
 }
 
-// The recorded shape's size per domain row: three CSR matrices (u64 row pointers, u32 columns,
-// 32-byte values). Measured on StackedDrg2KiBV1_1 (domain 2^22): key + shape charged 1.805 GB, of
-// which the decoded points are 1.202 GB, so the shape is ~0.60 GB = 144 B per domain row. The load's
-// estimate there is 3.00 GB; the daemon's peak RSS while loading was 3.04 GB (then 1.93 GB resident).
-constexpr std::uint64_t kShapeBytesPerRow = 160;
+// The shape's size per domain row: three CSR matrices with u64 row pointers and 8 bytes per entry
+// (u32 column + u32 coefficient id; c2 shape cache). Measured: StackedDrg2KiBV1_1 175.5 MiB over 2^22
+// rows = 44 B, StackedDrg32GiBV1_1 8,493 MiB over 2^27 rows = 66 B (bench/RESULTS_circuit.md);
+// recording the shape when no cache exists peaks ~15% above the shape itself.
+constexpr std::uint64_t kShapeBytesPerRow = 80;
 
 }  // namespace
 
@@ -59,8 +59,11 @@ Status load(std::uint64_t sector_size, const std::string& path, LoadedKey& key) 
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) return Error{"parameter file not found: " + path};
   // The file's counts are checked against the circuit before anything is decoded, so a .params of
-  // another circuit fails after the shape is recorded, naming the count that differs.
-  groth16::R1csShape shape = filecoin::c2::record_porep_shape(**config);
+  // another circuit fails after the shape is recorded, naming the count that differs. The shape
+  // comes from "<params>.shape" when a valid one is there, else it is recorded and cached there
+  // (an unwritable directory only costs the recording next time).
+  auto shape_load = filecoin::c2::load_or_record_porep_shape(**config, filecoin::c2::porep_shape_cache_path(path));
+  groth16::R1csShape shape = std::move(shape_load.shape);
   auto pk = formats::bellperson::load_proving_key(path, shape);
   if (!pk) return Error{pk.error()};
   if (auto st = pk->check_consistency(); !st) return Error{path + ": " + st.error()};

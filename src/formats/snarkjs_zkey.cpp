@@ -54,7 +54,7 @@ CsrMatrix build_csr(const std::vector<Coef>& entries, std::size_t rows) {
   for (const auto& e : entries) flat[fill[e.constraint]++] = {e.signal, e.value};
   m.row_ptr.reserve(rows + 1);
   m.cols.reserve(entries.size());
-  m.vals.reserve(entries.size());
+  m.coeff_ids.reserve(entries.size());
   std::vector<std::pair<std::uint32_t, Fr>> row;
   for (std::size_t r = 0; r < rows; ++r) {
     auto b = flat.begin() + std::ptrdiff_t(count[r]), e = flat.begin() + std::ptrdiff_t(count[r + 1]);

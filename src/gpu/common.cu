@@ -20,6 +20,15 @@ bool device_available() {
   return n > 0;
 }
 
+std::uint32_t device_count() {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return n > 0 ? std::uint32_t(n) : 0u;
+}
+
 std::string device_name() {
   if (!device_available()) return "";
   int dev = 0;

@@ -23,6 +23,7 @@
 namespace cuzk::gpu {
 
 bool device_available();    // at least one CUDA device can be used
+std::uint32_t device_count();  // CUDA devices present (0 without a driver or device)
 std::string device_name();  // name of the current device ("" when none)
 void device_synchronize();
 

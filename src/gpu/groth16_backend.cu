@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <list>
@@ -136,6 +137,35 @@ __global__ void gather_scalars_kernel(const u32* __restrict__ map, const Fr* __r
   const u64 i = u64(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
   store_f(out + i, ldg_f(w + map[i]));
+}
+
+// Compact witness (groth16::CompactAssignment) -> dense aux on the device. Per 64-bit bitmap word:
+// the number of non-binary aux in it (the last word counts only variables that exist).
+__global__ void compact_count_kernel(const u64* __restrict__ is_binary, u64 words, u64 num_aux, u32* counts) {
+  const u64 k = u64(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (k >= words) return;
+  const u64 j0 = k * 64;
+  const u32 valid = num_aux - j0 >= 64 ? 64u : u32(num_aux - j0);
+  counts[k] = valid - u32(__popcll(is_binary[k]));
+}
+
+// One thread per aux variable j: 0 / 1 from the bitmaps, or values[rank(j)] with
+// rank(j) = offsets[j / 64] (exclusive prefix sum of the counts) + non-binary aux below j in its word.
+__global__ void compact_expand_kernel(const u64* __restrict__ is_binary, const u64* __restrict__ bits,
+                                      const u32* __restrict__ offsets, const Fr* __restrict__ values, u64 num_aux,
+                                      Fr* out) {
+  const u64 j = u64(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (j >= num_aux) return;
+  const u64 k = j >> 6;
+  const u32 b = u32(j & 63);
+  const u64 wb = is_binary[k];
+  Fr v;
+  if ((wb >> b) & 1) {
+    v = ((bits[k] >> b) & 1) ? Fr::one() : Fr::zero();
+  } else {
+    v = ldg_f(values + offsets[k] + u32(__popcll(~wb & ((u64(1) << b) - 1))));
+  }
+  store_f(out + j, v);
 }
 
 template <class F>
@@ -458,38 +488,41 @@ std::size_t GpuShape::device_bytes() const { return impl_->bytes; }
 
 namespace {
 
-struct FrKeyHash {
-  std::size_t operator()(const std::array<std::uint64_t, 4>& k) const {
-    return std::size_t(host_mix64(k[0] ^ host_mix64(k[1] ^ host_mix64(k[2] ^ host_mix64(k[3])))));
-  }
-};
-
 Result<DevCsr> upload_csr(const groth16::CsrMatrix& mat, std::size_t rows, std::size_t nvars, const char* name) {
   if (mat.rows() != rows) return Error{std::string("GPU prover: matrix ") + name + " has a different row count"};
   const HostFr one = HostFr::one(), minus_one = -HostFr::one();
   std::vector<u32> row_ptr(rows + 1);
   std::vector<u32> words;
   words.reserve(mat.nnz() + mat.nnz() / 8);
-  std::unordered_map<std::array<std::uint64_t, 4>, u32, FrKeyHash> dict;
+  // The matrix's coefficients are already a dictionary: classify each distinct value once (±1 go
+  // inline as tags, zero is dropped, the rest get an index into the uploaded table).
+  constexpr u32 kSkip = 0xffffffffu, kOne = 0xfffffffeu, kMinusOne = 0xfffffffdu;
+  std::vector<u32> code(mat.coeffs.size());
   std::vector<HostFr> coefs;
+  for (std::size_t i = 0; i < mat.coeffs.size(); ++i) {
+    const HostFr& v = mat.coeffs[i];
+    if (v.is_zero()) code[i] = kSkip;
+    else if (v == one) code[i] = kOne;
+    else if (v == minus_one) code[i] = kMinusOne;
+    else {
+      code[i] = u32(coefs.size());
+      coefs.push_back(v);
+    }
+  }
   for (std::size_t r = 0; r < rows; ++r) {
     row_ptr[r] = u32(words.size());
     for (std::uint64_t t = mat.row_ptr[r]; t < mat.row_ptr[r + 1]; ++t) {
-      const HostFr& v = mat.val(t);
+      const u32 c = code[mat.coeff_ids[t]];
       const std::uint32_t col = mat.cols[t];
       if (col >= nvars) return Error{std::string("GPU prover: matrix ") + name + " names a variable out of range"};
-      if (v.is_zero()) continue;
-      if (v == one) {
+      if (c == kSkip) continue;
+      if (c == kOne) {
         words.push_back(col);
-      } else if (v == minus_one) {
+      } else if (c == kMinusOne) {
         words.push_back(col | kTagMinus);
       } else {
-        std::array<std::uint64_t, 4> key;
-        std::memcpy(key.data(), &v.mont_raw(), 32);
-        auto [it, inserted] = dict.try_emplace(key, u32(coefs.size()));
-        if (inserted) coefs.push_back(v);
         words.push_back(col | kTagExplicit);
-        words.push_back(it->second);
+        words.push_back(c);
       }
     }
     if (words.size() >= (std::size_t(1) << 32) - 1)
@@ -589,6 +622,15 @@ Result<std::unique_ptr<GpuShape>> GpuShape::synthetic(const SyntheticSpec& sp) {
 // =============================================================================================
 // GpuProver
 
+namespace {
+// The witness of one proof as the caller gave it: dense, or compact (expanded on the device).
+struct WitnessIn {
+  std::span<const HostFr> dense;
+  const groth16::CompactAssignment* compact = nullptr;
+  std::size_t num_variables() const { return compact ? compact->num_variables() : dense.size(); }
+};
+}  // namespace
+
 struct GpuProver::Impl {
   cudaStream_t s0 = nullptr, s1 = nullptr;
   cudaEvent_t ev_w = nullptr;
@@ -598,6 +640,7 @@ struct GpuProver::Impl {
   std::vector<int> warmed_logs;  // NTT sizes whose lazily built scale tables exist
   DeviceBuffer d_w, d_a, d_b, d_c, d_tmp, d_q;
   DeviceBuffer cls_counts, cls_offsets, cls_scan_tmp, cls_ones, bitmap, tail_idx, tail_s;
+  DeviceBuffer cw_binary, cw_bits, cw_values, cw_counts, cw_offsets, cw_scan_tmp;  // compact witness
   std::unique_ptr<MsmG1> scratch1;
   std::unique_ptr<MsmG2> scratch2;
 
@@ -623,7 +666,8 @@ struct GpuProver::Impl {
   void release() {
     CUZK_CUDA(cudaDeviceSynchronize());
     for (DeviceBuffer* b : {&d_w, &d_a, &d_b, &d_c, &d_tmp, &d_q, &cls_counts, &cls_offsets, &cls_scan_tmp, &cls_ones,
-                            &bitmap, &tail_idx, &tail_s})
+                            &bitmap, &tail_idx, &tail_s, &cw_binary, &cw_bits, &cw_values, &cw_counts, &cw_offsets,
+                            &cw_scan_tmp})
       *b = DeviceBuffer();
     scratch1.reset();
     scratch2.reset();
@@ -635,16 +679,17 @@ struct GpuProver::Impl {
   std::size_t bytes() const {
     std::size_t s = 0;
     for (const DeviceBuffer* b : {&d_w, &d_a, &d_b, &d_c, &d_tmp, &d_q, &cls_counts, &cls_offsets, &cls_scan_tmp,
-                                  &cls_ones, &bitmap, &tail_idx, &tail_s})
+                                  &cls_ones, &bitmap, &tail_idx, &tail_s, &cw_binary, &cw_bits, &cw_values, &cw_counts,
+                                  &cw_offsets, &cw_scan_tmp})
       s += b->size();
     if (scratch1) s += scratch1->size() * sizeof(G1Affine) + scratch1->workspace_bytes();
     if (scratch2) s += scratch2->size() * sizeof(G2Affine) + scratch2->workspace_bytes();
     return s;
   }
 
-  // Witness host -> device on s0.
-  void upload_witness(const HostFr* host, std::size_t n, Fr* dev) {
-    const std::size_t bytes = n * sizeof(Fr);
+  // Host -> device on s0: pinned memory straight, pageable memory through the two staging buffers.
+  void upload_host(const void* host, std::size_t bytes, void* dev) {
+    if (bytes == 0) return;
     cudaPointerAttributes attr{};
     bool is_pinned = cudaPointerGetAttributes(&attr, host) == cudaSuccess && attr.type == cudaMemoryTypeHost;
     cudaGetLastError();
@@ -666,6 +711,37 @@ struct GpuProver::Impl {
       CUZK_CUDA(cudaMemcpyAsync(dst + off, stage, len, cudaMemcpyHostToDevice, s0));
       CUZK_CUDA(cudaEventRecord(ev_stage[k], s0));
     }
+  }
+
+  // The compact witness host -> device, expanded into the dense dev[0 .. inputs + num_aux) on s0:
+  // ~1/8 of the dense bytes cross the bus for PoRep (98.7 % of its aux are bits). Returns the bytes
+  // uploaded. The caller checked it (CompactAssignment::check), so every rank(j) is in range.
+  std::size_t upload_compact(const groth16::CompactAssignment& c, Fr* dev) {
+    const std::size_t ni = c.inputs.size(), words = c.is_binary.size(), nv = c.values.size();
+    upload_host(c.inputs.data(), ni * sizeof(Fr), dev);
+    if (c.num_aux == 0) return ni * sizeof(Fr);
+    cw_binary.resize_discard(words * 8);
+    cw_bits.resize_discard(words * 8);
+    cw_values.resize_discard(std::max<std::size_t>(nv, 1) * sizeof(Fr));
+    cw_counts.resize_discard(words * 4);
+    cw_offsets.resize_discard(words * 4);
+    upload_host(c.is_binary.data(), words * 8, cw_binary.get());
+    upload_host(c.bits.data(), words * 8, cw_bits.get());
+    upload_host(c.values.data(), nv * sizeof(Fr), cw_values.get());
+    compact_count_kernel<<<grid_for(words, 256), 256, 0, s0>>>(ptr<const u64>(cw_binary), words, c.num_aux,
+                                                                ptr<u32>(cw_counts));
+    CUZK_CUDA_LAUNCH();
+    std::size_t tmp_bytes = 0;
+    CUZK_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, tmp_bytes, ptr<u32>(cw_counts), ptr<u32>(cw_offsets), int(words),
+                                            s0));
+    cw_scan_tmp.resize_discard(std::max<std::size_t>(tmp_bytes, 16));
+    CUZK_CUDA(cub::DeviceScan::ExclusiveSum(cw_scan_tmp.get(), tmp_bytes, ptr<u32>(cw_counts), ptr<u32>(cw_offsets),
+                                            int(words), s0));
+    compact_expand_kernel<<<grid_for(c.num_aux, 256), 256, 0, s0>>>(
+        ptr<const u64>(cw_binary), ptr<const u64>(cw_bits), ptr<const u32>(cw_offsets), ptr<const Fr>(cw_values),
+        c.num_aux, dev + ni);
+    CUZK_CUDA_LAUNCH();
+    return c.payload_bytes();
   }
 
   void ensure_domain(int log, std::size_t m) {
@@ -769,13 +845,13 @@ struct GpuProver::Impl {
     return sel + tail;
   }
 
-  PendingProof prove(GpuKey::Impl& k, const GpuShape::Impl& sh, std::span<const HostFr> w, const GpuProveOptions& opt,
+  PendingProof prove(GpuKey::Impl& k, const GpuShape::Impl& sh, const WitnessIn& w, const GpuProveOptions& opt,
                      GpuProveTimings& t) {
     const bool profile = opt.profile;
     const bool overlap = opt.overlap && !profile;
     const int log = int(k.log_m);
     const std::size_t m = std::size_t(1) << log;
-    const std::size_t nvars = w.size();
+    const std::size_t nvars = w.num_variables();
     ensure_domain(log, m);
     d_w.resize_discard(std::max<std::size_t>(nvars, 1) * sizeof(Fr));
     d_a.resize_discard(m * sizeof(Fr));
@@ -794,9 +870,15 @@ struct GpuProver::Impl {
       t0 = t1;
     };
 
-    // 1. witness
+    // 1. witness (compact: uploaded as bits + values and expanded here, so the rest is the same)
     Fr* dw = ptr<Fr>(d_w);
-    upload_witness(w.data(), nvars, dw);
+    if (w.compact) {
+      t.upload_bytes = upload_compact(*w.compact, dw);
+      t.compact = true;
+    } else {
+      upload_host(w.dense.data(), nvars * sizeof(Fr), dw);
+      t.upload_bytes = nvars * sizeof(Fr);
+    }
     CUZK_CUDA(cudaEventRecord(ev_w, s0));
     lap(t.upload_ms, s0);
 
@@ -896,22 +978,29 @@ GpuProver::~GpuProver() = default;
 void GpuProver::release_workspace() { impl_->release(); }
 std::size_t GpuProver::device_bytes() const { return impl_->bytes(); }
 
-Result<PendingProof> GpuProver::start(GpuKey& key, const GpuShape& shape, std::span<const HostFr> w,
-                                      const GpuProveOptions& opt, GpuProveTimings* timings) {
-  auto& k = *key.impl_;
-  const auto& sh = *shape.impl_;
+namespace {
+
+// Checks sizes, proves, and on an out-of-memory gives the MSM workspaces back and tries once more.
+Result<PendingProof> run_prover(GpuProver::Impl& impl, GpuKey& key, GpuKey::Impl& k, const GpuShape::Impl& sh,
+                                const WitnessIn& w, const GpuProveOptions& opt, GpuProveTimings* timings) {
   if (sh.num_inputs != k.num_inputs || sh.num_aux != k.num_aux)
     return Error{"GPU prover: the proving key does not belong to this circuit (variable counts differ)"};
   if (sh.rows > (std::uint64_t(1) << k.log_m))
     return Error{"GPU prover: the proving key does not belong to this circuit (rows exceed its domain)"};
-  if (w.size() != std::size_t(k.num_inputs) + k.num_aux)
-    return Error{"GPU prover: witness has " + std::to_string(w.size()) + " values, the circuit has " +
+  if (w.num_variables() != std::size_t(k.num_inputs) + k.num_aux)
+    return Error{"GPU prover: witness has " + std::to_string(w.num_variables()) + " values, the circuit has " +
                  std::to_string(std::size_t(k.num_inputs) + k.num_aux) + " variables"};
+  if (w.compact) {
+    if (w.compact->inputs.size() != k.num_inputs)
+      return Error{"GPU prover: witness has " + std::to_string(w.compact->inputs.size()) +
+                   " inputs, the circuit has " + std::to_string(k.num_inputs)};
+    if (auto st = w.compact->check(); !st) return Error{"GPU prover: " + st.error()};
+  }
   GpuProveTimings local;
   GpuProveTimings& t = timings ? *timings : local;
   for (int attempt = 0;; ++attempt) {
     try {
-      return impl_->prove(k, sh, w, opt, t);
+      return impl.prove(k, sh, w, opt, t);
     } catch (const std::exception& e) {
       cudaError_t sticky = cudaDeviceSynchronize();
       cudaGetLastError();
@@ -919,7 +1008,7 @@ Result<PendingProof> GpuProver::start(GpuKey& key, const GpuShape& shape, std::s
         // give the MSM workspaces back and try once more
         try {
           key.release_workspace();
-          impl_->release_msm_workspaces();
+          impl.release_msm_workspaces();
           CUZK_CUDA(cudaDeviceSynchronize());
           continue;
         } catch (const std::exception&) {
@@ -929,6 +1018,18 @@ Result<PendingProof> GpuProver::start(GpuKey& key, const GpuShape& shape, std::s
       return Error{std::string("GPU prover: ") + e.what()};
     }
   }
+}
+
+}  // namespace
+
+Result<PendingProof> GpuProver::start(GpuKey& key, const GpuShape& shape, std::span<const HostFr> w,
+                                      const GpuProveOptions& opt, GpuProveTimings* timings) {
+  return run_prover(*impl_, key, *key.impl_, *shape.impl_, WitnessIn{w, nullptr}, opt, timings);
+}
+
+Result<PendingProof> GpuProver::start(GpuKey& key, const GpuShape& shape, const groth16::CompactAssignment& w,
+                                      const GpuProveOptions& opt, GpuProveTimings* timings) {
+  return run_prover(*impl_, key, *key.impl_, *shape.impl_, WitnessIn{{}, &w}, opt, timings);
 }
 
 // =============================================================================================
@@ -994,15 +1095,16 @@ struct ShapeId {
   static ShapeId of(const groth16::R1csShape& s) {
     ShapeId id;
     id.addr = &s;
-    id.data = {s.a.row_ptr.data(), s.a.vals.data(), s.b.row_ptr.data(), s.b.vals.data(), s.c.row_ptr.data(),
-               s.c.vals.data()};
+    id.data = {s.a.row_ptr.data(), s.a.coeff_ids.data(), s.b.row_ptr.data(), s.b.coeff_ids.data(), s.c.row_ptr.data(),
+               s.c.coeff_ids.data()};
     std::uint64_t h = 0xcbf29ce484222325ULL;
     std::uint64_t meta[4] = {s.num_inputs, s.num_aux, std::uint64_t(s.has_c), s.num_constraints()};
     h = fnv(h, meta, sizeof meta);
     for (const auto* m : {&s.a, &s.b, &s.c}) {
       h = sample(h, m->row_ptr);
       h = sample(h, m->cols);
-      h = sample(h, m->vals);
+      h = sample(h, m->coeff_ids);
+      h = sample(h, m->coeffs);
     }
     id.digest = h;
     return id;
@@ -1019,6 +1121,20 @@ struct CudaBackend::Impl {
   std::list<std::pair<ShapeId, std::unique_ptr<GpuShape>>> shapes;
   CudaBackendStats stats;
   GpuProveTimings last;
+
+  std::atomic<std::size_t> device_bytes_now{0};  // refreshed under mu at the end of every call
+
+  template <class W>  // std::span<const Fr> or groth16::CompactAssignment
+  Result<PendingProof> start(const groth16::R1csShape& shape, const W& w, const groth16::ProvingKey& key);
+
+  std::size_t resident_bytes() const {  // under mu
+    std::size_t n = 0;
+    for (const auto& e : keys) n += e.second->device_bytes();
+    for (const auto& e : shapes) n += e.second->device_bytes();
+    if (prover) n += prover->device_bytes();
+    return n;
+  }
+  void refresh_bytes() { device_bytes_now.store(resident_bytes(), std::memory_order_relaxed); }
 
   // Frees what can be freed to make room (every cached entry but the ones in use, and workspaces).
   void make_room(const GpuKey* keep_key, const GpuShape* keep_shape) {
@@ -1074,42 +1190,74 @@ struct CudaBackend::Impl {
 };
 
 CudaBackend::CudaBackend(CudaBackendOptions opt) : impl_(std::make_unique<Impl>()) { impl_->opt = opt; }
-CudaBackend::~CudaBackend() = default;
+CudaBackend::~CudaBackend() {
+  if (impl_ && impl_->opt.device >= 0) cudaSetDevice(impl_->opt.device);  // free on the device it used
+}
 
-Result<PendingProof> CudaBackend::start(const groth16::R1csShape& shape, std::span<const HostFr> w,
-                                        const groth16::ProvingKey& key) {
+namespace {
+
+// Every entry point runs on the configured device (cudaSetDevice is per host thread).
+void select_device(int device) {
+  if (device >= 0) CUZK_CUDA(cudaSetDevice(device));
+}
+
+}  // namespace
+
+template <class W>
+Result<PendingProof> CudaBackend::Impl::start(const groth16::R1csShape& shape, const W& w,
+                                              const groth16::ProvingKey& key) {
   if (auto st = groth16::check_prover_inputs(shape, w, key); !st) return Error{st.error()};
-  std::lock_guard<std::mutex> lock(impl_->mu);
-  auto& d = *impl_;
+  std::lock_guard<std::mutex> lock(mu);
   try {
     if (!device_available()) return Error{"GPU prover: no CUDA device"};
-    if (!d.prover) d.prover = std::make_unique<GpuProver>();
+    select_device(opt.device);
+    if (!prover) prover = std::make_unique<GpuProver>();
   } catch (const std::exception& e) {
     cudaGetLastError();
     return Error{std::string("GPU prover: ") + e.what()};
   }
-  auto k = d.get_key(key);
+  auto k = get_key(key);
   if (!k) return Error{k.error()};
-  auto s = d.get_shape(shape, *k);
+  auto s = get_shape(shape, *k);
   if (!s) return Error{s.error()};
-  auto r = d.prover->start(**k, **s, w, d.opt.prove, &d.last);
+  auto r = prover->start(**k, **s, w, opt.prove, &last);
   if (!r && r.error().find("out of memory") != std::string::npos) {
-    d.make_room(*k, *s);
-    (void)(r = d.prover->start(**k, **s, w, d.opt.prove, &d.last));
+    make_room(*k, *s);
+    (void)(r = prover->start(**k, **s, w, opt.prove, &last));
   }
-  if (r) d.stats.proofs++;
+  if (r) stats.proofs++;
+  refresh_bytes();
   return r;
+}
+
+Result<PendingProof> CudaBackend::start(const groth16::R1csShape& shape, std::span<const HostFr> w,
+                                        const groth16::ProvingKey& key) {
+  return impl_->start(shape, w, key);
+}
+
+Result<PendingProof> CudaBackend::start(const groth16::R1csShape& shape, const groth16::CompactAssignment& w,
+                                        const groth16::ProvingKey& key) {
+  return impl_->start(shape, w, key);
 }
 
 Status CudaBackend::preload(const groth16::ProvingKey& key) {
   std::lock_guard<std::mutex> lock(impl_->mu);
+  try {
+    if (!device_available()) return Error{"GPU prover: no CUDA device"};
+    select_device(impl_->opt.device);
+  } catch (const std::exception& e) {
+    cudaGetLastError();
+    return Error{std::string("GPU prover: ") + e.what()};
+  }
   auto k = impl_->get_key(key);
+  impl_->refresh_bytes();
   if (!k) return Error{k.error()};
   return ok_status();
 }
 
 void CudaBackend::evict_all() {
   std::lock_guard<std::mutex> lock(impl_->mu);
+  if (impl_->opt.device >= 0) cudaSetDevice(impl_->opt.device);
   impl_->keys.clear();
   impl_->shapes.clear();
   if (impl_->prover) {
@@ -1119,6 +1267,7 @@ void CudaBackend::evict_all() {
       cudaGetLastError();
     }
   }
+  impl_->refresh_bytes();
 }
 
 CudaBackendStats CudaBackend::stats() const {
@@ -1126,8 +1275,11 @@ CudaBackendStats CudaBackend::stats() const {
   CudaBackendStats s = impl_->stats;
   s.resident_keys = impl_->keys.size();
   s.resident_shapes = impl_->shapes.size();
+  s.device_bytes = impl_->resident_bytes();
   return s;
 }
+
+std::size_t CudaBackend::device_bytes() const { return impl_->device_bytes_now.load(std::memory_order_relaxed); }
 
 GpuProveTimings CudaBackend::last_timings() const {
   std::lock_guard<std::mutex> lock(impl_->mu);

@@ -59,6 +59,8 @@ struct GpuProveTimings {
   double batch_add_ms = 0;  // Msm::sum_selected over the 0/1 parts (L, A, B_G1, B_G2 together)
   double split_ms = 0;      // classification, compaction and gathers of the split
   double total_ms = 0;
+  std::size_t upload_bytes = 0;  // host -> device witness bytes
+  bool compact = false;          // the witness came compact (bits + values) and was expanded on the device
   // Sizes: query length, scalars equal to 1, tail (neither 0 nor 1), and whether the split was used.
   struct Query {
     std::size_t n = 0, ones = 0, tail = 0;
@@ -152,6 +154,11 @@ class GpuProver {
   // w: the full assignment (w[0] = 1, inputs, aux). Checks sizes against key and shape.
   Result<groth16::PendingProof> start(GpuKey& key, const GpuShape& shape, std::span<const math::Fr> w,
                                       const GpuProveOptions& opt = {}, GpuProveTimings* timings = nullptr);
+  // The same from the compact witness: uploads the bitmaps and the non-binary values (~1/8 of the
+  // dense bytes for PoRep) and expands them on the device (rank of each non-binary aux by popcount +
+  // prefix sum over the bitmap words); the rest of the proof is unchanged. Checks the counts first.
+  Result<groth16::PendingProof> start(GpuKey& key, const GpuShape& shape, const groth16::CompactAssignment& w,
+                                      const GpuProveOptions& opt = {}, GpuProveTimings* timings = nullptr);
   // Frees the proof buffers and scratch MSMs (they are reallocated by the next start()).
   void release_workspace();
   std::size_t device_bytes() const;
@@ -164,6 +171,7 @@ class GpuProver {
 
 struct CudaBackendOptions {
   GpuProveOptions prove;
+  int device = -1;  // CUDA device ordinal every call runs on; -1: the calling thread's current device
   std::size_t max_cached_keys = 1;    // least recently used keys beyond this are freed
   std::size_t max_cached_shapes = 2;
 };
@@ -173,9 +181,11 @@ struct CudaBackendStats {
   std::size_t key_bytes_uploaded = 0, shape_bytes_uploaded = 0;
   std::size_t resident_keys = 0, resident_shapes = 0;
   std::size_t proofs = 0;
+  std::size_t device_bytes = 0;  // resident keys + shapes + the prover's buffers (excl. MSM workspaces)
 };
 
-// groth16::Backend on the GPU with device caches. start() serializes concurrent callers.
+// groth16::Backend on the GPU with device caches. start() serializes concurrent callers, so several
+// engine workers can share one instance per device (the daemon does: one key upload per device).
 class CudaBackend final : public groth16::Backend {
  public:
   explicit CudaBackend(CudaBackendOptions opt = {});
@@ -183,10 +193,15 @@ class CudaBackend final : public groth16::Backend {
   std::string name() const override { return "cuda"; }
   Result<groth16::PendingProof> start(const groth16::R1csShape& shape, std::span<const math::Fr> w,
                                       const groth16::ProvingKey& key) override;
+  // The compact witness goes to the device as it is (GpuProver::start's compact overload).
+  Result<groth16::PendingProof> start(const groth16::R1csShape& shape, const groth16::CompactAssignment& w,
+                                      const groth16::ProvingKey& key) override;
   // Uploads the key now (so that the first proof does not pay for it).
   Status preload(const groth16::ProvingKey& key);
   void evict_all();
-  CudaBackendStats stats() const;
+  CudaBackendStats stats() const;  // waits for a running start()
+  // stats().device_bytes as of the end of the last call; never waits (for status endpoints).
+  std::size_t device_bytes() const;
   GpuProveTimings last_timings() const;
   void set_options(const GpuProveOptions& opt);
 

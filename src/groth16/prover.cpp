@@ -46,6 +46,7 @@ std::vector<Fr> select_scalars(std::span<const Fr> w, std::uint32_t num_inputs, 
 class CpuBackend final : public Backend {
  public:
   std::string name() const override { return "cpu"; }
+  using Backend::start;  // the compact overload: the base class expands, then calls the one below
 
   Result<PendingProof> start(const R1csShape& shape, std::span<const Fr> w, const ProvingKey& key) override {
     if (auto st = check_prover_inputs(shape, w, key); !st) return Error{st.error()};
@@ -65,9 +66,17 @@ class CpuBackend final : public Backend {
 
 ProofRandomness ProofRandomness::random() { return {random_fr(), random_fr()}; }
 
+Result<PendingProof> Backend::start(const R1csShape& shape, const CompactAssignment& w, const ProvingKey& key) {
+  if (auto st = check_prover_inputs(shape, w, key); !st) return Error{st.error()};
+  const std::vector<Fr> dense = w.assignment();
+  return start(shape, std::span<const Fr>(dense), key);
+}
+
 std::unique_ptr<Backend> make_cpu_backend() { return std::make_unique<CpuBackend>(); }
 
-Status check_prover_inputs(const R1csShape& shape, std::span<const Fr> w, const ProvingKey& key) {
+namespace {
+
+Status check_shape_and_key(const R1csShape& shape, const ProvingKey& key) {
   if (shape.num_inputs != key.num_inputs || shape.num_aux != key.num_aux) {
     return Error{"the proving key does not belong to this circuit: key has " + std::to_string(key.num_inputs) +
                  " inputs and " + std::to_string(key.num_aux) + " aux variables, circuit has " +
@@ -77,12 +86,30 @@ Status check_prover_inputs(const R1csShape& shape, std::span<const Fr> w, const 
     return Error{"the proving key does not belong to this circuit: " + std::to_string(shape.num_constraints()) +
                  " rows do not fit its domain of " + std::to_string(key.domain_size())};
   }
+  return ok_status();
+}
+
+}  // namespace
+
+Status check_prover_inputs(const R1csShape& shape, std::span<const Fr> w, const ProvingKey& key) {
+  if (auto st = check_shape_and_key(shape, key); !st) return st;
   if (w.size() != shape.num_variables()) {
     return Error{"witness has " + std::to_string(w.size()) + " values, the circuit has " +
                  std::to_string(shape.num_variables()) + " variables"};
   }
   if (w.empty() || w[0] != Fr::one()) return Error{"witness: the first value (the constant ONE) is not 1"};
   return ok_status();
+}
+
+Status check_prover_inputs(const R1csShape& shape, const CompactAssignment& w, const ProvingKey& key) {
+  if (auto st = check_shape_and_key(shape, key); !st) return st;
+  if (w.inputs.size() != shape.num_inputs || w.num_aux != shape.num_aux)
+    return Error{"witness has " + std::to_string(w.inputs.size()) + " inputs and " + std::to_string(w.num_aux) +
+                 " aux variables, the circuit has " + std::to_string(shape.num_inputs) + " and " +
+                 std::to_string(shape.num_aux)};
+  if (w.inputs.empty() || w.inputs[0] != Fr::one())
+    return Error{"witness: the first value (the constant ONE) is not 1"};
+  return w.check();
 }
 
 std::vector<Fr> compute_h_scalars(RowEvaluations ev, const ProvingKey& key) {

@@ -13,6 +13,7 @@
 #include "groth16/keys.hpp"
 #include "groth16/proof.hpp"
 #include "groth16/r1cs.hpp"
+#include "groth16/witness.hpp"
 
 namespace cuzk::groth16 {
 
@@ -36,6 +37,10 @@ class Backend {
   virtual std::string name() const = 0;
   // w is the full assignment: w[0] = 1, then the other inputs, then aux (size key.num_inputs + num_aux).
   virtual Result<PendingProof> start(const R1csShape& shape, std::span<const Fr> w, const ProvingKey& key) = 0;
+  // The same proof from the compact form (binary aux as bits). The default checks it and expands it
+  // to the dense assignment on the host (what the CPU backend does); the CUDA backend uploads the
+  // compact form and expands it on the device. The PendingProof is identical either way.
+  virtual Result<PendingProof> start(const R1csShape& shape, const CompactAssignment& w, const ProvingKey& key);
 };
 
 std::unique_ptr<Backend> make_cpu_backend();
@@ -44,6 +49,8 @@ Proof finish(const PendingProof& pending, const ProvingKey& key, const ProofRand
 
 // Checks that shape, witness and key belong together before any heavy work; names the mismatch.
 Status check_prover_inputs(const R1csShape& shape, std::span<const Fr> w, const ProvingKey& key);
+// The same for a compact witness: also CompactAssignment::check() (counts agree with the bitmaps).
+Status check_prover_inputs(const R1csShape& shape, const CompactAssignment& w, const ProvingKey& key);
 
 // The H scalars for the key's basis, from the row evaluations (exposed for tests and the GPU backend).
 std::vector<Fr> compute_h_scalars(RowEvaluations ev, const ProvingKey& key);

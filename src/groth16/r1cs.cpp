@@ -9,10 +9,27 @@ namespace cuzk::groth16 {
 void CsrMatrix::add_row(std::span<const std::pair<std::uint32_t, Fr>> terms) {
   for (const auto& [var, coeff] : terms) {
     if (coeff.is_zero()) continue;
-    cols.push_back(var);
-    vals.push_back(coeff);
+    push_entry(var, coeff);
   }
-  row_ptr.push_back(cols.size());
+  end_row();
+}
+
+std::uint32_t CsrMatrix::coeff_id(const Fr& v) {
+  if (last_id_ < coeffs.size() && coeffs[last_id_] == v) return last_id_;
+  for (; indexed_ < coeffs.size(); ++indexed_) index_.try_emplace(coeffs[indexed_].mont_raw(), std::uint32_t(indexed_));
+  auto [it, inserted] = index_.try_emplace(v.mont_raw(), std::uint32_t(coeffs.size()));
+  if (inserted) {
+    coeffs.push_back(v);
+    indexed_ = coeffs.size();
+  }
+  last_id_ = it->second;
+  return last_id_;
+}
+
+std::vector<Fr> CsrMatrix::values() const {
+  std::vector<Fr> out(nnz());
+  for (std::size_t k = 0; k < out.size(); ++k) out[k] = val(k);
+  return out;
 }
 
 Fr CsrMatrix::dot_row(std::size_t row, std::span<const Fr> w) const {
@@ -74,8 +91,10 @@ std::optional<std::size_t> first_unsatisfied_row(const R1csShape& shape, std::sp
 
 std::vector<bool> variable_density(const CsrMatrix& m, std::size_t num_variables) {
   std::vector<bool> d(num_variables, false);
+  std::vector<char> nonzero(m.coeffs.size());  // per distinct coefficient, not per entry
+  for (std::size_t i = 0; i < nonzero.size(); ++i) nonzero[i] = !m.coeffs[i].is_zero();
   for (std::size_t k = 0; k < m.nnz(); ++k) {
-    if (!m.val(k).is_zero()) d[m.cols[k]] = true;
+    if (nonzero[m.coeff_ids[k]]) d[m.cols[k]] = true;
   }
   return d;
 }

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 #include "math/ff/bls12_381.hpp"
@@ -15,23 +16,56 @@ namespace cuzk::groth16 {
 
 using math::Fr;
 
+// Hash of a coefficient's Montgomery limbs (the dictionary key of CsrMatrix and shape_io).
+struct FrLimbsHash {
+  std::size_t operator()(const math::Limbs<4>& k) const {
+    return std::size_t((k[0] * 0x9e3779b97f4a7c15ULL) ^ k[1] ^ (k[2] << 1) ^ (k[3] << 2));
+  }
+};
+
+// A sparse matrix in CSR form with dictionary-coded coefficients. Circuits reuse very few distinct
+// coefficients (±1, powers of two, Poseidon constants: a few thousand for a whole PoRep partition),
+// so each entry stores a u32 column and a u32 id into `coeffs` (8 bytes instead of 36); the 32 GiB
+// PoRep partition's three matrices hold 722M entries. Readers go through val(k).
 struct CsrMatrix {
   std::vector<std::uint64_t> row_ptr{0};  // rows + 1 entries
   std::vector<std::uint32_t> cols;
-  std::vector<Fr> vals;
+  std::vector<std::uint32_t> coeff_ids;  // per entry: index into coeffs
+  std::vector<Fr> coeffs;                // the distinct coefficients (no duplicates)
 
   std::size_t rows() const { return row_ptr.size() - 1; }
   std::size_t nnz() const { return cols.size(); }
-  // Coefficient of entry k (readers go through this, so the storage can change).
-  const Fr& val(std::size_t k) const { return vals[k]; }
-  // Host bytes held by the matrix.
+  // Coefficient of entry k.
+  const Fr& val(std::size_t k) const { return coeffs[coeff_ids[k]]; }
+  // Host bytes held by the matrix (the lookup index of coeff_id() aside: a few KB).
   std::size_t memory_bytes() const {
-    return row_ptr.size() * sizeof(std::uint64_t) + cols.size() * sizeof(std::uint32_t) + vals.size() * sizeof(Fr);
+    return row_ptr.size() * sizeof(std::uint64_t) + cols.size() * sizeof(std::uint32_t) +
+           coeff_ids.size() * sizeof(std::uint32_t) + coeffs.size() * sizeof(Fr);
   }
-  // Appends one row; terms with the same variable must already be merged by the caller.
+  // Appends one row; terms with the same variable must already be merged by the caller. Zero
+  // coefficients are dropped (bellperson's density trackers skip them too).
   void add_row(std::span<const std::pair<std::uint32_t, Fr>> terms);
   void add_empty_row() { row_ptr.push_back(cols.size()); }
+  // Entry-wise building: push_entry() for each term of the current row, then end_row().
+  void push_entry(std::uint32_t col, const Fr& v) {
+    cols.push_back(col);
+    coeff_ids.push_back(coeff_id(v));
+  }
+  void end_row() { row_ptr.push_back(cols.size()); }
+  // Replaces entry k's coefficient.
+  void set_val(std::size_t k, const Fr& v) { coeff_ids[k] = coeff_id(v); }
+  // The id of v in coeffs, appending it when new.
+  std::uint32_t coeff_id(const Fr& v);
+  // Every entry's coefficient, expanded (tests and small matrices).
+  std::vector<Fr> values() const;
   Fr dot_row(std::size_t row, std::span<const Fr> w) const;
+
+ private:
+  // Lookup from value to id over coeffs[0, indexed_); extended lazily, so coeffs may also be filled
+  // directly (loaders) as long as it holds no duplicates.
+  std::unordered_map<math::Limbs<4>, std::uint32_t, FrLimbsHash> index_;
+  std::size_t indexed_ = 0;
+  std::uint32_t last_id_ = 0;  // consecutive entries often share a coefficient
 };
 
 struct R1csShape {

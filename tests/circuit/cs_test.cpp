@@ -147,7 +147,7 @@ TEST(ShapeIo, RoundTripsAndRejectsCorruption) {
   for (auto [x, y] : {MP{&s.a, &back->a}, MP{&s.b, &back->b}, MP{&s.c, &back->c}}) {
     EXPECT_EQ(x->row_ptr, y->row_ptr);
     EXPECT_EQ(x->cols, y->cols);
-    EXPECT_EQ(x->vals, y->vals);
+    EXPECT_EQ(x->values(), y->values());
   }
   // Every single-byte corruption is rejected (checksum, or a structural check before it).
   for (std::size_t k = 0; k < bytes.size(); k += 7) {
@@ -168,7 +168,7 @@ TEST(ShapeIo, RoundTripsAndRejectsCorruption) {
   ASSERT_TRUE(save_shape(s, path).ok());
   auto loaded = load_shape(path);
   ASSERT_TRUE(loaded.ok()) << loaded.error();
-  EXPECT_EQ(loaded->c.vals, s.c.vals);
+  EXPECT_EQ(loaded->c.values(), s.c.values());
   EXPECT_FALSE(groth16::first_unsatisfied_row(*loaded, r.rec.assignment).has_value());
   std::filesystem::remove(path);
   EXPECT_FALSE(load_shape(path).ok());

@@ -52,7 +52,12 @@ PY
   ln -s "$PARAMS" params
   ls params/v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f.params >/dev/null \
     || die "params not under the official 2 KiB PoRep name"
-  expect_exit 0 "$CUZK" prove-porep --c1 sector/c1.json --params params --out proof.bin
+  # --backend cuda on a machine without a GPU (or a CPU-only build) is refused before any key load.
+  if ! command -v nvidia-smi >/dev/null 2>&1; then
+    expect_error "backend cuda: " "$CUZK" prove-porep --c1 sector/c1.json --params params --out x.bin --backend cuda
+    ok "--backend cuda without a GPU: $(cat err.txt)"
+  fi
+  expect_exit 0 "$CUZK" prove-porep --c1 sector/c1.json --params params --out proof.bin --backend auto
   [ "$(stat -c %s proof.bin)" -eq 192 ] || die "proof is not 192 bytes"
   ok "proved: $(tail -1 err.txt)"
   expect_exit 0 "$CUZK" verify-porep --c1 sector/c1.json --params params --proof proof.bin

@@ -330,6 +330,21 @@ sort_by_type = true'
   "$DAEMON" --config good.toml --check-config > ok.txt 2> warn.txt || fail "check-config: $(cat warn.txt)"
   grep -q '^config ok: budget 1.00 GiB' ok.txt || fail "$(cat ok.txt)"
   grep -q 'scheduler.sort_by_type: unused' warn.txt || fail "deprecated-key warning: $(cat warn.txt)"
+  # backend.kind = "cuda" without a GPU (or in a CPU-only build): one line, exit 2, before serving.
+  if ! command -v nvidia-smi >/dev/null 2>&1; then
+    write_config cuda.toml '[backend]
+kind = "cuda"'
+    set +e; "$DAEMON" --config cuda.toml > out.txt 2> err.txt; rc=$?; set -e
+    [ "$rc" = 2 ] || fail "backend.kind = cuda without a GPU: exit $rc"
+    grep -qE '^cuzk-daemon: backend.kind = "cuda": (no CUDA device found|this build has no CUDA backend); use "cpu" or "auto"$' err.txt \
+      || fail "backend.kind = cuda error: $(cat err.txt)"
+    [ "$(wc -l < err.txt)" -le 3 ] || fail "backend.kind = cuda: more than the error: $(cat err.txt)"
+    ! grep -q READY out.txt || fail "served without its backend"
+    write_config auto.toml '[backend]
+kind = "auto"'
+    "$DAEMON" --config auto.toml --check-config > ok.txt 2> warn.txt || fail "check-config auto: $(cat warn.txt)"
+    grep -q 'backend cpu$' ok.txt || fail "auto without a GPU is not cpu: $(cat ok.txt)"
+  fi
   set +e; "$DAEMON" --config good.toml --listen localhost > out.txt 2> err.txt; rc=$?; set -e
   [ "$rc" = 2 ] && grep -q 'expected host:port' err.txt || fail "--listen validation: $(cat err.txt)"
   set +e; "$DAEMON" --config good.toml --log-level loud > out.txt 2> err.txt; rc=$?; set -e

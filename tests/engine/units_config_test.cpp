@@ -211,5 +211,48 @@ TEST(Config, AutoBudgetUsesMemTotal) {
   EXPECT_FALSE(engine_options_from(c, 4));
 }
 
+TEST(Config, BackendSelection) {
+  const BackendAvailability none{}, built_no_gpu{true, 0}, one_gpu{true, 1}, two_gpus{true, 2};
+  // "auto" takes the GPU only when the build has CUDA and a device is present.
+  EXPECT_EQ(*resolve_backend("auto", none), "cpu");
+  EXPECT_EQ(*resolve_backend("auto", built_no_gpu), "cpu");
+  EXPECT_EQ(*resolve_backend("auto", one_gpu), "cuda");
+  EXPECT_EQ(*resolve_backend("cpu", two_gpus), "cpu");
+  EXPECT_EQ(*resolve_backend("cuda", one_gpu), "cuda");
+  // "cuda" without it is a one-line error that says what is missing.
+  EXPECT_EQ(resolve_backend("cuda", none).error(),
+            "backend.kind = \"cuda\": this build has no CUDA backend; use \"cpu\" or \"auto\"");
+  EXPECT_EQ(resolve_backend("cuda", built_no_gpu).error(),
+            "backend.kind = \"cuda\": no CUDA device found; use \"cpu\" or \"auto\"");
+  EXPECT_FALSE(resolve_backend("opencl", one_gpu));
+
+  DaemonConfig c;
+  c.budget_auto = false;
+  c.total_budget = std::uint64_t(8) << 30;
+  c.backend = "cuda";
+  c.gpu_workers_per_device = 3;
+  auto cpu_only = engine_options_from(c, 4);  // the default availability: a CPU-only build
+  ASSERT_FALSE(cpu_only);
+  EXPECT_EQ(cpu_only.error(), "backend.kind = \"cuda\": this build has no CUDA backend; use \"cpu\" or \"auto\"");
+  auto o = engine_options_from(c, 4, two_gpus);
+  ASSERT_TRUE(o) << o.error();
+  EXPECT_EQ(o->backend_name, "cuda");
+  EXPECT_EQ(o->workers_per_device, 3u);
+  EXPECT_EQ(o->devices, std::vector<std::uint32_t>{0});
+  c.devices = {0, 2};
+  auto missing = engine_options_from(c, 4, two_gpus);
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error(), "gpus.devices: device 2 does not exist (2 CUDA device(s) present)");
+  c.backend = "auto";
+  auto fallback = engine_options_from(c, 4, built_no_gpu);
+  ASSERT_TRUE(fallback) << fallback.error();
+  EXPECT_EQ(fallback->backend_name, "cpu");
+  // A config file selects it with [backend] kind.
+  auto parsed = parse_config("[backend]\nkind = \"cpu\"\n", "t.toml");
+  ASSERT_TRUE(parsed) << parsed.error();
+  EXPECT_EQ(parsed->backend, "cpu");
+  EXPECT_FALSE(parse_config("[backend]\nkind = \"gpu\"\n", "t.toml"));
+}
+
 }  // namespace
 }  // namespace cuzk::engine

@@ -6,6 +6,7 @@
 #include "c2_test_util.hpp"
 #include "circuit/constraint_system.hpp"
 #include "filecoin/c2/c1_values.hpp"
+#include "filecoin/c2/porep_prover.hpp"
 #include "filecoin/c2/porep_shape.hpp"
 #include "filecoin/c2/public_inputs.hpp"
 #include "filecoin/porep/stacked_circuit.hpp"
@@ -50,6 +51,35 @@ TEST(PorepWitness, SealedSectorsSatisfyTheShapeWithDerivedInputs) {
     EXPECT_EQ(inputs[3 + 16], c0);
     EXPECT_EQ(inputs[3 + 17], c0);
   }
+}
+
+// synthesize_porep_partition hands the prover the compact form (binary aux as bits): the same
+// assignment as the dense one, a fraction of its bytes, counts equal to count_porep_witness (which
+// sizes the engine's reservations), and public inputs still checked against the derived ones.
+TEST(PorepWitness, SynthesizedPartitionIsCompactAndChecksInputs) {
+  const auto& cfg = porep::porep_config_by_name("StackedDrg2KiBV1_1");
+  const groth16::R1csShape shape = record_porep_shape(cfg);
+  const auto c1 = test::sealed_c1("StackedDrg2KiBV1_1", 9);
+  sdr::Graph graph(cfg);
+  const auto inputs = partition_public_inputs(cfg, graph, {c1.replica_id, c1.comm_d, c1.comm_r, c1.seed}, 0);
+  auto w = synthesize_porep_partition(c1, cfg, 0, shape, inputs);
+  ASSERT_TRUE(w.ok()) << w.error();
+  EXPECT_TRUE(w->check().ok());
+  EXPECT_EQ(w->num_variables(), shape.num_variables());
+  EXPECT_EQ(w->assignment(), witness_for(c1, cfg, 0));
+  const auto counts = count_porep_witness(cfg);
+  EXPECT_EQ(counts.inputs, shape.num_inputs);
+  EXPECT_EQ(counts.aux, shape.num_aux);
+  EXPECT_EQ(counts.binary_aux, w->num_binary());
+  EXPECT_EQ(counts.compact_bytes(), w->payload_bytes());
+  EXPECT_GT(double(w->num_binary()), 0.95 * double(w->num_aux));  // SHA-256 bits dominate
+  EXPECT_LT(w->payload_bytes() * 8, shape.num_variables() * sizeof(math::Fr));
+
+  auto wrong = inputs;
+  wrong[5] += math::Fr::one();
+  auto refused = synthesize_porep_partition(c1, cfg, 0, shape, wrong);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error(), "public input 5 of the witness differs from the derived one");
 }
 
 TEST(PorepWitness, UncheckedCorruptionDoesNotSatisfy) {

@@ -149,7 +149,7 @@ TEST_P(Fixture, R1csAndWitnessRoundTrip) {
   for (auto m : {&groth16::R1csShape::a, &groth16::R1csShape::b, &groth16::R1csShape::c}) {
     EXPECT_EQ((r2->shape.*m).row_ptr, (r->shape.*m).row_ptr);
     EXPECT_EQ((r2->shape.*m).cols, (r->shape.*m).cols);
-    EXPECT_EQ((r2->shape.*m).vals, (r->shape.*m).vals);
+    EXPECT_EQ((r2->shape.*m).values(), (r->shape.*m).values());
   }
 }
 
@@ -183,11 +183,8 @@ TEST(R1csMerge, DuplicateWiresAreMergedByAdding) {
   s.num_aux = r->shape.num_aux;
   // Bypass add_row's "already merged" precondition by writing the duplicate terms directly.
   auto put_row = [](CsrMatrix& m, std::vector<std::pair<std::uint32_t, Fr>> t) {
-    for (auto& [v, x] : t) {
-      m.cols.push_back(v);
-      m.vals.push_back(x);
-    }
-    m.row_ptr.push_back(m.cols.size());
+    for (auto& [v, x] : t) m.push_entry(v, x);
+    m.end_row();
   };
   put_row(s.a, {{1, Fr::from_u64(2)}, {2, Fr::one()}, {1, Fr::from_u64(3)}});
   put_row(s.b, {{0, Fr::one()}});
@@ -200,7 +197,7 @@ TEST(R1csMerge, DuplicateWiresAreMergedByAdding) {
   const auto& a = back->shape.a;
   ASSERT_EQ(a.nnz(), 2u);
   EXPECT_EQ(a.cols[0], 1u);
-  EXPECT_EQ(a.vals[0], Fr::from_u64(5));
+  EXPECT_EQ(a.val(0), Fr::from_u64(5));
   EXPECT_EQ(a.cols[1], 2u);
   EXPECT_EQ(back->shape.c.nnz(), 0u);
   EXPECT_EQ(back->shape.b.nnz(), 1u);

@@ -20,7 +20,7 @@ using groth16::ProvingKey;
 // Row r of m as (column, canonical value) pairs sorted by column: order-insensitive comparison.
 std::vector<std::pair<std::uint32_t, std::string>> row_terms(const CsrMatrix& m, std::size_t r) {
   std::vector<std::pair<std::uint32_t, std::string>> t;
-  for (std::uint64_t k = m.row_ptr[r]; k < m.row_ptr[r + 1]; ++k) t.emplace_back(m.cols[k], m.vals[k].to_decimal());
+  for (std::uint64_t k = m.row_ptr[r]; k < m.row_ptr[r + 1]; ++k) t.emplace_back(m.cols[k], m.val(k).to_decimal());
   std::sort(t.begin(), t.end());
   return t;
 }
@@ -255,7 +255,7 @@ TEST(ZkeyWriter, RejectsMismatchedInputs) {
   ASSERT_LT(victim, shape.b.nnz());
   std::uint32_t var = shape.b.cols[victim];
   for (std::size_t k = 0; k < shape.b.nnz(); ++k) {
-    if (shape.b.cols[k] == var) shape.b.vals[k] = Fr::zero();
+    if (shape.b.cols[k] == var) shape.b.set_val(k, Fr::zero());
   }
   st = write_zkey(p, z->pk, shape);
   ASSERT_FALSE(st.ok());

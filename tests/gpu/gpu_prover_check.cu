@@ -8,6 +8,10 @@
 // LRU eviction between two keys, profile (serialized) mode, a shape without C (c = a*b), and errors
 // (wrong witness length, foreign key, a device allocation that cannot succeed) come back as Result
 // errors with the backend still usable afterwards.
+// Compact witness (groth16::CompactAssignment, uploaded as bits + values and expanded on the device):
+// every case above is proved a second time from the compact form and must give the CPU backend's
+// PendingProof and byte-identical proofs; compact witnesses whose counts do not match the bitmaps
+// or the circuit are Result errors (through CudaBackend and GpuProver directly), backend still usable.
 // Usage: gpu_prover_check [--quick] [--max-log N]
 #include <chrono>
 #include <cstdio>
@@ -21,6 +25,7 @@
 #include "groth16/prover.hpp"
 #include "groth16/test_setup.hpp"
 #include "groth16/verifier.hpp"
+#include "groth16/witness.hpp"
 
 using namespace cuzk;
 using namespace cuzk::groth16;
@@ -230,7 +235,34 @@ bool run_case(gpu::CudaBackend& gpu_backend, const Case& cs, std::uint64_t seed)
                   diff.empty() ? "" : (" MISMATCH:" + diff).c_str(), bytes_equal ? "" : " bytes differ",
                   verified ? "" : " NOT VERIFIED");
     report(name, diff.empty() && bytes_equal && verified, detail);
-    return diff.empty() && bytes_equal && verified;
+
+    // The same proof from the compact witness: expanded on the device, it must match the CPU too.
+    const CompactAssignment cw = CompactAssignment::from_dense(c.w, c.shape.num_inputs);
+    const double t4 = now_ms();
+    auto gc = gpu_backend.start(c.shape, cw, *pk);
+    const double t5 = now_ms();
+    bool compact_ok = false;
+    if (!gc) {
+      report(name + " compact", false, "start failed: " + gc.error());
+    } else {
+      std::string cdiff;
+      if (cpu->a_acc != gc->a_acc) cdiff += " A";
+      if (cpu->b1_acc != gc->b1_acc) cdiff += " B1";
+      if (cpu->b2_acc != gc->b2_acc) cdiff += " B2";
+      if (cpu->h_acc != gc->h_acc) cdiff += " H";
+      if (cpu->l_acc != gc->l_acc) cdiff += " L";
+      const bool cbytes = finish(*gc, *pk, rs).to_bytes() == pc.to_bytes();
+      auto tc = gpu_backend.last_timings();
+      const bool flags = tc.compact && tc.upload_bytes == cw.payload_bytes();
+      char cd[320];
+      std::snprintf(cd, sizeof cd, "aux %llu binary %zu values %zu | upload %zu B (dense %zu B) | gpu %s ms%s%s%s",
+                    (unsigned long long)cw.num_aux, cw.num_binary(), cw.values.size(), tc.upload_bytes,
+                    c.w.size() * sizeof(Fr), fmt_ms(t5 - t4).c_str(), cdiff.empty() ? "" : (" MISMATCH:" + cdiff).c_str(),
+                    cbytes ? "" : " bytes differ", flags ? "" : " timings not marked compact / wrong upload size");
+      compact_ok = cdiff.empty() && cbytes && flags;
+      report(name + " compact", compact_ok, cd);
+    }
+    return diff.empty() && bytes_equal && verified && compact_ok;
   } catch (const std::exception& e) {
     report(name, false, std::string("exception: ") + e.what());
     return false;
@@ -315,7 +347,10 @@ int main(int argc, char** argv) {
     std::snprintf(b, sizeof b, "uploads after 1st: key %zu shape %zu (%zu bytes); after 2nd: key %zu shape %zu",
                   s1.key_uploads, s1.shape_uploads, s1.key_bytes_uploaded, s2.key_uploads, s2.shape_uploads);
     d = b;
-    return same && s1.key_uploads == 1 && s2.key_uploads == 1 && s2.shape_uploads == 1 && s2.proofs == 2;
+    // device_bytes(): what status reports without waiting; equal to stats() between proofs.
+    const bool bytes_ok = be.device_bytes() == s2.device_bytes && s2.device_bytes > s2.key_bytes_uploaded;
+    d += " | device bytes " + std::to_string(be.device_bytes()) + (bytes_ok ? "" : " (WRONG)");
+    return same && bytes_ok && s1.key_uploads == 1 && s2.key_uploads == 1 && s2.shape_uploads == 1 && s2.proofs == 2;
   });
   check("cache: two keys, one slot: eviction and reupload", [&](std::string& d) {
     Circuit c1 = random_circuit(10, Mode::kMixed, 78), c2 = random_circuit(11, Mode::kMixed, 79);
@@ -358,6 +393,88 @@ int main(int argc, char** argv) {
     d = "[" + (e1 ? std::string("no error") : e1.error()) + "] [" + (e2 ? std::string("no error") : e2.error()) +
         "] [" + (e3 ? std::string("no error") : e3.error()) + "] proof after: " + (after ? "ok" : "FAILED");
     return !e1 && !e2 && !e3 && after;
+  });
+
+  // Compact witnesses whose counts do not match are refused before any device work, with the
+  // mismatch named; the same backend then proves a good compact witness correctly.
+  check("compact errors: mismatched counts through CudaBackend and GpuProver", [&](std::string& d) {
+    Circuit c = random_circuit(10, Mode::kMixed, 82);
+    auto pk = generate_test_key(c.shape, B::kMonomialOverZ, ToxicWaste::from_seed(12));
+    if (!pk) return d = pk.error(), false;
+    const CompactAssignment good = CompactAssignment::from_dense(c.w, c.shape.num_inputs);
+    std::vector<std::pair<std::string, CompactAssignment>> bad;
+    {
+      auto x = good;
+      x.values.pop_back();  // one value short
+      bad.emplace_back("value short", std::move(x));
+    }
+    {
+      auto x = good;
+      x.values.push_back(Fr::from_u64(5));  // one value too many
+      bad.emplace_back("value extra", std::move(x));
+    }
+    {
+      auto x = good;
+      x.is_binary.push_back(0);  // bitmaps longer than num_aux needs
+      x.bits.push_back(0);
+      bad.emplace_back("bitmap words", std::move(x));
+    }
+    {
+      auto x = good;
+      x.push_bit(true);  // one aux variable more than the circuit has
+      bad.emplace_back("aux count", std::move(x));
+    }
+    {
+      auto x = good;
+      x.inputs.pop_back();  // one input short
+      bad.emplace_back("inputs", std::move(x));
+    }
+    bool all_refused = true;
+    for (const auto& [what, x] : bad) {
+      auto r = backend.start(c.shape, x, *pk);
+      d += "[" + what + ": " + (r ? std::string("NO ERROR") : r.error()) + "] ";
+      all_refused = all_refused && !r;
+    }
+    // GpuProver directly: its own checks, not only check_prover_inputs in CudaBackend.
+    auto gk = gpu::GpuKey::upload(*pk);
+    auto gs = gpu::GpuShape::upload(c.shape);
+    if (!gk || !gs) return d += "upload failed", false;
+    gpu::GpuProver prover;
+    for (const auto& [what, x] : bad) {
+      auto r = prover.start(**gk, **gs, x);
+      d += "[prover " + what + ": " + (r ? std::string("NO ERROR") : r.error()) + "] ";
+      all_refused = all_refused && !r;
+    }
+    auto ok_direct = prover.start(**gk, **gs, good);
+    auto ok = backend.start(c.shape, good, *pk);
+    auto cpu = make_cpu_backend()->start(c.shape, c.w, *pk);
+    ProofRandomness rs{Fr::from_u64(5), Fr::from_u64(6)};
+    const bool after = ok && ok_direct && cpu && finish(*ok, *pk, rs) == finish(*cpu, *pk, rs) &&
+                       finish(*ok_direct, *pk, rs) == finish(*cpu, *pk, rs);
+    d += std::string("proofs after: ") + (after ? "ok" : "FAILED");
+    return all_refused && after;
+  });
+
+  // The expansion's edges: all-binary (zero-aux) and all-value (random-aux) witnesses, aux counts on
+  // and off a 64-variable word boundary (the rows vary per seed).
+  check("compact: all-binary and all-value aux, word-aligned and not", [&](std::string& d) {
+    bool all = true;
+    for (std::uint64_t seed : {90, 91, 92, 93}) {
+      for (Mode mode : {Mode::kZeroAux, Mode::kRandomAux, Mode::kMixed}) {
+        Circuit c = random_circuit(11, mode, seed);
+        auto pk = generate_test_key(c.shape, B::kOddCosetLagrange, ToxicWaste::from_seed(seed));
+        if (!pk) return d = pk.error(), false;
+        const auto cw = CompactAssignment::from_dense(c.w, c.shape.num_inputs);
+        auto g = backend.start(c.shape, cw, *pk);
+        auto cpu = make_cpu_backend()->start(c.shape, c.w, *pk);
+        ProofRandomness rs{Fr::from_u64(seed), Fr::from_u64(seed + 1)};
+        const bool same = g && cpu && finish(*g, *pk, rs).to_bytes() == finish(*cpu, *pk, rs).to_bytes();
+        d += std::string(mode_name(mode)) + " aux%64=" + std::to_string(cw.num_aux % 64) + " values=" +
+             std::to_string(cw.values.size()) + (same ? " ok; " : " FAILED; ");
+        all = all && same;
+      }
+    }
+    return all;
   });
 
   std::printf("GPU PROVER CHECK: %d passed, %d failed\n", g_passes, g_failures);

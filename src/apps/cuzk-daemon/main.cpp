@@ -11,6 +11,7 @@
 
 #include <CLI/CLI.hpp>
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <thread>
@@ -18,6 +19,7 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include "apps/common/device_backends.hpp"
 #include "engine/config.hpp"
 #include "engine/engine.hpp"
 #include "engine/units.hpp"
@@ -98,8 +100,15 @@ int main(int argc, char** argv) {
   if (cfg->synthesis_threads > 0) setenv("CUZK_THREADS", std::to_string(cfg->synthesis_threads).c_str(), 1);
   if (cfg->gpu_threads > 0) setenv("CUZK_GPU_THREADS", std::to_string(cfg->gpu_threads).c_str(), 1);
 
-  auto opts = engine::engine_options_from(*cfg, std::thread::hardware_concurrency());
+  // backend.kind: "auto" takes the CUDA backend when this build has it and a device is present.
+  const apps::BackendProbe probe = apps::probe_backends();
+  auto opts = engine::engine_options_from(*cfg, std::thread::hardware_concurrency(),
+                                          {probe.cuda_built, probe.cuda_devices});
   if (!opts) return fail(opts.error());
+  auto backends = apps::DeviceBackends::create(opts->backend_name);
+  if (!backends) return fail(backends.error());
+  opts->backend_factory = [b = *backends](std::uint32_t device) { return b->make(device); };
+  opts->device_memory_bytes = [b = *backends] { return b->device_bytes(); };
   if (cfg->timeline) {
     opts->timeline_sink = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
   }
@@ -111,6 +120,16 @@ int main(int argc, char** argv) {
   }
 
   engine::Engine eng(*opts);
+  if (opts->backend_name == "cuda") {
+    spdlog::info("CUDA backend: {} device(s) present ({}); serving device(s) {} with one shared backend each",
+                 probe.cuda_devices, probe.device_name, [&] {
+                   std::string d;
+                   for (auto x : opts->devices) d += (d.empty() ? "" : ",") + std::to_string(x);
+                   return d;
+                 }());
+  } else if (probe.cuda_built) {
+    spdlog::info("CPU backend ({} CUDA device(s) present, backend.kind = {})", probe.cuda_devices, cfg->backend);
+  }
   spdlog::info("engine: backend {}, memory budget {}, {} synthesis workers, {} device(s) x {} backend workers, "
                "{} finalizers, self-verify {}",
                opts->backend_name, engine::format_bytes(opts->memory_budget_bytes), opts->synthesis_workers,
@@ -125,8 +144,24 @@ int main(int argc, char** argv) {
     if (c.preload) preload.push_back(c.id);
   for (const auto& id : preload) {
     auto r = eng.srs().preload(id);
-    if (!r) spdlog::warn("preload {}: {}", id, r.error());
-    else spdlog::info("preloaded {} in {} ms", id, r->load_ms);
+    if (!r) {
+      spdlog::warn("preload {}: {}", id, r.error());
+      continue;
+    }
+    spdlog::info("preloaded {} in {} ms", id, r->load_ms);
+    if (opts->backend_name != "cuda") continue;
+    // Upload it to every device too, so the first proof does not pay for the transfer. The backend
+    // keys its device cache by the host key object, which the SrsManager keeps while it is loaded.
+    auto lease = eng.srs().acquire(id);
+    if (!lease || !(*lease)->has_proving_key) continue;
+    const auto t0 = std::chrono::steady_clock::now();
+    if (auto st = (*backends)->preload((*lease)->pk, opts->devices); !st) {
+      spdlog::warn("preload {} to the GPU: {}", id, st.error());
+    } else {
+      spdlog::info("{} resident on the GPU in {} ms ({} of device memory in use)", id,
+                   std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count(),
+                   engine::format_bytes((*backends)->device_bytes()));
+    }
   }
 
   server::ServerOptions sopts;

@@ -1,5 +1,5 @@
 // PoRep C2 from the command line:
-//   cuzk prove-porep  --c1 c1.json --params DIR [--out proof.bin]
+//   cuzk prove-porep  --c1 c1.json --params DIR [--out proof.bin] [--backend auto|cpu|cuda]
 //   cuzk verify-porep --c1 c1.json --params DIR --proof proof.bin [--miner-id N [--sector-id N]]
 // The C1 may be Curio's wrapper, the raw SealCommitPhase1Output JSON, or supraseal's bincode. The
 // parameters are the official file names for the sector size under DIR (real ones, or test ones
@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <optional>
 
+#include "apps/common/device_backends.hpp"
 #include "apps/cuzk/commands.hpp"
 #include "apps/cuzk/common.hpp"
 #include "filecoin/c2/porep_params.hpp"
@@ -25,6 +26,7 @@ namespace {
 
 struct PorepC2Args {
   std::string c1, params_dir, out, proof;
+  std::string backend = "auto";
   bool no_self_verify = false, quiet = false;
   std::optional<std::uint64_t> miner_id, sector_id;
 };
@@ -38,16 +40,25 @@ int run_prove_porep(const PorepC2Args& a) {
   auto config = c2::config_of(*c1);
   if (!config) return fail(cmd, a.c1 + ": " + config.error());
   if (auto st = c2::check_c1(*c1, **config); !st) return fail(cmd, a.c1 + ": " + st.error());
+  // The backend before the key: "cuda" on a machine without one fails in milliseconds.
+  auto backend_name = apps::choose_backend(a.backend, apps::probe_backends());
+  if (!backend_name) return fail(cmd, backend_name.error());
+  auto backends = apps::DeviceBackends::create(*backend_name);
+  if (!backends) return fail(cmd, backends.error());
   Stopwatch clock;
-  const auto shape = c2::record_porep_shape(**config);
+  // The shape cache beside the .params (written by `cuzk setup` or an earlier run).
+  const auto param_paths = c2::porep_param_paths(**config, a.params_dir);
+  auto shape_load = c2::load_or_record_porep_shape(**config, param_paths ? c2::porep_shape_cache_path(param_paths->params) : "");
+  const auto shape = std::move(shape_load.shape);
   const double shape_ms = clock.ms();
   clock = {};
   auto key = c2::load_porep_proving_key(**config, a.params_dir, shape);
   if (!key) return fail(cmd, key.error());
   const double key_ms = clock.ms();
   if (!a.quiet)
-    std::fprintf(stderr, "cuzk prove-porep: %s, %zu partition(s); shape %.0f ms, key %.0f ms\n",
-                 (*config)->name.c_str(), (*config)->partitions, shape_ms, key_ms);
+    std::fprintf(stderr, "cuzk prove-porep: %s, %zu partition(s); shape %.0f ms (%s), key %.0f ms; backend %s\n",
+                 (*config)->name.c_str(), (*config)->partitions, shape_ms, c2::to_string(shape_load.source), key_ms,
+                 backend_name->c_str());
   c2::PorepProveOptions opt;
   opt.self_verify = !a.no_self_verify;
   opt.c1_checked = true;
@@ -56,7 +67,7 @@ int run_prove_porep(const PorepC2Args& a) {
       std::fprintf(stderr, "cuzk prove-porep: partition %zu: synthesis %.0f ms, prove %.0f ms, verify %.0f ms\n", k,
                    t.synth_ms, t.prove_ms, t.verify_ms);
   };
-  auto backend = groth16::make_cpu_backend();
+  auto backend = (*backends)->make(0);
   auto proofs = c2::prove_porep(*c1, shape, *key, *backend, opt);
   if (!proofs) return fail(cmd, a.c1 + ": " + proofs.error());
   const auto bytes = groth16::concat_proofs(*proofs);
@@ -113,6 +124,9 @@ void register_porep_c2(CLI::App& app, int& exit_code) {
   prove->add_option("--out", a->out, "concatenated partition proofs (default proof.bin)");
   prove->add_flag("--no-self-verify", a->no_self_verify, "skip verifying each partition proof before writing");
   prove->add_flag("-q,--quiet", a->quiet, "no progress on stderr");
+  prove->add_option("--backend", a->backend, "auto (CUDA when built and a GPU is present), cpu or cuda")
+      ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
+      ->capture_default_str();
   add_threads_option(prove);
   prove->callback([a, &exit_code] { exit_code = run_prove_porep(*a); });
 

@@ -3,6 +3,9 @@
 //   --r1cs C.r1cs --zkey C.zkey [--vk-json vk.json]   snarkjs layout (provable by snarkjs too)
 //   --r1cs C.r1cs --out DIR                           bellperson layout: DIR/C.params, DIR/C.vk
 //   --registered-proof NAME --out DIR                 a PoRep partition circuit, official file names
+// The bellperson files are written section by section (formats/bellperson/test_params_writer.hpp), so
+// a 32 GiB PoRep key (~47 GB) never sits in memory. The fixed-base products run on the GPU when this
+// is a CUDA build and a device is present (--gpu auto), else on the CPU threads.
 #include <cstdio>
 #include <filesystem>
 
@@ -11,8 +14,14 @@
 #include "formats/snarkjs_json.hpp"
 #include "formats/snarkjs_r1cs.hpp"
 #include "formats/snarkjs_zkey.hpp"
+#include "groth16/fixed_base.hpp"
 #include "groth16/test_setup.hpp"
+#ifdef CUZK_HAVE_CUDA
+#include "gpu/fixed_base.hpp"
+#include "gpu/gpu.hpp"
+#endif
 #if __has_include("formats/bellperson/writer.hpp")
+#include "formats/bellperson/test_params_writer.hpp"
 #include "formats/bellperson/writer.hpp"
 #define CUZK_HAVE_BELLPERSON 1
 #endif
@@ -26,10 +35,44 @@ namespace {
 
 struct SetupArgs {
   std::string r1cs, zkey, vk_json, out_dir, registered_proof;
+  std::string gpu = "auto";
   std::optional<std::uint64_t> seed;
 };
 
 const char* kTestOnlyBanner = "cuzk setup: TEST-ONLY parameters (toxic waste %s); never use them for real proofs\n";
+
+// The fixed-base multiplier for --gpu auto|on|off: the GPU's when asked for (on) or available
+// (auto), else the CPU tables.
+Result<std::unique_ptr<groth16::FixedBaseMultiplier>> make_multiplier(const std::string& mode) {
+  if (mode != "auto" && mode != "on" && mode != "off") return Error{"--gpu must be auto, on or off, not " + mode};
+#ifdef CUZK_HAVE_CUDA
+  if (mode != "off") {
+    try {
+      if (gpu::device_available()) return gpu::make_cuda_fixed_base_multiplier();
+    } catch (const std::exception& e) {
+      if (mode == "on") return Error{std::string("--gpu on: ") + e.what()};
+    }
+    if (mode == "on") return Error{"--gpu on: no CUDA device is available"};
+  }
+#else
+  if (mode == "on") return Error{"--gpu on: this build has no CUDA backend"};
+#endif
+  return groth16::make_cpu_fixed_base_multiplier();
+}
+
+#ifdef CUZK_HAVE_BELLPERSON
+void print_detail(const formats::bellperson::TestParamsReport& d) {
+  std::fprintf(stderr, "cuzk setup: multiplier %s; QAP at tau: lagrange %.2f s, accumulate %.2f s, combine %.2f s\n",
+               d.multiplier.c_str(), d.lagrange_s, d.accumulate_s, d.combine_s);
+  for (const auto& s : d.sections) {
+    std::fprintf(stderr, "cuzk setup:   %-5s %11zu points: scalars %.2f s, multiply+encode %.2f s (%.2f M/s)\n",
+                 s.name.c_str(), s.points, s.scalars_s, s.mul_s, s.mul_s > 0 ? s.points / s.mul_s / 1e6 : 0.0);
+  }
+  std::fprintf(stderr, "cuzk setup: waited %.2f s for the disk; key total %.1f s; host memory: scalars %.2f GB, "
+               "slice buffers %.2f GB\n",
+               d.write_wait_s, d.total_s, d.scalars_bytes / 1e9, d.buffer_bytes / 1e9);
+}
+#endif
 
 int run_setup_porep(const SetupArgs& args) {
   const std::string cmd = "setup";
@@ -42,16 +85,22 @@ int run_setup_porep(const SetupArgs& args) {
   } catch (const std::invalid_argument& e) {
     return fail(cmd, e.what());
   }
+  auto mul = make_multiplier(args.gpu);
+  if (!mul) return fail(cmd, mul.error());
   auto toxic = args.seed ? groth16::ToxicWaste::from_seed(*args.seed) : groth16::ToxicWaste::random();
   std::fprintf(stderr, kTestOnlyBanner, args.seed ? "from --seed, i.e. public" : "random and discarded");
   filecoin::c2::SetupReport rep;
-  auto paths = filecoin::c2::write_porep_test_params(*config, args.out_dir, toxic, &rep);
+  filecoin::c2::PorepSetupOptions opt;
+  opt.multiplier = mul->get();
+  auto paths = filecoin::c2::write_porep_test_params(*config, args.out_dir, toxic, &rep, opt);
   if (!paths) return fail(cmd, paths.error());
   std::fprintf(stderr,
                "cuzk setup: %s partition: %zu rows (with input rows), %zu inputs, %zu aux, domain 2^%u; "
-               "shape %.1f s, keys %.1f s, write %.1f s\n",
-               config->name.c_str(), rep.rows, rep.inputs, rep.aux, rep.domain_log2, rep.shape_s, rep.keygen_s,
-               rep.write_s);
+               "shape %.1f s (%s, %.2f GB)\n",
+               config->name.c_str(), rep.rows, rep.inputs, rep.aux, rep.domain_log2, rep.shape_s, rep.shape_source.c_str(),
+               rep.shape_bytes / 1e9);
+  print_detail(rep.detail);
+  std::fprintf(stderr, "cuzk setup: keys %.1f s, write (waits) %.1f s\n", rep.keygen_s, rep.write_s);
   std::printf("%s\n%s\n%s\n", paths->params.c_str(), paths->vk.c_str(), paths->meta.c_str());
   return kExitOk;
 #else
@@ -72,8 +121,13 @@ int run_setup(const SetupArgs& args) {
   auto toxic = args.seed ? groth16::ToxicWaste::from_seed(*args.seed) : groth16::ToxicWaste::random();
   std::fprintf(stderr, kTestOnlyBanner, args.seed ? "from --seed, i.e. public" : "random and discarded");
 
+  auto mul = make_multiplier(args.gpu);
+  if (!mul) return fail(cmd, mul.error());
+  groth16::SetupOptions setup_opt;
+  setup_opt.multiplier = mul->get();
+
   if (!args.zkey.empty()) {
-    auto pk = groth16::generate_test_key(shape, groth16::HBasis::kOddCosetLagrange, toxic);
+    auto pk = groth16::generate_test_key(shape, groth16::HBasis::kOddCosetLagrange, toxic, setup_opt);
     if (!pk) return fail(cmd, args.r1cs + ": " + pk.error());
     if (auto st = formats::write_zkey(args.zkey, *pk, shape); !st) return fail(cmd, st.error());
     if (!args.vk_json.empty()) {
@@ -83,14 +137,16 @@ int run_setup(const SetupArgs& args) {
   }
   if (!args.out_dir.empty()) {
 #ifdef CUZK_HAVE_BELLPERSON
-    auto pk = groth16::generate_test_key(shape, groth16::HBasis::kMonomialOverZ, toxic);
-    if (!pk) return fail(cmd, args.r1cs + ": " + pk.error());
     std::filesystem::create_directories(args.out_dir);
     std::string stem = (std::filesystem::path(args.out_dir) / std::filesystem::path(args.r1cs).stem()).string();
-    if (auto st = formats::bellperson::write_params(stem + ".params", *pk); !st) return fail(cmd, st.error());
-    if (auto st = formats::bellperson::write_vk(stem + ".vk", pk->vk); !st) return fail(cmd, st.error());
+    formats::bellperson::TestParamsOptions opt;
+    opt.multiplier = mul->get();
+    formats::bellperson::TestParamsReport rep;
+    auto st = formats::bellperson::write_test_params(shape, toxic, stem + ".params", stem + ".vk", opt, &rep);
+    if (!st) return fail(cmd, args.r1cs + ": " + st.error());
+    print_detail(rep);
     std::fprintf(stderr, "cuzk setup: wrote %s.params and %s.vk (bellperson layout, domain 2^%u)\n", stem.c_str(),
-                 stem.c_str(), pk->domain_log2);
+                 stem.c_str(), shape.domain_log2());
 #else
     return fail(cmd, "bellperson output is not supported in this build");
 #endif
@@ -113,8 +169,16 @@ void register_setup(CLI::App& app, int& exit_code) {
   sub->add_option("--vk-json", args->vk_json, "with --zkey: also write verification_key.json");
   sub->add_option("--out", args->out_dir, "write bellperson-layout DIR/<name>.params and DIR/<name>.vk");
   sub->add_option("--seed", args->seed, "derive the toxic waste from this seed (reproducible, and public)");
+  sub->add_option("--gpu", args->gpu, "fixed-base products on the GPU: auto (when present), on, off")
+      ->check(CLI::IsMember({"auto", "on", "off"}));
   add_threads_option(sub);
-  sub->callback([args, &exit_code] { exit_code = run_setup(*args); });
+  sub->callback([args, &exit_code] {
+    try {
+      exit_code = run_setup(*args);
+    } catch (const std::exception& e) {  // CUDA errors from the GPU multiplier
+      exit_code = fail("setup", e.what());
+    }
+  });
 }
 
 }  // namespace cuzk::cli

@@ -25,31 +25,38 @@ Result<PorepParamPaths> porep_param_paths(const porep::PorepConfig& config, cons
 }
 
 Result<PorepParamPaths> write_porep_test_params(const porep::PorepConfig& config, const std::string& dir,
-                                                const groth16::ToxicWaste& toxic, SetupReport* report) {
+                                                const groth16::ToxicWaste& toxic, SetupReport* report,
+                                                const PorepSetupOptions& options) {
   auto paths = porep_param_paths(config, dir);
   if (!paths) return Error{paths.error()};
   SetupReport rep;
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Error{dir + ": cannot create directory: " + ec.message()};
   auto t0 = std::chrono::steady_clock::now();
-  const groth16::R1csShape shape = record_porep_shape(config);
+  // Cached beside the .params, where the daemon will look for it when it loads these keys.
+  auto shape_load = load_or_record_porep_shape(config, porep_shape_cache_path(paths->params));
+  const groth16::R1csShape shape = std::move(shape_load.shape);
+  rep.shape_source = to_string(shape_load.source);
   rep.rows = shape.num_constraints();
   rep.inputs = shape.num_inputs;
   rep.aux = shape.num_aux;
   rep.domain_log2 = shape.domain_log2();
+  rep.shape_bytes = shape.a.memory_bytes() + shape.b.memory_bytes() + shape.c.memory_bytes();
   rep.shape_s = seconds_since(t0);
-  t0 = std::chrono::steady_clock::now();
-  auto pk = groth16::generate_test_key(shape, groth16::HBasis::kMonomialOverZ, toxic);
-  if (!pk) return Error{config.name + ": " + pk.error()};
-  rep.keygen_s = seconds_since(t0);
-  t0 = std::chrono::steady_clock::now();
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) return Error{dir + ": cannot create directory: " + ec.message()};
   namespace bp = formats::bellperson;
-  if (auto st = bp::write_params(paths->params, *pk); !st) return Error{st.error()};
-  if (auto st = bp::write_vk(paths->vk, pk->vk); !st) return Error{st.error()};
+  bp::TestParamsOptions opt;
+  opt.threads = options.threads;
+  opt.multiplier = options.multiplier;
+  if (options.chunk) opt.chunk = options.chunk;
+  if (auto st = bp::write_test_params(shape, toxic, paths->params, paths->vk, opt, &rep.detail); !st) {
+    return Error{config.name + ": " + st.error()};
+  }
+  t0 = std::chrono::steady_clock::now();
   if (auto st = bp::write_meta(paths->meta, bp::Meta{config.sector_size}); !st) return Error{st.error()};
-  rep.write_s = seconds_since(t0);
-  if (report) *report = rep;
+  rep.keygen_s = rep.detail.total_s - rep.detail.write_wait_s;
+  rep.write_s = rep.detail.write_wait_s + seconds_since(t0);
+  if (report) *report = std::move(rep);
   return *paths;
 }
 

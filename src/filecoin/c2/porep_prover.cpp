@@ -35,29 +35,30 @@ Status check_c1(const porep::C1Output& c1, const porep::PorepConfig& config) {
   return check_vanilla_proofs(c1, config, graph);
 }
 
-Result<std::vector<math::Fr>> synthesize_porep_partition(const porep::C1Output& c1, const porep::PorepConfig& config,
-                                                        std::size_t partition, const groth16::R1csShape& shape,
-                                                        std::span<const math::Fr> derived_inputs,
-                                                        const std::function<bool()>& cancelled) {
+Result<groth16::CompactAssignment> synthesize_porep_partition(const porep::C1Output& c1,
+                                                             const porep::PorepConfig& config, std::size_t partition,
+                                                             const groth16::R1csShape& shape,
+                                                             std::span<const math::Fr> derived_inputs,
+                                                             const std::function<bool()>& cancelled) {
   auto stop = [&] { return cancelled && cancelled(); };
   auto values = partition_values(c1, config, partition);
   if (!values) return Error{values.error()};
   if (stop()) return Error{"cancelled"};
   const auto params = porep::StackedCircuitParams::from_config(config);
-  circuit::Witness wit =
+  circuit::Witness w =
       circuit::build_witness([&](auto& cs) { porep::synthesize_stacked_circuit(cs, params, *values); });
   *values = {};
   if (stop()) return Error{"cancelled"};
-  std::vector<math::Fr> w = wit.assignment();
-  wit = {};
-  if (w.size() != shape.num_variables())
-    return Error{"the witness has " + std::to_string(w.size()) + " variables, the circuit " +
-                 std::to_string(shape.num_variables())};
+  if (w.num_variables() != shape.num_variables() || w.inputs.size() != shape.num_inputs)
+    return Error{"the witness has " + std::to_string(w.num_variables()) + " variables (" +
+                 std::to_string(w.inputs.size()) + " inputs), the circuit " + std::to_string(shape.num_variables()) +
+                 " (" + std::to_string(shape.num_inputs) + ")"};
+  if (auto st = w.check(); !st) return Error{st.error()};
   if (derived_inputs.size() + 1 != shape.num_inputs)
     return Error{std::to_string(derived_inputs.size()) + " derived public inputs, the circuit has " +
                  std::to_string(shape.num_inputs - 1)};
   for (std::size_t j = 0; j < derived_inputs.size(); ++j)
-    if (w[1 + j] != derived_inputs[j])
+    if (w.inputs[1 + j] != derived_inputs[j])
       return Error{"public input " + std::to_string(j) + " of the witness differs from the derived one"};
   return w;
 }
@@ -73,11 +74,11 @@ Result<groth16::Proof> prove_porep_partition(const porep::C1Output& c1, const po
   const auto inputs = partition_public_inputs(config, graph, sector_public(c1), partition);
   auto synthesized = synthesize_porep_partition(c1, config, partition, shape, inputs);
   if (!synthesized) return Error{where + ": " + synthesized.error()};
-  std::vector<math::Fr> w = std::move(*synthesized);
+  groth16::CompactAssignment w = std::move(*synthesized);
   t.synth_ms = ms_since(t0);
 
   t0 = std::chrono::steady_clock::now();
-  auto pending = backend.start(shape, w, key);
+  auto pending = backend.start(shape, w, key);  // compact: the CUDA backend expands it on the device
   if (!pending) return Error{where + ": " + pending.error()};
   w = {};
   groth16::Proof proof = groth16::finish(*pending, key, groth16::ProofRandomness::random());

@@ -237,11 +237,18 @@ void challenge_proof(CS& cs, const StackedCircuitParams& p, const ChallengeValue
 
 }  // namespace stacked_detail
 
-// StackedCircuit::synthesize for one partition.
+// What every challenge sub-circuit reads from the partition's prefix.
+struct StackedSharedVars {
+  circuit::AllocatedNum comm_d, comm_c, comm_r_last;
+  std::vector<circuit::Boolean> replica_id_bits;
+};
+
+// StackedCircuit::synthesize up to the challenges: replica_id, comm_d, comm_r (inputs), comm_r_last,
+// comm_c and comm_r = H(comm_c || comm_r_last).
 template <class CS>
-void synthesize_stacked_circuit(CS& cs, const StackedCircuitParams& p, const StackedPartitionValues& v) {
+StackedSharedVars synthesize_stacked_prefix(CS& cs, const StackedCircuitParams& p, const StackedPartitionValues& v) {
+  (void)p;
   using circuit::AllocatedNum;
-  using circuit::Name;
   AllocatedNum replica_id, comm_d, comm_r, comm_r_last, comm_c;
   {
     auto g = cs.ns("replica_id");
@@ -289,10 +296,24 @@ void synthesize_stacked_circuit(CS& cs, const StackedCircuitParams& p, const Sta
     }
     circuit::enforce_equal(cs, "enforce comm_r = H(comm_c || comm_r_last)", comm_r, hash);
   }
-  for (std::size_t i = 0; i < v.challenges.size(); ++i) {
-    auto g = cs.ns(Name("challenge", std::int64_t(i)));
-    stacked_detail::challenge_proof(cs, p, v.challenges[i], comm_d, comm_c, comm_r_last, replica_id_bits);
-  }
+  return StackedSharedVars{comm_d, comm_c, comm_r_last, std::move(replica_id_bits)};
+}
+
+// Challenge i's sub-circuit ("challenge_i", Proof::synthesize). Every challenge has the same shape,
+// which lets the shape recorder record them in parallel (c2::record_porep_shape).
+template <class CS>
+void synthesize_stacked_challenge(CS& cs, const StackedCircuitParams& p, const StackedPartitionValues& v,
+                                  const StackedSharedVars& shared, std::size_t i) {
+  auto g = cs.ns(circuit::Name("challenge", std::int64_t(i)));
+  stacked_detail::challenge_proof(cs, p, v.challenges[i], shared.comm_d, shared.comm_c, shared.comm_r_last,
+                                  shared.replica_id_bits);
+}
+
+// StackedCircuit::synthesize for one partition.
+template <class CS>
+void synthesize_stacked_circuit(CS& cs, const StackedCircuitParams& p, const StackedPartitionValues& v) {
+  const StackedSharedVars shared = synthesize_stacked_prefix(cs, p, v);
+  for (std::size_t i = 0; i < v.challenges.size(); ++i) synthesize_stacked_challenge(cs, p, v, shared, i);
 }
 
 }  // namespace cuzk::filecoin::porep

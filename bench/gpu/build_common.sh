@@ -1,0 +1,24 @@
+# Shared by the no-CMake GPU build scripts (build_prover.sh, build_setup_check.sh): compiler flags
+# for sm_90a, an up-to-date test on -MD dependency files, and at most J compiles in the background.
+# Source it after setting J.
+ARCH="-gencode arch=compute_90a,code=sm_90a"
+NVF="-std=c++20 -O3 $ARCH --expt-relaxed-constexpr -lineinfo -Isrc -diag-suppress 1675,550 -Xcompiler=-Wall"
+GXF="-std=c++20 -O3 -DNDEBUG -Isrc -Wall -Wextra -Wno-unused-parameter"
+
+stale() {  # object missing, or older than a file in its dependency list
+  local o=$1 d=${1%.o}.d
+  [ -f "$o" ] && [ -f "$d" ] || return 0
+  local f
+  for f in $(sed -e 's/\\$//' -e 's/^[^:]*://' "$d"); do
+    [ "$f" -nt "$o" ] && return 0
+  done
+  return 1
+}
+
+pids=()
+run() {  # run a compile in the background, at most J at a time
+  while [ "$(jobs -rp | wc -l)" -ge "$J" ]; do wait -n || exit 1; done
+  echo "  $*" | cut -c1-160
+  "$@" &
+  pids+=($!)
+}
