@@ -22,3 +22,23 @@ run() {  # run a compile in the background, at most J at a time
   "$@" &
   pids+=($!)
 }
+
+# compile_objects OBJDIR "CUDA sources without .cu" "host .cpp files": every stale object, J at a time.
+compile_objects() {
+  local dir=$1 f o p
+  for f in $2; do
+    o="$dir/$(basename "$f").o"
+    if stale "$o"; then run nvcc $NVF -MD -MF "${o%.o}.d" -c "$f.cu" -o "$o"; fi
+  done
+  for f in $3; do
+    o="$dir/host_$(basename "${f%.cpp}").o"
+    if stale "$o"; then run g++ $GXF -MMD -MF "${o%.o}.d" -c "$f" -o "$o"; fi
+  done
+  for p in "${pids[@]}"; do wait "$p" || exit 1; done
+}
+
+# host_objects OBJDIR "host .cpp files": their object paths, space-separated.
+host_objects() {
+  local f
+  for f in $2; do echo -n "$1/host_$(basename "${f%.cpp}").o "; done
+}

@@ -15,18 +15,10 @@ GPU_CU="src/gpu/common src/gpu/ntt src/gpu/msm_g1 src/gpu/msm_g2 src/gpu/groth16
 PROGS_CU="tests/gpu/gpu_prover_check bench/gpu/bench_prover tests/gpu/gpu_check bench/gpu/bench_gpu"
 HOST_CPP="$(ls src/math/*/*.cpp src/groth16/*.cpp)"
 
-for f in $GPU_CU $PROGS_CU; do
-  o="$O/$(basename $f).o"
-  if stale "$o"; then run nvcc $NVF -MD -MF "${o%.o}.d" -c $f.cu -o "$o"; fi
-done
-for f in $HOST_CPP; do
-  o="$O/host_$(basename ${f%.cpp}).o"
-  if stale "$o"; then run g++ $GXF -MMD -MF "${o%.o}.d" -c $f -o "$o"; fi
-done
-for p in "${pids[@]}"; do wait $p || exit 1; done
+compile_objects "$O" "$GPU_CU $PROGS_CU" "$HOST_CPP"
 
 CORE="$O/common.o $O/ntt.o $O/msm_g1.o $O/msm_g2.o"
-HOST=$(for f in $HOST_CPP; do echo -n "$O/host_$(basename ${f%.cpp}).o "; done)
+HOST=$(host_objects "$O" "$HOST_CPP")
 nvcc $ARCH $CORE $O/groth16_backend.o $O/gpu_prover_check.o $HOST -o "$B/gpu_prover_check"
 nvcc $ARCH $CORE $O/groth16_backend.o $O/bench_prover.o $HOST -o "$B/bench_prover"
 nvcc $ARCH $CORE $O/gpu_check.o $O/host_ntt.o $O/host_msm.o -o "$B/gpu_check"

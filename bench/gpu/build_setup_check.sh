@@ -14,17 +14,9 @@ mkdir -p "$B" "$O"
 GPU_CU="src/gpu/common src/gpu/fixed_base src/gpu/fixed_base_g1 src/gpu/fixed_base_g2 tests/gpu/gpu_setup_check"
 HOST_CPP="$(ls src/math/*/*.cpp src/groth16/*.cpp src/formats/bellperson/*.cpp)"
 
-for f in $GPU_CU; do
-  o="$O/$(basename $f).o"
-  if stale "$o"; then run nvcc $NVF -MD -MF "${o%.o}.d" -c $f.cu -o "$o"; fi
-done
-for f in $HOST_CPP; do
-  o="$O/host_$(basename ${f%.cpp}).o"
-  if stale "$o"; then run g++ $GXF -MMD -MF "${o%.o}.d" -c $f -o "$o"; fi
-done
-for p in "${pids[@]}"; do wait $p || exit 1; done
+compile_objects "$O" "$GPU_CU" "$HOST_CPP"
 
 OBJS=$(for f in $GPU_CU; do echo -n "$O/$(basename $f).o "; done)
-HOST=$(for f in $HOST_CPP; do echo -n "$O/host_$(basename ${f%.cpp}).o "; done)
+HOST=$(host_objects "$O" "$HOST_CPP")
 nvcc $ARCH $OBJS $HOST -o "$B/gpu_setup_check"
 echo "built $B/gpu_setup_check"
