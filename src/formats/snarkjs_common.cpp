@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstddef>
 #include <cstring>
 #include <type_traits>
 
@@ -189,38 +190,21 @@ void encode_g2_mont(const G2Affine& a, std::uint8_t* p) {
 
 namespace {
 
-// Eight points at once through the AVX-512 IFMA curve check (math/ff/fp_ifma.hpp); false when any
-// of them is the identity, out of range or off the curve, so the caller decodes them one by one
-// (which also names the error).
+// Eight points at once through the AVX-512 IFMA decoder (math/ff/fp_ifma.hpp), written straight
+// into the output points; false when any of them is the identity, out of range or off the curve, so
+// the caller decodes them one by one (which also names the error).
+static_assert(sizeof(Fp) == kFpBytes && offsetof(G1Affine, y) == kFpBytes && offsetof(G2Affine, y) == 2 * kFpBytes,
+              "the IFMA decoder writes point coordinates as raw words");
+
 bool g1_mont_batch8(const std::uint8_t* const* src, G1Affine* out) {
-  Fp::Repr x[8], y[8];
-  for (int k = 0; k < 8; ++k) {
-    x[k] = load_limbs<6>(src[k]);
-    y[k] = load_limbs<6>(src[k] + kFpBytes);
-    if (!math::limbs::less_than(x[k], Fp::modulus()) || !math::limbs::less_than(y[k], Fp::modulus())) return false;
-    if ((x[k] == Fp::Repr{}) && (y[k] == Fp::Repr{})) return false;  // the identity's encoding
-  }
-  if (math::ifma::g1_on_curve_mont8(x, y) != 0xffu) return false;
-  for (int k = 0; k < 8; ++k) out[k] = G1Affine::from_xy(Fp::from_mont_raw(x[k]), Fp::from_mont_raw(y[k]));
+  if (math::ifma::g1_decode_mont8(src, out, sizeof(G1Affine)) != 0xffu) return false;
+  for (int k = 0; k < 8; ++k) out[k].infinity = false;
   return true;
 }
 
 bool g2_mont_batch8(const std::uint8_t* const* src, G2Affine* out) {
-  Fp::Repr c[4][8];
-  for (int k = 0; k < 8; ++k) {
-    bool zero = true;
-    for (int i = 0; i < 4; ++i) {
-      c[i][k] = load_limbs<6>(src[k] + i * kFpBytes);
-      if (!math::limbs::less_than(c[i][k], Fp::modulus())) return false;
-      zero = zero && c[i][k] == Fp::Repr{};
-    }
-    if (zero) return false;
-  }
-  if (math::ifma::g2_on_curve_mont8(c[0], c[1], c[2], c[3]) != 0xffu) return false;
-  for (int k = 0; k < 8; ++k) {
-    out[k] = G2Affine::from_xy(math::Fp2{Fp::from_mont_raw(c[0][k]), Fp::from_mont_raw(c[1][k])},
-                               math::Fp2{Fp::from_mont_raw(c[2][k]), Fp::from_mont_raw(c[3][k])});
-  }
+  if (math::ifma::g2_decode_mont8(src, out, sizeof(G2Affine)) != 0xffu) return false;
+  for (int k = 0; k < 8; ++k) out[k].infinity = false;
   return true;
 }
 

@@ -3,8 +3,11 @@
 // 2^381). Skipped (and said so) on CPUs without IFMA.
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "../common/test_random.hpp"
 #include "math/ec/bls12_381.hpp"
+#include "math/ec/encoding.hpp"
 #include "math/ff/fp_ifma.hpp"
 
 namespace cuzk::math {
@@ -103,6 +106,106 @@ TEST(FpIfma, PointWithYZeroIsOffTheCurve) {
   y[1] = Fp::from_u64(2).to_canonical();
   y[2] = (Fp::zero() - Fp::from_u64(2)).to_canonical();
   EXPECT_EQ(ifma::g1_to_mont_and_check8(x, y, xm, ym), 0b110u);
+}
+
+// Whole-point decoders from file bytes: every lane against the scalar decoder, with each kind of bad
+// lane (a flag bit, a coordinate >= p, off the curve, a flipped byte) clearing exactly its own bit.
+TEST(FpIfma, G1DecodeFromBigEndianBytes) {
+  if (!ifma::available()) GTEST_SKIP() << "no AVX-512 IFMA on this CPU";
+  test::Rng rng(14);
+  constexpr std::size_t kStride = kG1UncompressedBytes + 8;  // not the point size: strides are honoured
+  for (int round = 0; round < 12; ++round) {
+    std::vector<std::uint8_t> file(8 * kStride, 0xee);
+    G1Affine pts[8];
+    unsigned expect = 0;
+    for (int k = 0; k < 8; ++k) {
+      pts[k] = rng.g1();
+      auto enc = g1_to_uncompressed(pts[k]);
+      const int kind = (round + k) % 6;
+      if (kind == 1) enc[0] |= 0x80;                       // compression flag
+      if (kind == 2) std::memset(enc.data() + 48, 0xff, 1);  // y >= p (top byte 0xff, no flags)
+      if (kind == 3) enc[95] ^= 1;                         // y off by one: off the curve
+      if (kind == 4) enc[0] |= 0x40;                       // infinity flag on a real point
+      if (kind == 0 || kind == 5) expect |= 1u << k;
+      std::memcpy(file.data() + k * kStride, enc.data(), enc.size());
+    }
+    G1Affine out[8];
+    const unsigned ok = ifma::g1_decode_be8(file.data(), kStride, out, sizeof(G1Affine));
+    EXPECT_EQ(ok, expect) << "round " << round;
+    for (int k = 0; k < 8; ++k) {
+      if (!(expect >> k & 1)) continue;
+      EXPECT_EQ(out[k].x, pts[k].x) << "x, lane " << k;
+      EXPECT_EQ(out[k].y, pts[k].y) << "y, lane " << k;
+    }
+  }
+}
+
+TEST(FpIfma, G2DecodeFromBigEndianBytes) {
+  if (!ifma::available()) GTEST_SKIP() << "no AVX-512 IFMA on this CPU";
+  test::Rng rng(15);
+  for (int round = 0; round < 8; ++round) {
+    std::vector<std::uint8_t> file(8 * kG2UncompressedBytes);
+    G2Affine pts[8];
+    unsigned expect = 0;
+    for (int k = 0; k < 8; ++k) {
+      pts[k] = rng.g2();
+      auto enc = g2_to_uncompressed(pts[k]);
+      const int kind = (round + k) % 5;
+      if (kind == 1) enc[0] |= 0x20;    // sign flag
+      if (kind == 2) enc[48] = 0xff;    // x.c0 >= p
+      if (kind == 3) enc[191] ^= 1;     // y.c0 changed: off the curve
+      if (kind == 0 || kind == 4) expect |= 1u << k;
+      std::memcpy(file.data() + k * kG2UncompressedBytes, enc.data(), enc.size());
+    }
+    G2Affine out[8];
+    EXPECT_EQ(ifma::g2_decode_be8(file.data(), kG2UncompressedBytes, out, sizeof(G2Affine)), expect) << "round " << round;
+    for (int k = 0; k < 8; ++k) {
+      if (!(expect >> k & 1)) continue;
+      EXPECT_EQ(out[k].x, pts[k].x) << "x, lane " << k;
+      EXPECT_EQ(out[k].y, pts[k].y) << "y, lane " << k;
+    }
+  }
+}
+
+// snarkjs .zkey points: little-endian Montgomery words, one address per lane.
+TEST(FpIfma, MontgomeryPointsFromAddresses) {
+  if (!ifma::available()) GTEST_SKIP() << "no AVX-512 IFMA on this CPU";
+  test::Rng rng(16);
+  std::vector<std::uint8_t> g1(8 * 96), g2(8 * 192);
+  G1Affine p1[8];
+  G2Affine p2[8];
+  const std::uint8_t* a1[8];
+  const std::uint8_t* a2[8];
+  for (int k = 0; k < 8; ++k) {
+    p1[k] = rng.g1();
+    p2[k] = rng.g2();
+    const int slot = (k * 3) % 8;  // lanes point anywhere, not in order
+    a1[k] = g1.data() + slot * 96;
+    a2[k] = g2.data() + slot * 192;
+    const Fp c1[2] = {p1[k].x, p1[k].y};
+    const Fp c2[4] = {p2[k].x.c0, p2[k].x.c1, p2[k].y.c0, p2[k].y.c1};
+    for (int i = 0; i < 2; ++i) std::memcpy(g1.data() + slot * 96 + 48 * i, c1[i].mont_raw().data(), 48);
+    for (int i = 0; i < 4; ++i) std::memcpy(g2.data() + slot * 192 + 48 * i, c2[i].mont_raw().data(), 48);
+  }
+  // lane 1: the identity's all-zero encoding; lane 2: x >= p; lane 3: off the curve.
+  auto g1_at = [&](int k) { return g1.data() + (a1[k] - g1.data()); };
+  auto g2_at = [&](int k) { return g2.data() + (a2[k] - g2.data()); };
+  std::memset(g1_at(1), 0, 96);
+  std::memset(g2_at(1), 0, 192);
+  std::memset(g1_at(2) + 40, 0xff, 8);
+  std::memset(g2_at(2) + 88, 0xff, 8);
+  g1_at(3)[48] ^= 1;
+  g2_at(3)[144] ^= 1;
+  G1Affine o1[8];
+  G2Affine o2[8];
+  EXPECT_EQ(ifma::g1_decode_mont8(a1, o1, sizeof(G1Affine)), 0b11110001u);
+  EXPECT_EQ(ifma::g2_decode_mont8(a2, o2, sizeof(G2Affine)), 0b11110001u);
+  for (int k : {0, 4, 5, 6, 7}) {
+    EXPECT_EQ(o1[k].x, p1[k].x) << "lane " << k;
+    EXPECT_EQ(o1[k].y, p1[k].y) << "lane " << k;
+    EXPECT_EQ(o2[k].x, p2[k].x) << "lane " << k;
+    EXPECT_EQ(o2[k].y, p2[k].y) << "lane " << k;
+  }
 }
 
 }  // namespace

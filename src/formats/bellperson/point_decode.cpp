@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstddef>
 #include <cstring>
 #include <limits>
 #include <span>
@@ -71,16 +72,17 @@ inline bool fast_g1_pair(const std::uint8_t* p, const std::uint8_t* q, const Fp&
   return true;
 }
 
-// Eight points through the AVX-512 IFMA multiplier (math/ff/fp_ifma.hpp): the same checks as
-// fast_g1, eight lanes at a time. False when any of the eight needs the per-point path.
+// Eight points through the AVX-512 IFMA decoder (math/ff/fp_ifma.hpp): the same checks as fast_g1,
+// eight lanes at a time, written straight into the output points. False when any of the eight needs
+// the per-point path (which then overwrites all eight).
+static_assert(sizeof(Fp) == kFpBytes && offsetof(G1Affine, x) == 0 && offsetof(G1Affine, y) == kFpBytes,
+              "the IFMA decoder writes G1Affine coordinates as raw words");
+static_assert(offsetof(G2Affine, x) == 0 && offsetof(G2Affine, y) == 2 * kFpBytes && offsetof(math::Fp2, c1) == kFpBytes,
+              "the IFMA decoder writes G2Affine coordinates as raw words");
+
 inline bool fast_g1_batch8(const std::uint8_t* p, G1Affine* out) {
-  Fp::Repr x[8], y[8], xm[8], ym[8];
-  for (int k = 0; k < 8; ++k) {
-    const std::uint8_t* q = p + k * math::kG1UncompressedBytes;
-    if ((q[0] & kFlagMask) || !load_fp(q, x[k]) || !load_fp(q + kFpBytes, y[k])) return false;
-  }
-  if (math::ifma::g1_to_mont_and_check8(x, y, xm, ym) != 0xffu) return false;
-  for (int k = 0; k < 8; ++k) out[k] = G1Affine::from_xy(Fp::from_mont_raw(xm[k]), Fp::from_mont_raw(ym[k]));
+  if (math::ifma::g1_decode_be8(p, math::kG1UncompressedBytes, out, sizeof(G1Affine)) != 0xffu) return false;
+  for (int k = 0; k < 8; ++k) out[k].infinity = false;
   return true;
 }
 
@@ -98,21 +100,10 @@ inline bool fast_g2(const std::uint8_t* p, const Fp2& b, G2Affine& out) {
   return true;
 }
 
-// The G2 counterpart of fast_g1_batch8 (c1 before c0 in each coordinate, as in fast_g2).
+// The G2 counterpart of fast_g1_batch8.
 inline bool fast_g2_batch8(const std::uint8_t* p, G2Affine* out) {
-  Fp::Repr x0[8], x1[8], y0[8], y1[8], m[4][8];
-  for (int k = 0; k < 8; ++k) {
-    const std::uint8_t* q = p + k * math::kG2UncompressedBytes;
-    if ((q[0] & kFlagMask) || !load_fp(q, x1[k]) || !load_fp(q + kFpBytes, x0[k]) ||
-        !load_fp(q + 2 * kFpBytes, y1[k]) || !load_fp(q + 3 * kFpBytes, y0[k])) {
-      return false;
-    }
-  }
-  if (math::ifma::g2_to_mont_and_check8(x0, x1, y0, y1, m[0], m[1], m[2], m[3]) != 0xffu) return false;
-  for (int k = 0; k < 8; ++k) {
-    out[k] = G2Affine::from_xy(Fp2{Fp::from_mont_raw(m[0][k]), Fp::from_mont_raw(m[1][k])},
-                               Fp2{Fp::from_mont_raw(m[2][k]), Fp::from_mont_raw(m[3][k])});
-  }
+  if (math::ifma::g2_decode_be8(p, math::kG2UncompressedBytes, out, sizeof(G2Affine)) != 0xffu) return false;
+  for (int k = 0; k < 8; ++k) out[k].infinity = false;
   return true;
 }
 

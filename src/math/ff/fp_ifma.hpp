@@ -10,12 +10,13 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "math/ff/bls12_381.hpp"
 
 namespace cuzk::math::ifma {
 
-// True when AVX-512F and AVX-512 IFMA can be used on this machine (checked once).
+// True when AVX-512F, AVX-512BW and AVX-512 IFMA can be used on this machine (checked once).
 bool available();
 
 // For eight G1 coordinate pairs given as canonical integers (each < p, as read from a file):
@@ -32,6 +33,25 @@ unsigned g2_to_mont_and_check8(const Fp::Repr* x0, const Fp::Repr* x1, const Fp:
 // store them: bit k set when point k is on the curve.
 unsigned g1_on_curve_mont8(const Fp::Repr* xm, const Fp::Repr* ym);
 unsigned g2_on_curve_mont8(const Fp::Repr* x0m, const Fp::Repr* x1m, const Fp::Repr* y0m, const Fp::Repr* y1m);
+
+// Whole points from file bytes, eight at a time, every step in vector registers. Each writes lane k's
+// coordinates in Montgomery form as Fp::Repr words at out + k * out_stride: x at byte 0, y at 48
+// (G1); x.c0, x.c1, y.c0, y.c1 at 0, 48, 96, 144 (G2) -- the layout of math::G1Affine / G2Affine,
+// whose `infinity` flag the caller sets. Returns the lanes that are fine; the outputs of the others
+// are unspecified (the caller decodes those points again on its per-point path, which names the
+// error).
+//
+// bellperson uncompressed encoding: points at src + k * stride, coordinates 48-byte big-endian
+// (G2: c1 before c0); a lane is fine when its flag bits are clear, every coordinate is < p and the
+// point is on the curve.
+unsigned g1_decode_be8(const std::uint8_t* src, std::size_t stride, void* out, std::size_t out_stride);
+unsigned g2_decode_be8(const std::uint8_t* src, std::size_t stride, void* out, std::size_t out_stride);
+
+// snarkjs .zkey encoding: lane k's point at src[k], coordinates 48-byte little-endian already in
+// Montgomery form (G2: c0 before c1); a lane is fine when every coordinate is < p, the point is not
+// the all-zero encoding of the identity and it is on the curve.
+unsigned g1_decode_mont8(const std::uint8_t* const* src, void* out, std::size_t out_stride);
+unsigned g2_decode_mont8(const std::uint8_t* const* src, void* out, std::size_t out_stride);
 
 // Eight independent products a[k] * b[k] of canonical integers (< p), returned canonical (< p).
 // Exposed for tests of the 52-bit Montgomery core against the scalar field.
