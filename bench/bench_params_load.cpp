@@ -121,13 +121,15 @@ struct LoadResult {
 
 // Decoded vectors; kept between runs for the "decode into existing buffers" rows.
 struct Buffers {
-  std::vector<G1Affine> h, l, a, b1;
-  std::vector<G2Affine> b2;
+  HugeVector<G1Affine> h, l, a, b1;
+  HugeVector<G2Affine> b2;
 };
 
 // reuse = false: open + allocate + decode (ready to prove, as assemble_proving_key does it).
 // reuse = true:  open + decode_into the buffers of an earlier run (the decoder's CPU work alone).
 LoadResult load(const std::string& path, std::size_t threads, math::SubgroupCheck sub, Buffers& buf, bool reuse) {
+  // A fresh load has no earlier key to free: the buffers of the previous run go before the clocks start.
+  if (!reuse) buf = Buffers{};
   LoadResult r;
   const double c0 = process_cpu_seconds();
   auto t0 = Clock::now();
@@ -151,7 +153,6 @@ LoadResult load(const std::string& path, std::size_t threads, math::SubgroupChec
         std::exit(2);
       }
     } else {
-      out = {};
       auto v = view.decode(opt);
       if (!v) {
         std::fprintf(stderr, "%s\n", v.error().c_str());

@@ -121,8 +121,8 @@ bool porep_as_proving_key(const std::string& id) {
 }
 
 template <class T>
-std::uint64_t vec_bytes(const std::vector<T>& v) {
-  return v.size() * sizeof(T);
+std::uint64_t vec_bytes(const T& v) {
+  return v.size() * sizeof(typename T::value_type);
 }
 
 std::uint64_t csr_bytes(const groth16::CsrMatrix& m) { return m.memory_bytes(); }

@@ -216,9 +216,9 @@ bool mont_batch8(const std::uint8_t* const* src, Point* out) {
 
 // Decodes the points at idx[k] (or at k when idx is null) into out[k], k < count. Without subgroup
 // checks, runs of eight go through the IFMA batch when the CPU has it.
-template <class Point, class Decode>
+template <class Point, class Alloc, class Decode>
 PointBatchError decode_batch(std::span<const std::uint8_t> bytes, std::size_t count, std::size_t stride,
-                             std::vector<Point>& out, bool subgroup, Decode decode,
+                             std::vector<Point, Alloc>& out, bool subgroup, Decode decode,
                              const std::uint32_t* idx = nullptr) {
   const bool batch8 = !subgroup && math::ifma::available();
   allocate_huge(out, count);
@@ -261,9 +261,9 @@ PointBatchError decode_batch(std::span<const std::uint8_t> bytes, std::size_t co
   return res;
 }
 
-template <class Point, class Decode>
+template <class Point, class Alloc, class Decode>
 SelectedBatchError decode_selected(std::span<const std::uint8_t> bytes, std::size_t count, std::size_t stride,
-                                   const std::vector<bool>& keep, std::vector<Point>& out, bool subgroup,
+                                   const std::vector<bool>& keep, std::vector<Point, Alloc>& out, bool subgroup,
                                    Decode decode) {
   std::vector<std::uint32_t> idx;
   SelectedBatchError res;
@@ -297,16 +297,21 @@ SelectedBatchError decode_selected(std::span<const std::uint8_t> bytes, std::siz
 }  // namespace
 
 SelectedBatchError decode_g1_selected(std::span<const std::uint8_t> bytes, std::size_t count,
-                                      const std::vector<bool>& keep, std::vector<G1Affine>& out, bool subgroup) {
+                                      const std::vector<bool>& keep, HugeVector<G1Affine>& out, bool subgroup) {
   return decode_selected(bytes, count, kG1Bytes, keep, out, subgroup, decode_g1_mont);
 }
 
 SelectedBatchError decode_g2_selected(std::span<const std::uint8_t> bytes, std::size_t count,
-                                      const std::vector<bool>& keep, std::vector<G2Affine>& out, bool subgroup) {
+                                      const std::vector<bool>& keep, HugeVector<G2Affine>& out, bool subgroup) {
   return decode_selected(bytes, count, kG2Bytes, keep, out, subgroup, decode_g2_mont);
 }
 
 PointBatchError decode_g1_batch(std::span<const std::uint8_t> bytes, std::size_t count, std::vector<G1Affine>& out,
+                                bool subgroup) {
+  return decode_batch(bytes, count, kG1Bytes, out, subgroup, decode_g1_mont);
+}
+
+PointBatchError decode_g1_batch(std::span<const std::uint8_t> bytes, std::size_t count, HugeVector<G1Affine>& out,
                                 bool subgroup) {
   return decode_batch(bytes, count, kG1Bytes, out, subgroup, decode_g1_mont);
 }

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "base/huge_vector.hpp"
 #include "base/result.hpp"
 #include "math/ec/bls12_381.hpp"
 
@@ -63,6 +64,8 @@ struct PointBatchError {
 };
 PointBatchError decode_g1_batch(std::span<const std::uint8_t> bytes, std::size_t count, std::vector<G1Affine>& out,
                                 bool subgroup);
+PointBatchError decode_g1_batch(std::span<const std::uint8_t> bytes, std::size_t count, HugeVector<G1Affine>& out,
+                                bool subgroup);
 PointBatchError decode_g2_batch(std::span<const std::uint8_t> bytes, std::size_t count, std::vector<G2Affine>& out,
                                 bool subgroup);
 
@@ -76,9 +79,9 @@ struct SelectedBatchError {
   std::size_t not_identity = 0;
 };
 SelectedBatchError decode_g1_selected(std::span<const std::uint8_t> bytes, std::size_t count,
-                                      const std::vector<bool>& keep, std::vector<G1Affine>& out, bool subgroup);
+                                      const std::vector<bool>& keep, HugeVector<G1Affine>& out, bool subgroup);
 SelectedBatchError decode_g2_selected(std::span<const std::uint8_t> bytes, std::size_t count,
-                                      const std::vector<bool>& keep, std::vector<G2Affine>& out, bool subgroup);
+                                      const std::vector<bool>& keep, HugeVector<G2Affine>& out, bool subgroup);
 
 // Decimal text of a little-endian integer of any width (for messages).
 std::string le_bytes_to_decimal(std::span<const std::uint8_t> bytes);

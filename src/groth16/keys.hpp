@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "base/huge_vector.hpp"
 #include "base/result.hpp"
 #include "math/ec/bls12_381.hpp"
 
@@ -55,8 +56,9 @@ struct ProvingKey {
   std::uint32_t num_aux = 0;
   std::uint32_t domain_log2 = 0;  // m = 2^domain_log2 rows (padded)
   Density a_aux_density, b_input_density, b_aux_density;
-  std::vector<G1Affine> h, l, a, b_g1;
-  std::vector<G2Affine> b_g2;
+  // Gigabytes each for real circuits: HugeVector (base/huge_vector.hpp) is filled in parallel.
+  HugeVector<G1Affine> h, l, a, b_g1;
+  HugeVector<G2Affine> b_g2;
 
   std::size_t domain_size() const { return std::size_t(1) << domain_log2; }
   // Checks that every vector length agrees with the counts and densities; names the first mismatch.

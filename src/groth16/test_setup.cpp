@@ -98,7 +98,7 @@ Result<ProvingKey> generate_test_key(const R1csShape& shape, HBasis basis, const
     fill(std::size_t(0), n, s.data());
     return s;
   };
-  auto g1 = [&](std::vector<math::G1Affine>& out, std::span<const Fr> ks) {
+  auto g1 = [&](auto& out, std::span<const Fr> ks) {  // every point written by mul_g1
     out.resize(ks.size());
     mul->mul_g1(ks, out);
   };

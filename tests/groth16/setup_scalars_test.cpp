@@ -50,8 +50,9 @@ Reference reference(const R1csShape& s, HBasis basis, const ToxicWaste& t) {
   return ref;
 }
 
-template <class A>
-void expect_points(const char* what, const std::vector<A>& got, const std::vector<Fr>& ks) {
+template <class Points>  // std::vector or HugeVector
+void expect_points(const char* what, const Points& got, const std::vector<Fr>& ks) {
+  using A = typename Points::value_type;
   ASSERT_EQ(got.size(), ks.size()) << what;
   for (std::size_t i = 0; i < ks.size(); ++i) {
     A want;

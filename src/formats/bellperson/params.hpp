@@ -114,7 +114,7 @@ class PointView {
   // Decodes points [first, first + out.size()) into out, in parallel. The error (if any) names the
   // lowest-indexed bad point.
   Status decode_into(std::span<A> out, std::size_t first = 0, const DecodeOptions& opt = {}) const;
-  Result<std::vector<A>> decode(const DecodeOptions& opt = {}) const;
+  Result<HugeVector<A>> decode(const DecodeOptions& opt = {}) const;
 
  private:
   std::shared_ptr<const FileImage> image_;
@@ -171,8 +171,8 @@ Result<VkFile> parse_vk(std::span<const std::uint8_t> bytes, const std::string& 
 // Every vector of a .params file decoded (no densities: those come from the circuit).
 struct ParamsContents {
   groth16::VerifyingKey vk;
-  std::vector<G1Affine> h, l, a, b_g1;
-  std::vector<G2Affine> b_g2;
+  HugeVector<G1Affine> h, l, a, b_g1;
+  HugeVector<G2Affine> b_g2;
 };
 Result<ParamsContents> decode_all(const ParamsFile& file, const DecodeOptions& opt = {});
 
