@@ -6,10 +6,13 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "base/parallel.hpp"
+#include "math/ff/fp_ifma.hpp"
+#include "math/msm/affine_batch_ifma.hpp"
 
 namespace cuzk::math {
 
@@ -95,6 +98,11 @@ class XyzzBuckets {
 // 8M + 2S for an XYZZ mixed addition. A bucket already waiting in the current batch takes further
 // points into an XYZZ side bucket instead of queueing them, so skewed inputs (every point in one
 // bucket) degrade to XYZZ speed rather than to one inversion per addition.
+//
+// G1 on AVX-512 IFMA (ifma = true and ifma::available()): the batches run eight lanes at a time
+// (msm_ifma::G1BatchAdder), and the affine buckets keep y in that kernel's bucket form (y 2^-16 on an
+// isomorphic curve; x is unchanged), converted back where the buckets are read (bucket()). Entries
+// that would double or cancel (same x as their bucket) go to the XYZZ side bucket instead.
 template <class C>
 class AffineBuckets {
  public:
@@ -102,9 +110,18 @@ class AffineBuckets {
   using A = Affine<C>;
   using X = Xyzz<C>;
   static constexpr double kPointCost = 0.7, kBucketCost = 2.4;  // relative to an XYZZ mixed addition
-  AffineBuckets(std::size_t nbuckets, std::size_t batch)
-      : abk_(nbuckets), xbk_(nbuckets), mark_(nbuckets, 0), bidx_(batch), pts_(batch), num_(batch), den_(batch),
-        pre_(batch), cancel_(batch) {}
+  AffineBuckets(std::size_t nbuckets, std::size_t batch, bool ifma)
+      : abk_(nbuckets), xbk_(nbuckets), mark_(nbuckets, 0), bidx_(batch), pts_(batch) {
+    if constexpr (std::is_same_v<C, G1Curve>) {
+      if (ifma && ifma::available()) vec_ = std::make_unique<msm_ifma::G1BatchAdder>(batch);
+    }
+    if (!vec_) {
+      num_.resize(batch);
+      den_.resize(batch);
+      pre_.resize(batch);
+      cancel_.resize(batch);
+    }
+  }
 
   void prefetch(std::size_t b) const { __builtin_prefetch(&mark_[b]); }
   void add(std::size_t b, const A& q, bool negate) {
@@ -128,6 +145,12 @@ class AffineBuckets {
   void flush() {
     const std::size_t n = count_;
     if (n == 0) return;
+    if constexpr (std::is_same_v<C, G1Curve>) {
+      if (vec_) {
+        flush_ifma();
+        return;
+      }
+    }
     F acc = F::one();
     for (std::size_t j = 0; j < n; ++j) {
       const A& bkt = abk_[bidx_[j]];
@@ -182,7 +205,7 @@ class AffineBuckets {
     X sum;
     for (std::size_t j = 0; j < abk_.size(); ++j) {
       sum.add(xbk_[j]);
-      sum.add_affine(abk_[j]);
+      sum.add_affine(bucket(j));
       xbk_[j] = X::identity();
       abk_[j] = A::identity();
     }
@@ -194,7 +217,7 @@ class AffineBuckets {
     X running, sum;
     for (std::size_t j = used; j-- > 0;) {
       running.add(xbk_[j]);
-      running.add_affine(abk_[j]);
+      running.add_affine(bucket(j));
       sum.add(running);
       xbk_[j] = X::identity();
       abk_[j] = A::identity();
@@ -203,6 +226,35 @@ class AffineBuckets {
   }
 
  private:
+  // Affine bucket j in the scalar field's form.
+  A bucket(std::size_t j) const {
+    if constexpr (std::is_same_v<C, G1Curve>) {
+      if (vec_ && !abk_[j].infinity) return A::from_xy(abk_[j].x, msm_ifma::y_from_bucket(abk_[j].y));
+    }
+    return abk_[j];
+  }
+
+  void flush_ifma() {
+    const std::size_t n = count_;
+    std::size_t k = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+      const std::uint32_t b = bidx_[j];
+      const A& bkt = abk_[b];
+      if (!bkt.infinity && bkt.x == pts_[j].x) [[unlikely]] {  // doubling or cancellation
+        xbk_[b].add_affine(pts_[j]);
+        continue;
+      }
+      if (k != j) {
+        bidx_[k] = b;
+        pts_[k] = pts_[j];
+      }
+      ++k;
+    }
+    vec_->run(abk_.data(), bidx_.data(), pts_.data(), k);
+    count_ = 0;
+    ++epoch_;
+  }
+
   std::vector<A> abk_;
   std::vector<X> xbk_;
   std::vector<std::uint32_t> mark_;
@@ -212,6 +264,7 @@ class AffineBuckets {
   std::vector<F> num_, den_, pre_;
   std::vector<bool> cancel_;
   std::size_t count_ = 0;
+  std::unique_ptr<msm_ifma::G1BatchAdder> vec_;
 };
 
 // Pippenger over m scalars ks[i] (canonical) with bases[idx[i]] (or bases[i] when idx is null).
@@ -283,11 +336,11 @@ Xyzz<C> pippenger_with(std::span<const Affine<C>> bases, const Scalar* ks, const
 
 template <class C>
 Xyzz<C> pippenger(std::span<const Affine<C>> bases, const Scalar* ks, const std::uint32_t* idx, std::size_t m,
-                  unsigned c, std::size_t threads, MsmBuckets kind) {
+                  unsigned c, std::size_t threads, MsmBuckets kind, bool ifma) {
   if (kind == MsmBuckets::kAuto) kind = c >= kAffineMinWindow ? MsmBuckets::kBatchAffine : MsmBuckets::kXyzz;
   if (kind == MsmBuckets::kBatchAffine) {
-    return pippenger_with<C, AffineBuckets<C>>(bases, ks, idx, m, c, threads, [](std::size_t nb) {
-      return std::make_unique<AffineBuckets<C>>(nb, std::clamp<std::size_t>(nb / 4, 64, kAffineBatch));
+    return pippenger_with<C, AffineBuckets<C>>(bases, ks, idx, m, c, threads, [ifma](std::size_t nb) {
+      return std::make_unique<AffineBuckets<C>>(nb, std::clamp<std::size_t>(nb / 4, 64, kAffineBatch), ifma);
     });
   }
   return pippenger_with<C, XyzzBuckets<C>>(bases, ks, idx, m, c, threads,
@@ -297,7 +350,7 @@ Xyzz<C> pippenger(std::span<const Affine<C>> bases, const Scalar* ks, const std:
 // sum of bases[i] over the set bits i < n of `bits`. Large sums go through batch-affine accumulators
 // (slot = running count mod kSumSlots, so a batch never hits a slot twice); small ones use XYZZ.
 template <class C>
-Xyzz<C> sum_bits(std::span<const Affine<C>> bases, const std::uint64_t* bits, std::size_t threads) {
+Xyzz<C> sum_bits(std::span<const Affine<C>> bases, const std::uint64_t* bits, std::size_t threads, bool ifma) {
   using X = Xyzz<C>;
   const std::size_t n = bases.size();
   const std::size_t words = (n + 63) / 64;
@@ -311,7 +364,7 @@ Xyzz<C> sum_bits(std::span<const Affine<C>> bases, const std::uint64_t* bits, st
   std::vector<std::size_t> counter(workers, 0);
   dynamic_tasks(tasks, workers, [&](std::size_t task, std::size_t worker) {
     const std::size_t w_end = std::min(words, (task + 1) * kWordsPerTask);
-    if (affine && !slots[worker]) slots[worker] = std::make_unique<AffineBuckets<C>>(kSumSlots, kSumSlots);
+    if (affine && !slots[worker]) slots[worker] = std::make_unique<AffineBuckets<C>>(kSumSlots, kSumSlots, ifma);
     for (std::size_t w = task * kWordsPerTask; w < w_end; ++w) {
       std::uint64_t word = bits[w];
       while (word) {
@@ -392,7 +445,7 @@ Jacobian<C> msm(std::span<const Affine<C>> bases, std::span<const Fr> scalars, c
     m1 += ones_count[t];
   }
   const std::size_t m = general[chunks];
-  if (m1) result = sum_bits<C>(bases, ones.data(), threads);
+  if (m1) result = sum_bits<C>(bases, ones.data(), threads, options.ifma);
   if (m == 0) return result.to_jacobian();
 
   // Pass 2: the remaining scalars in canonical form (recomputed: one multiplication each), with their
@@ -413,7 +466,7 @@ Jacobian<C> msm(std::span<const Affine<C>> bases, std::span<const Fr> scalars, c
   });
 
   const unsigned c = options.window ? options.window : msm_window_bits(m);
-  result.add(pippenger<C>(bases, ks.get(), idx.get(), m, c, threads, options.buckets));
+  result.add(pippenger<C>(bases, ks.get(), idx.get(), m, c, threads, options.buckets, options.ifma));
   return result.to_jacobian();
 }
 
@@ -427,7 +480,7 @@ Jacobian<C> msm_bits(std::span<const Affine<C>> bases, std::span<const std::uint
   }
   if (n == 0) return Jacobian<C>::identity();
   if (!threads) threads = default_threads();
-  return sum_bits<C>(bases, bits.data(), threads).to_jacobian();
+  return sum_bits<C>(bases, bits.data(), threads, true).to_jacobian();
 }
 
 template G1Jacobian msm<G1Curve>(std::span<const G1Affine>, std::span<const Fr>, const MsmOptions&);
