@@ -92,6 +92,45 @@ CUZK_IFMA inline Batch blend(__mmask8 k, const Batch& a, const Batch& b) {  // l
   return r;
 }
 
+// Two independent products a0 b0 R^-1, a1 b1 R^-1 (mont_mul's contract), interleaved round by round
+// so that the out-of-order core sees two dependency chains within its window.
+CUZK_IFMA inline void mul2(const Batch& a0, const Batch& b0, const Batch& a1, const Batch& b1, const Batch& p,
+                           __m512i pinv, Batch& r0, Batch& r1) {
+  const __m512i zero = _mm512_setzero_si512();
+  __m512i t[kLimbs + 1], u[kLimbs + 1];
+  for (int j = 0; j <= kLimbs; ++j) t[j] = u[j] = zero;
+  for (int i = 0; i < kLimbs; ++i) {
+    for (int j = 0; j < kLimbs; ++j) {
+      t[j] = _mm512_madd52lo_epu64(t[j], a0.l[i], b0.l[j]);
+      u[j] = _mm512_madd52lo_epu64(u[j], a1.l[i], b1.l[j]);
+      t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], a0.l[i], b0.l[j]);
+      u[j + 1] = _mm512_madd52hi_epu64(u[j + 1], a1.l[i], b1.l[j]);
+    }
+    const __m512i m = _mm512_madd52lo_epu64(zero, t[0], pinv);
+    const __m512i n = _mm512_madd52lo_epu64(zero, u[0], pinv);
+    for (int j = 0; j < kLimbs; ++j) {
+      t[j] = _mm512_madd52lo_epu64(t[j], m, p.l[j]);
+      u[j] = _mm512_madd52lo_epu64(u[j], n, p.l[j]);
+      t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], m, p.l[j]);
+      u[j + 1] = _mm512_madd52hi_epu64(u[j + 1], n, p.l[j]);
+    }
+    const __m512i ct = _mm512_srli_epi64(t[0], 52), cu = _mm512_srli_epi64(u[0], 52);
+    for (int j = 0; j < kLimbs; ++j) {
+      t[j] = t[j + 1];
+      u[j] = u[j + 1];
+    }
+    t[0] = _mm512_add_epi64(t[0], ct);
+    u[0] = _mm512_add_epi64(u[0], cu);
+    t[kLimbs] = u[kLimbs] = zero;
+  }
+  for (int j = 0; j < kLimbs; ++j) {
+    r0.l[j] = t[j];
+    r1.l[j] = u[j];
+  }
+  normalize(r0);
+  normalize(r1);
+}
+
 // Scratch per row: px, py (bucket form), bx, by, and the chain prefix.
 constexpr std::size_t kRowBatches = 5;
 constexpr std::size_t kRowWords = kRowBatches * kLimbs * 8;
@@ -102,22 +141,22 @@ CUZK_IFMA void run_impl(G1Affine* buckets, const std::uint32_t* bidx, const G1Af
   const Batch p = broadcast(cc.p), two_p = broadcast(cc.two_p), four_p = broadcast(cc.four_p);
   const Batch one = broadcast(cc.one), k400 = broadcast(cc.k400);
   const __m512i pinv = _mm512_set1_epi64(static_cast<long long>(cc.pinv));
-  auto mul = [&](const Batch& a, const Batch& b) { return mont_mul(a, b, p, pinv); };
 
-  const std::size_t rows = (n + 7) / 8;
-  // special[r]: the lanes of row r that take the point as is (empty bucket) or are padding.
+  // Rows of eight entries (entry j in lane j % 8 of row j / 8), taken in pairs: even rows form one
+  // product chain per lane, odd rows another, so every step has two independent products (mul2).
+  // special[r]: the lanes of row r that take the point as is (empty bucket) or are padding (j >= n,
+  // reading entry 0).
+  const std::size_t pairs = (n + 15) / 16;
   Batch* s = reinterpret_cast<Batch*>(scratch);
   alignas(64) long long pidx[8], bw[8];
-
-  // Forward: denominators px - bx, the chain prefixes.
-  Batch acc = one;
-  for (std::size_t r = 0; r < rows; ++r) {
+  const __m512i yoff = _mm512_set1_epi64(kYWord);
+  auto load_row = [&](std::size_t r) CUZK_IFMA {
     unsigned spec = 0;
     for (int k = 0; k < 8; ++k) {
       std::size_t j = 8 * r + std::size_t(k);
       if (j >= n) {
         spec |= 1u << k;
-        j = 8 * r;  // padding lanes repeat the row's first entry (read only)
+        j = 0;
       } else if (buckets[bidx[j]].infinity) {
         spec |= 1u << k;
       }
@@ -126,27 +165,44 @@ CUZK_IFMA void run_impl(G1Affine* buckets, const std::uint32_t* bidx, const G1Af
     }
     special[r] = std::uint8_t(spec);
     const __m512i pi = _mm512_load_si512(pidx), bi = _mm512_load_si512(bw);
-    const __m512i yoff = _mm512_set1_epi64(kYWord);
     Batch* row = s + kRowBatches * r;
-    const Batch px = gather6(pts, pi), bx = gather6(buckets, bi);
-    row[0] = px;
-    row[1] = mul(gather6(pts, _mm512_add_epi64(pi, yoff)), k400);  // [0, 2p)
-    row[2] = bx;
+    row[0] = gather6(pts, pi);
+    row[1] = gather6(pts, _mm512_add_epi64(pi, yoff));  // y 2^384, turned into y 2^368 by the caller
+    row[2] = gather6(buckets, bi);
     row[3] = gather6(buckets, _mm512_add_epi64(bi, yoff));
-    row[4] = acc;
-    acc = mul(acc, blend(__mmask8(spec), sub_lazy(px, bx, two_p), one));
+  };
+  auto den = [&](std::size_t r) CUZK_IFMA {
+    const Batch* row = s + kRowBatches * r;
+    return blend(__mmask8(special[r]), sub_lazy(row[0], row[2], two_p), one);
+  };
+
+  // Forward: py into the bucket form, the denominators px - bx, the chain prefixes.
+  Batch acc0 = one, acc1 = one;
+  for (std::size_t q = 0; q < pairs; ++q) {
+    const std::size_t r0 = 2 * q, r1 = r0 + 1;
+    load_row(r0);
+    load_row(r1);
+    Batch* row0 = s + kRowBatches * r0;
+    Batch* row1 = s + kRowBatches * r1;
+    row0[4] = acc0;
+    row1[4] = acc1;
+    mul2(acc0, den(r0), acc1, den(r1), p, pinv, acc0, acc1);
+    mul2(row0[1], k400, row1[1], k400, p, pinv, row0[1], row1[1]);  // [0, 2p)
   }
 
-  // The eight chain totals (nonzero: every denominator is), inverted with one scalar inversion.
-  alignas(64) std::uint64_t buf[kLimbs][8];
+  // The sixteen chain totals (nonzero: every denominator is), inverted with one scalar inversion.
+  alignas(64) std::uint64_t buf[2][kLimbs][8];
   {
-    const Batch t = reduce_once(acc, p);
-    for (int j = 0; j < kLimbs; ++j) _mm512_store_si512(buf[j], t.l[j]);
-    Fp tot[8], pre[8];
+    const Batch t0 = reduce_once(acc0, p), t1 = reduce_once(acc1, p);
+    for (int j = 0; j < kLimbs; ++j) {
+      _mm512_store_si512(buf[0][j], t0.l[j]);
+      _mm512_store_si512(buf[1][j], t1.l[j]);
+    }
+    Fp tot[16], pre[16];
     Fp run = Fp::one();
-    for (int k = 0; k < 8; ++k) {
+    for (int k = 0; k < 16; ++k) {
       std::uint64_t limbs[kLimbs];
-      for (int j = 0; j < kLimbs; ++j) limbs[j] = buf[j][k];
+      for (int j = 0; j < kLimbs; ++j) limbs[j] = buf[k / 8][j][k % 8];
       Repr rr;
       join52(limbs, rr);
       tot[k] = Fp::from_mont_raw(rr);  // A_k 2^416 read by the scalar field: A_k 2^32
@@ -156,35 +212,37 @@ CUZK_IFMA void run_impl(G1Affine* buckets, const std::uint32_t* bidx, const G1Af
     // inv = (prod A_k 2^32)^-1; then (A_k 2^32)^-1 = inv * pre_k * prod_{i>k}, read as A_k^-1 2^352,
     // times 2^64 = A_k^-1 2^416, the IFMA domain's A_k^-1.
     Fp inv = run.inverse() * cc.k64;
-    for (int k = 8; k-- > 0;) {
+    for (int k = 16; k-- > 0;) {
       const Fp ik = inv * pre[k];
       inv *= tot[k];
       std::uint64_t limbs[kLimbs];
       split52(ik.mont_raw(), limbs);
-      for (int j = 0; j < kLimbs; ++j) buf[j][k] = limbs[j];
+      for (int j = 0; j < kLimbs; ++j) buf[k / 8][j][k % 8] = limbs[j];
     }
   }
-  Batch inv;
-  for (int j = 0; j < kLimbs; ++j) inv.l[j] = _mm512_load_si512(buf[j]);
+  Batch inv0, inv1;
+  for (int j = 0; j < kLimbs; ++j) {
+    inv0.l[j] = _mm512_load_si512(buf[0][j]);
+    inv1.l[j] = _mm512_load_si512(buf[1][j]);
+  }
 
   // Backward: lambda = (py - by) / (px - bx), x3 = lambda^2 - bx - px, y3 = lambda (bx - x3) - by.
   alignas(64) std::uint64_t wx[6][8], wy[6][8];
-  for (std::size_t r = rows; r-- > 0;) {
+  auto finish = [&](std::size_t r, const Batch& lambda, const Batch& lambda2) CUZK_IFMA {
     const Batch* row = s + kRowBatches * r;
-    const Batch &px = row[0], &py = row[1], &bx = row[2], &by = row[3];
-    const __mmask8 spec = special[r];
-    const Batch dinv = mul(inv, row[4]);
-    inv = mul(inv, blend(spec, sub_lazy(px, bx, two_p), one));
-    const Batch lambda = mul(sub_lazy(py, by, two_p), dinv);
-    Batch x3 = sub_lazy(sub_lazy(mul(lambda, lambda), bx, two_p), px, two_p);  // < 6p
+    const Batch &px = row[0], &bx = row[2];
+    Batch x3 = sub_lazy(sub_lazy(lambda2, bx, two_p), px, two_p);  // < 6p
     x3 = reduce_once(reduce_once(reduce_once(x3, four_p), two_p), p);
-    Batch y3 = sub_lazy(mul(lambda, sub_lazy(bx, x3, two_p)), by, p);  // < 3p
+    return x3;
+  };
+  auto store_row = [&](std::size_t r, const Batch& x3, const Batch& m) CUZK_IFMA {
+    const Batch* row = s + kRowBatches * r;
+    const __mmask8 spec = special[r];
+    Batch y3 = sub_lazy(m, row[3], p);  // lambda (bx - x3) + p - by < 3p
     y3 = reduce_once(reduce_once(y3, two_p), p);
-    x3 = blend(spec, x3, px);
-    y3 = blend(spec, y3, reduce_once(py, p));
-    to_words(x3, wx);
-    to_words(y3, wy);
-    const std::size_t end = std::min<std::size_t>(8, n - 8 * r);
+    to_words(blend(spec, x3, row[0]), wx);
+    to_words(blend(spec, y3, reduce_once(row[1], p)), wy);
+    const std::size_t end = 8 * r >= n ? 0 : std::min<std::size_t>(8, n - 8 * r);
     for (std::size_t k = 0; k < end; ++k) {
       G1Affine& b = buckets[bidx[8 * r + k]];
       Repr rx, ry;
@@ -196,6 +254,20 @@ CUZK_IFMA void run_impl(G1Affine* buckets, const std::uint32_t* bidx, const G1Af
       b.y = Fp::from_mont_raw(ry);
       b.infinity = false;
     }
+  };
+  for (std::size_t q = pairs; q-- > 0;) {
+    const std::size_t r0 = 2 * q, r1 = r0 + 1;
+    const Batch* row0 = s + kRowBatches * r0;
+    const Batch* row1 = s + kRowBatches * r1;
+    Batch d0, d1, l0, l1, m0, m1;
+    mul2(inv0, row0[4], inv1, row1[4], p, pinv, d0, d1);
+    mul2(inv0, den(r0), inv1, den(r1), p, pinv, inv0, inv1);
+    mul2(sub_lazy(row0[1], row0[3], two_p), d0, sub_lazy(row1[1], row1[3], two_p), d1, p, pinv, l0, l1);
+    mul2(l0, l0, l1, l1, p, pinv, m0, m1);
+    const Batch x0 = finish(r0, l0, m0), x1 = finish(r1, l1, m1);
+    mul2(l0, sub_lazy(row0[2], x0, two_p), l1, sub_lazy(row1[2], x1, two_p), p, pinv, m0, m1);
+    store_row(r0, x0, m0);
+    store_row(r1, x1, m1);
   }
 }
 
@@ -205,7 +277,7 @@ Fp y_from_bucket(const Fp& y_bucket) { return y_bucket * consts().k16; }
 Fp y_to_bucket(const Fp& y) { return y * consts().k16inv; }
 
 G1BatchAdder::G1BatchAdder(std::size_t max_batch)
-    : max_rows_((max_batch + 7) / 8),
+    : max_rows_((max_batch + 15) / 16 * 2),  // whole pairs of rows
       mem_(new std::uint64_t[max_rows_ * kRowWords + 8]),
       special_(new std::uint8_t[max_rows_]),
       scratch_(mem_.get() + ((64 - (reinterpret_cast<std::uintptr_t>(mem_.get()) & 63)) & 63) / 8) {
