@@ -18,8 +18,6 @@ using namespace ifma::core;
 
 static_assert(sizeof(Fp) == 48 && sizeof(G1Affine) % 8 == 0, "G1Affine layout");
 static_assert(offsetof(G1Affine, x) == 0 && offsetof(G1Affine, y) == 48, "G1Affine layout");
-constexpr long long kStride = sizeof(G1Affine) / 8;  // one G1Affine in 64-bit words
-constexpr long long kYWord = 6;                      // y's first word inside a G1Affine
 
 // 52-bit limbs of 2 * v (v < 2^415).
 void double52(const std::uint64_t v[kLimbs], std::uint64_t out[kLimbs]) {
@@ -56,11 +54,32 @@ const Consts& consts() {
   return c;
 }
 
-// Eight 6-word values read at base + idx[k] (in words), as 52-bit limbs.
-CUZK_IFMA inline Batch gather6(const void* base, __m512i idx) {
+// 8 x 8 transpose of 64-bit words: in[k] = row k, out[i] = column i (word i of every row). Only
+// columns [0, cols) are produced.
+CUZK_IFMA inline void transpose8(const __m512i in[8], __m512i out[8], int cols) {
+  __m512i t[8], u[4], v[4];
+  for (int k = 0; k < 4; ++k) {
+    t[2 * k] = _mm512_unpacklo_epi64(in[2 * k], in[2 * k + 1]);      // words 0,2,4,6 of rows 2k, 2k+1
+    t[2 * k + 1] = _mm512_unpackhi_epi64(in[2 * k], in[2 * k + 1]);  // words 1,3,5,7
+  }
+  const __m512i lo = _mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13), hi = _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15);
+  // u: rows 0-3, v: rows 4-7; [0] words 0|4, [1] words 2|6, [2] words 1|5, [3] words 3|7.
+  u[0] = _mm512_permutex2var_epi64(t[0], lo, t[2]);
+  u[1] = _mm512_permutex2var_epi64(t[0], hi, t[2]);
+  u[2] = _mm512_permutex2var_epi64(t[1], lo, t[3]);
+  u[3] = _mm512_permutex2var_epi64(t[1], hi, t[3]);
+  v[0] = _mm512_permutex2var_epi64(t[4], lo, t[6]);
+  v[1] = _mm512_permutex2var_epi64(t[4], hi, t[6]);
+  v[2] = _mm512_permutex2var_epi64(t[5], lo, t[7]);
+  v[3] = _mm512_permutex2var_epi64(t[5], hi, t[7]);
+  const __m512i first = _mm512_setr_epi64(0, 1, 2, 3, 8, 9, 10, 11), second = _mm512_setr_epi64(4, 5, 6, 7, 12, 13, 14, 15);
+  constexpr int src[8] = {0, 2, 1, 3, 0, 2, 1, 3};  // column i comes from u/v[src[i]], low half for i < 4
+  for (int i = 0; i < cols; ++i) out[i] = _mm512_permutex2var_epi64(u[src[i]], i < 4 ? first : second, v[src[i]]);
+}
+
+// Words w[0..5] (word i of every lane) -> 52-bit limbs.
+CUZK_IFMA inline Batch words_to_limbs(const __m512i w[6]) {
   const __m512i mask = _mm512_set1_epi64(static_cast<long long>(kMask52));
-  __m512i w[6];
-  for (int i = 0; i < 6; ++i) w[i] = _mm512_i64gather_epi64(_mm512_add_epi64(idx, _mm512_set1_epi64(i)), base, 8);
   Batch b;
   for (int j = 0; j < kLimbs; ++j) {
     const int bit = 52 * j, wi = bit / 64, s = bit % 64;
@@ -71,8 +90,17 @@ CUZK_IFMA inline Batch gather6(const void* base, __m512i idx) {
   return b;
 }
 
-// The eight values of b (normalized limbs, each < 2^384) as 6 words each: out[i][k] = word i of lane k.
-CUZK_IFMA inline void to_words(const Batch& b, std::uint64_t out[6][8]) {
+// The 6-word values at ptr[k] (k < 8) as eight lanes of 52-bit limbs.
+CUZK_IFMA inline Batch load8(const std::uint64_t* const ptr[8]) {
+  __m512i rows[8], w[8];
+  for (int k = 0; k < 8; ++k) rows[k] = _mm512_maskz_loadu_epi64(0x3f, ptr[k]);
+  transpose8(rows, w, 6);
+  return words_to_limbs(w);
+}
+
+// The eight values of b (normalized limbs, each < 2^384) written as 6 words to ptr[k] for k < count.
+CUZK_IFMA inline void store8(const Batch& b, std::uint64_t* const ptr[8], std::size_t count) {
+  __m512i w[8];
   for (int i = 0; i < 6; ++i) {
     __m512i acc = _mm512_setzero_si512();
     for (int j = 0; j < kLimbs; ++j) {
@@ -82,8 +110,12 @@ CUZK_IFMA inline void to_words(const Batch& b, std::uint64_t out[6][8]) {
                                    : _mm512_srlv_epi64(b.l[j], _mm512_set1_epi64(-lo));
       acc = _mm512_or_si512(acc, part);
     }
-    _mm512_store_si512(out[i], acc);
+    w[i] = acc;
   }
+  w[6] = w[7] = _mm512_setzero_si512();
+  __m512i rows[8];
+  transpose8(w, rows, 8);
+  for (std::size_t k = 0; k < count; ++k) _mm512_mask_storeu_epi64(ptr[k], 0x3f, rows[k]);
 }
 
 CUZK_IFMA inline Batch blend(__mmask8 k, const Batch& a, const Batch& b) {  // lanes in k from b
@@ -148,28 +180,29 @@ CUZK_IFMA void run_impl(G1Affine* buckets, const std::uint32_t* bidx, const G1Af
   // reading entry 0).
   const std::size_t pairs = (n + 15) / 16;
   Batch* s = reinterpret_cast<Batch*>(scratch);
-  alignas(64) long long pidx[8], bw[8];
-  const __m512i yoff = _mm512_set1_epi64(kYWord);
+  auto words = [](const Fp& f) { return const_cast<std::uint64_t*>(f.mont_raw().data()); };
   auto load_row = [&](std::size_t r) CUZK_IFMA {
     unsigned spec = 0;
+    const std::uint64_t *px[8], *py[8], *bx[8], *by[8];
     for (int k = 0; k < 8; ++k) {
       std::size_t j = 8 * r + std::size_t(k);
       if (j >= n) {
         spec |= 1u << k;
         j = 0;
-      } else if (buckets[bidx[j]].infinity) {
-        spec |= 1u << k;
       }
-      pidx[k] = (long long)j * kStride;
-      bw[k] = (long long)bidx[j] * kStride;
+      const G1Affine& b = buckets[bidx[j]];
+      if (b.infinity) spec |= 1u << k;
+      px[k] = words(pts[j].x);
+      py[k] = words(pts[j].y);
+      bx[k] = words(b.x);
+      by[k] = words(b.y);
     }
     special[r] = std::uint8_t(spec);
-    const __m512i pi = _mm512_load_si512(pidx), bi = _mm512_load_si512(bw);
     Batch* row = s + kRowBatches * r;
-    row[0] = gather6(pts, pi);
-    row[1] = gather6(pts, _mm512_add_epi64(pi, yoff));  // y 2^384, turned into y 2^368 by the caller
-    row[2] = gather6(buckets, bi);
-    row[3] = gather6(buckets, _mm512_add_epi64(bi, yoff));
+    row[0] = load8(px);
+    row[1] = load8(py);  // y 2^384, turned into y 2^368 by the caller
+    row[2] = load8(bx);
+    row[3] = load8(by);
   };
   auto den = [&](std::size_t r) CUZK_IFMA {
     const Batch* row = s + kRowBatches * r;
@@ -227,33 +260,27 @@ CUZK_IFMA void run_impl(G1Affine* buckets, const std::uint32_t* bidx, const G1Af
   }
 
   // Backward: lambda = (py - by) / (px - bx), x3 = lambda^2 - bx - px, y3 = lambda (bx - x3) - by.
-  alignas(64) std::uint64_t wx[6][8], wy[6][8];
-  auto finish = [&](std::size_t r, const Batch& lambda, const Batch& lambda2) CUZK_IFMA {
+  auto finish = [&](std::size_t r, const Batch& lambda2) CUZK_IFMA {
     const Batch* row = s + kRowBatches * r;
-    const Batch &px = row[0], &bx = row[2];
-    Batch x3 = sub_lazy(sub_lazy(lambda2, bx, two_p), px, two_p);  // < 6p
-    x3 = reduce_once(reduce_once(reduce_once(x3, four_p), two_p), p);
-    return x3;
+    Batch x3 = sub_lazy(sub_lazy(lambda2, row[2], two_p), row[0], two_p);  // < 6p
+    return reduce_once(reduce_once(reduce_once(x3, four_p), two_p), p);
   };
   auto store_row = [&](std::size_t r, const Batch& x3, const Batch& m) CUZK_IFMA {
     const Batch* row = s + kRowBatches * r;
     const __mmask8 spec = special[r];
     Batch y3 = sub_lazy(m, row[3], p);  // lambda (bx - x3) + p - by < 3p
     y3 = reduce_once(reduce_once(y3, two_p), p);
-    to_words(blend(spec, x3, row[0]), wx);
-    to_words(blend(spec, y3, reduce_once(row[1], p)), wy);
-    const std::size_t end = 8 * r >= n ? 0 : std::min<std::size_t>(8, n - 8 * r);
-    for (std::size_t k = 0; k < end; ++k) {
-      G1Affine& b = buckets[bidx[8 * r + k]];
-      Repr rx, ry;
-      for (int i = 0; i < 6; ++i) {
-        rx[i] = wx[i][k];
-        ry[i] = wy[i][k];
-      }
-      b.x = Fp::from_mont_raw(rx);
-      b.y = Fp::from_mont_raw(ry);
+    const std::size_t count = 8 * r >= n ? 0 : std::min<std::size_t>(8, n - 8 * r);
+    if (count == 0) return;
+    std::uint64_t *ox[8], *oy[8];
+    for (std::size_t k = 0; k < 8; ++k) {
+      G1Affine& b = buckets[bidx[8 * r + (k < count ? k : 0)]];
+      ox[k] = words(b.x);
+      oy[k] = words(b.y);
       b.infinity = false;
     }
+    store8(blend(spec, x3, row[0]), ox, count);
+    store8(blend(spec, y3, reduce_once(row[1], p)), oy, count);
   };
   for (std::size_t q = pairs; q-- > 0;) {
     const std::size_t r0 = 2 * q, r1 = r0 + 1;
@@ -264,7 +291,7 @@ CUZK_IFMA void run_impl(G1Affine* buckets, const std::uint32_t* bidx, const G1Af
     mul2(inv0, den(r0), inv1, den(r1), p, pinv, inv0, inv1);
     mul2(sub_lazy(row0[1], row0[3], two_p), d0, sub_lazy(row1[1], row1[3], two_p), d1, p, pinv, l0, l1);
     mul2(l0, l0, l1, l1, p, pinv, m0, m1);
-    const Batch x0 = finish(r0, l0, m0), x1 = finish(r1, l1, m1);
+    const Batch x0 = finish(r0, m0), x1 = finish(r1, m1);
     mul2(l0, sub_lazy(row0[2], x0, two_p), l1, sub_lazy(row1[2], x1, two_p), p, pinv, m0, m1);
     store_row(r0, x0, m0);
     store_row(r1, x1, m1);

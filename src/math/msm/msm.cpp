@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <limits>
 #include <memory>
 #include <stdexcept>
@@ -113,7 +114,11 @@ class AffineBuckets {
   AffineBuckets(std::size_t nbuckets, std::size_t batch, bool ifma)
       : abk_(nbuckets), xbk_(nbuckets), mark_(nbuckets, 0), bidx_(batch), pts_(batch) {
     if constexpr (std::is_same_v<C, G1Curve>) {
-      if (ifma && ifma::available()) vec_ = std::make_unique<msm_ifma::G1BatchAdder>(batch);
+      if (ifma && ifma::available()) {
+        vec_ = std::make_unique<msm_ifma::G1BatchAdder>(batch);
+        queue_cap_ = batch;
+        queue_.reserve(queue_cap_);
+      }
     }
     if (!vec_) {
       num_.resize(batch);
@@ -127,6 +132,10 @@ class AffineBuckets {
   void add(std::size_t b, const A& q, bool negate) {
     if (q.infinity) return;
     if (mark_[b] == epoch_) {  // already in this batch
+      if (vec_ && queue_.size() < queue_cap_) {  // IFMA path: into the next batch
+        queue_.push_back({std::uint32_t(b), negate ? -q : q});
+        return;
+      }
       if (negate) xbk_[b].sub_affine(q);
       else xbk_[b].add_affine(q);
       return;
@@ -201,7 +210,7 @@ class AffineBuckets {
 
   // Plain sum of all buckets (for sums of points, where the bucket index is just a slot); empties them.
   X total() {
-    flush();
+    drain();
     X sum;
     for (std::size_t j = 0; j < abk_.size(); ++j) {
       sum.add(xbk_[j]);
@@ -213,7 +222,7 @@ class AffineBuckets {
   }
 
   X reduce(std::size_t used) {
-    flush();
+    drain();
     X running, sum;
     for (std::size_t j = used; j-- > 0;) {
       running.add(xbk_[j]);
@@ -226,6 +235,24 @@ class AffineBuckets {
   }
 
  private:
+  // flush() until the batch and the queue are empty; the last few entries (when the queue holds
+  // mostly repeats of a few buckets) go to the XYZZ side buckets rather than through batches of a
+  // handful of entries, one inversion each.
+  void drain() {
+    flush();
+    while (count_) {
+      if (count_ < kMinDrainBatch) {
+        for (std::size_t j = 0; j < count_; ++j) xbk_[bidx_[j]].add_affine(pts_[j]);
+        for (const auto& e : queue_) xbk_[e.b].add_affine(e.p);
+        queue_.clear();
+        count_ = 0;
+        ++epoch_;
+        break;
+      }
+      flush();
+    }
+  }
+
   // Affine bucket j in the scalar field's form.
   A bucket(std::size_t j) const {
     if constexpr (std::is_same_v<C, G1Curve>) {
@@ -253,6 +280,22 @@ class AffineBuckets {
     vec_->run(abk_.data(), bidx_.data(), pts_.data(), k);
     count_ = 0;
     ++epoch_;
+    // Queued entries whose bucket is free again start the next batch (at most batch - 1 of them, so
+    // add() still sees the batch fill up).
+    std::size_t keep = 0;
+    for (std::size_t i = 0; i < queue_.size(); ++i) {
+      const std::uint32_t b = queue_[i].b;
+      if (mark_[b] != epoch_ && count_ + 1 < bidx_.size()) {
+        mark_[b] = epoch_;
+        bidx_[count_] = b;
+        pts_[count_] = queue_[i].p;
+        ++count_;
+      } else {
+        if (keep != i) queue_[keep] = queue_[i];
+        ++keep;
+      }
+    }
+    queue_.resize(keep);
   }
 
   std::vector<A> abk_;
@@ -265,6 +308,15 @@ class AffineBuckets {
   std::vector<bool> cancel_;
   std::size_t count_ = 0;
   std::unique_ptr<msm_ifma::G1BatchAdder> vec_;
+  // IFMA path: points whose bucket is already in the batch wait here for the next one (up to
+  // queue_cap_, then the XYZZ side bucket as on the scalar path).
+  struct Pending {
+    std::uint32_t b;
+    A p;
+  };
+  static constexpr std::size_t kMinDrainBatch = 16;
+  std::vector<Pending> queue_;
+  std::size_t queue_cap_ = 0;
 };
 
 // Pippenger over m scalars ks[i] (canonical) with bases[idx[i]] (or bases[i] when idx is null).
@@ -340,7 +392,10 @@ Xyzz<C> pippenger(std::span<const Affine<C>> bases, const Scalar* ks, const std:
   if (kind == MsmBuckets::kAuto) kind = c >= kAffineMinWindow ? MsmBuckets::kBatchAffine : MsmBuckets::kXyzz;
   if (kind == MsmBuckets::kBatchAffine) {
     return pippenger_with<C, AffineBuckets<C>>(bases, ks, idx, m, c, threads, [ifma](std::size_t nb) {
-      return std::make_unique<AffineBuckets<C>>(nb, std::clamp<std::size_t>(nb / 4, 64, kAffineBatch), ifma);
+      std::size_t div = 4, mx = kAffineBatch;
+      if (const char* e = std::getenv("CUZK_AB_DIV")) div = std::strtoul(e, nullptr, 10);
+      if (const char* e = std::getenv("CUZK_AB_MAX")) mx = std::strtoul(e, nullptr, 10);
+      return std::make_unique<AffineBuckets<C>>(nb, std::clamp<std::size_t>(nb / div, 64, mx), ifma);
     });
   }
   return pippenger_with<C, XyzzBuckets<C>>(bases, ks, idx, m, c, threads,
