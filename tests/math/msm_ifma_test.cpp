@@ -114,10 +114,81 @@ TEST(MsmIfma, KernelMatchesScalarAdditions) {
     for (std::size_t b = 0; b < nb; ++b) {
       if (touched[b]) continue;  // the others are left alone
       EXPECT_EQ(buckets[b].infinity, scalar_form[b].infinity);
-      if (!scalar_form[b].infinity) EXPECT_EQ(msm_ifma::y_from_bucket(buckets[b].y), scalar_form[b].y);
+      if (!scalar_form[b].infinity) {
+        EXPECT_EQ(msm_ifma::y_from_bucket(buckets[b].y), scalar_form[b].y);
+      }
     }
   }
   EXPECT_THROW(adder.run(nullptr, nullptr, nullptr, 257), std::invalid_argument);
+}
+
+// The vector bucket reduction against running sums in scalar code; it must refuse (return false) when
+// an addition inside would double or cancel, and for fewer than 16 buckets.
+TEST(MsmIfma, BucketSumMatchesRunningSums) {
+  REQUIRE_IFMA();
+  Rng rng(106);
+  std::vector<G1Affine> pool(40);
+  for (auto& p : pool) p = rng.g1();
+  auto to_bucket_form = [](const G1Affine& a) {
+    return a.infinity ? a : G1Affine::from_xy(a.x, msm_ifma::y_to_bucket(a.y));
+  };
+  auto expect_sum = [](const std::vector<G1Affine>& scalar_form, std::size_t used) {
+    G1Xyzz running, sum;
+    for (std::size_t j = used; j-- > 0;) {
+      running.add_affine(scalar_form[j]);
+      sum.add(running);
+    }
+    return sum.to_jacobian();
+  };
+  // Dense buckets (none empty below `used`; the ones past it must be ignored) must be accepted; with a
+  // quarter empty the reduction may refuse (see the header), and must be right where it accepts.
+  // Distinct points in random order (repeated ones would double legitimately).
+  DlogBases distinct = dlog_bases(rng, 4096);
+  for (std::size_t i = distinct.bases.size(); i > 1; --i) std::swap(distinct.bases[i - 1], distinct.bases[rng.next() % i]);
+  int accepted_sparse = 0;
+  for (int sparse = 0; sparse < 2; ++sparse) {
+    for (std::size_t used : {16, 17, 31, 100, 1000, 4096}) {
+      std::vector<G1Affine> scalar_form(used + 5), buckets(used + 5);
+      for (std::size_t j = 0; j < used; ++j) {
+        if (sparse && rng.next() % 4 == 0) continue;
+        scalar_form[j] = distinct.bases[j];
+      }
+      for (std::size_t j = used; j < scalar_form.size(); ++j) scalar_form[j] = pool[j % pool.size()];
+      for (std::size_t j = 0; j < buckets.size(); ++j) buckets[j] = to_bucket_form(scalar_form[j]);
+      G1Xyzz got;
+      const bool ok = msm_ifma::g1_bucket_sum(buckets.data(), used, got);
+      if (!sparse) {
+        ASSERT_TRUE(ok) << used;
+      }
+      if (ok) {
+        EXPECT_EQ(got.to_jacobian(), expect_sum(scalar_form, used)) << used << " sparse " << sparse;
+      }
+      accepted_sparse += sparse && ok;
+    }
+  }
+  // Empty buckets only at the top of the segments (the first step from the top) are fine.
+  {
+    const std::size_t used = 64;  // segments of 4
+    std::vector<G1Affine> scalar_form(used);
+    for (std::size_t j = 0; j < used; ++j) {
+      if (j % 4 != 3) scalar_form[j] = distinct.bases[j];
+    }
+    std::vector<G1Affine> buckets(used);
+    for (std::size_t j = 0; j < used; ++j) buckets[j] = to_bucket_form(scalar_form[j]);
+    G1Xyzz got;
+    ASSERT_TRUE(msm_ifma::g1_bucket_sum(buckets.data(), used, got));
+    EXPECT_EQ(got.to_jacobian(), expect_sum(scalar_form, used));
+  }
+  // Every bucket the same point: the first running-sum step doubles.
+  std::vector<G1Affine> same(64, to_bucket_form(pool[0]));
+  G1Xyzz out;
+  EXPECT_FALSE(msm_ifma::g1_bucket_sum(same.data(), same.size(), out));
+  // Bucket j holding -(bucket j+1) in one segment: the running sum cancels.
+  std::vector<G1Affine> cancel(64);
+  for (std::size_t j = 0; j < cancel.size(); ++j) cancel[j] = to_bucket_form(pool[j % pool.size()]);
+  cancel[10] = to_bucket_form(-pool[11 % pool.size()]);
+  EXPECT_FALSE(msm_ifma::g1_bucket_sum(cancel.data(), cancel.size(), out));
+  EXPECT_FALSE(msm_ifma::g1_bucket_sum(cancel.data(), 15, out));
 }
 
 TEST(MsmIfma, BucketFormRoundTrip) {

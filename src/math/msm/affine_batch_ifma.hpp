@@ -29,6 +29,13 @@ namespace cuzk::math::msm_ifma {
 Fp y_from_bucket(const Fp& y_bucket);
 Fp y_to_bucket(const Fp& y);
 
+// out = sum_{j < used} (j + 1) buckets[j] (buckets in the bucket form, empty ones at infinity), a
+// Pippenger window's bucket reduction, in sixteen segments run as two chains of eight lanes. Returns
+// false, leaving out alone, where an addition inside would double or cancel (the caller then reduces
+// in scalar code) or where used < 16. Meant for dense buckets: an empty bucket right below a
+// segment's first non-empty one makes the running sum double, so sparse buckets are often refused.
+bool g1_bucket_sum(const G1Affine* buckets, std::size_t used, G1Xyzz& out);
+
 // Scratch for batches of up to max_batch additions (one per worker; not thread-safe).
 class G1BatchAdder {
  public:

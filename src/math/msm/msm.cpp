@@ -223,6 +223,14 @@ class AffineBuckets {
 
   X reduce(std::size_t used) {
     drain();
+    if constexpr (std::is_same_v<C, G1Curve>) {
+      X sum;
+      if (vec_ && msm_ifma::g1_bucket_sum(abk_.data(), used, sum)) {
+        sum.add(reduce_side(used));
+        for (std::size_t j = 0; j < used; ++j) abk_[j] = A::identity();
+        return sum;
+      }
+    }
     X running, sum;
     for (std::size_t j = used; j-- > 0;) {
       running.add(xbk_[j]);
@@ -235,6 +243,37 @@ class AffineBuckets {
   }
 
  private:
+  // sum_j (j + 1) xbk_[j] over j < used, leaving them empty: per entry (j + 1) xbk_[j] by double and
+  // add when few are set (the IFMA path's side buckets take only overflow and doubling entries),
+  // running sums otherwise.
+  X reduce_side(std::size_t used) {
+    std::size_t set = 0;
+    for (std::size_t j = 0; j < used; ++j) set += !xbk_[j].is_identity();
+    X sum;
+    if (set == 0) return sum;
+    if (set * 64 <= used) {
+      for (std::size_t j = 0; j < used; ++j) {
+        if (xbk_[j].is_identity()) continue;
+        X r;
+        const std::uint64_t k = j + 1;
+        for (int i = 63 - __builtin_clzll(k); i >= 0; --i) {
+          r = r.dbl();
+          if ((k >> i) & 1) r.add(xbk_[j]);
+        }
+        sum.add(r);
+        xbk_[j] = X::identity();
+      }
+      return sum;
+    }
+    X running;
+    for (std::size_t j = used; j-- > 0;) {
+      running.add(xbk_[j]);
+      sum.add(running);
+      xbk_[j] = X::identity();
+    }
+    return sum;
+  }
+
   // flush() until the batch and the queue are empty; the last few entries (when the queue holds
   // mostly repeats of a few buckets) go to the XYZZ side buckets rather than through batches of a
   // handful of entries, one inversion each.
