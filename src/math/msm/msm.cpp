@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstdlib>
 #include <limits>
 #include <memory>
 #include <stdexcept>
@@ -431,10 +430,7 @@ Xyzz<C> pippenger(std::span<const Affine<C>> bases, const Scalar* ks, const std:
   if (kind == MsmBuckets::kAuto) kind = c >= kAffineMinWindow ? MsmBuckets::kBatchAffine : MsmBuckets::kXyzz;
   if (kind == MsmBuckets::kBatchAffine) {
     return pippenger_with<C, AffineBuckets<C>>(bases, ks, idx, m, c, threads, [ifma](std::size_t nb) {
-      std::size_t div = 4, mx = kAffineBatch;
-      if (const char* e = std::getenv("CUZK_AB_DIV")) div = std::strtoul(e, nullptr, 10);
-      if (const char* e = std::getenv("CUZK_AB_MAX")) mx = std::strtoul(e, nullptr, 10);
-      return std::make_unique<AffineBuckets<C>>(nb, std::clamp<std::size_t>(nb / div, 64, mx), ifma);
+      return std::make_unique<AffineBuckets<C>>(nb, std::clamp<std::size_t>(nb / 4, 64, kAffineBatch), ifma);
     });
   }
   return pippenger_with<C, XyzzBuckets<C>>(bases, ks, idx, m, c, threads,
