@@ -6,10 +6,13 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "base/parallel.hpp"
+#include "math/ff/fp_ifma.hpp"
+#include "math/msm/affine_batch_ifma.hpp"
 
 namespace cuzk::math {
 
@@ -95,6 +98,11 @@ class XyzzBuckets {
 // 8M + 2S for an XYZZ mixed addition. A bucket already waiting in the current batch takes further
 // points into an XYZZ side bucket instead of queueing them, so skewed inputs (every point in one
 // bucket) degrade to XYZZ speed rather than to one inversion per addition.
+//
+// G1 on AVX-512 IFMA (ifma = true and ifma::available()): the batches run eight lanes at a time
+// (msm_ifma::G1BatchAdder), and the affine buckets keep y in that kernel's bucket form (y 2^-16 on an
+// isomorphic curve; x is unchanged), converted back where the buckets are read (bucket()). Entries
+// that would double or cancel (same x as their bucket) go to the XYZZ side bucket instead.
 template <class C>
 class AffineBuckets {
  public:
@@ -102,14 +110,31 @@ class AffineBuckets {
   using A = Affine<C>;
   using X = Xyzz<C>;
   static constexpr double kPointCost = 0.7, kBucketCost = 2.4;  // relative to an XYZZ mixed addition
-  AffineBuckets(std::size_t nbuckets, std::size_t batch)
-      : abk_(nbuckets), xbk_(nbuckets), mark_(nbuckets, 0), bidx_(batch), pts_(batch), num_(batch), den_(batch),
-        pre_(batch), cancel_(batch) {}
+  AffineBuckets(std::size_t nbuckets, std::size_t batch, bool ifma)
+      : abk_(nbuckets), xbk_(nbuckets), mark_(nbuckets, 0), bidx_(batch), pts_(batch) {
+    if constexpr (std::is_same_v<C, G1Curve>) {
+      if (ifma && ifma::available()) {
+        vec_ = std::make_unique<msm_ifma::G1BatchAdder>(batch);
+        queue_cap_ = batch;
+        queue_.reserve(queue_cap_);
+      }
+    }
+    if (!vec_) {
+      num_.resize(batch);
+      den_.resize(batch);
+      pre_.resize(batch);
+      cancel_.resize(batch);
+    }
+  }
 
   void prefetch(std::size_t b) const { __builtin_prefetch(&mark_[b]); }
   void add(std::size_t b, const A& q, bool negate) {
     if (q.infinity) return;
     if (mark_[b] == epoch_) {  // already in this batch
+      if (vec_ && queue_.size() < queue_cap_) {  // IFMA path: into the next batch
+        queue_.push_back({std::uint32_t(b), negate ? -q : q});
+        return;
+      }
       if (negate) xbk_[b].sub_affine(q);
       else xbk_[b].add_affine(q);
       return;
@@ -128,6 +153,12 @@ class AffineBuckets {
   void flush() {
     const std::size_t n = count_;
     if (n == 0) return;
+    if constexpr (std::is_same_v<C, G1Curve>) {
+      if (vec_) {
+        flush_ifma();
+        return;
+      }
+    }
     F acc = F::one();
     for (std::size_t j = 0; j < n; ++j) {
       const A& bkt = abk_[bidx_[j]];
@@ -178,11 +209,11 @@ class AffineBuckets {
 
   // Plain sum of all buckets (for sums of points, where the bucket index is just a slot); empties them.
   X total() {
-    flush();
+    drain();
     X sum;
     for (std::size_t j = 0; j < abk_.size(); ++j) {
       sum.add(xbk_[j]);
-      sum.add_affine(abk_[j]);
+      sum.add_affine(bucket(j));
       xbk_[j] = X::identity();
       abk_[j] = A::identity();
     }
@@ -190,11 +221,19 @@ class AffineBuckets {
   }
 
   X reduce(std::size_t used) {
-    flush();
+    drain();
+    if constexpr (std::is_same_v<C, G1Curve>) {
+      X sum;
+      if (vec_ && msm_ifma::g1_bucket_sum(abk_.data(), used, sum)) {
+        sum.add(reduce_side(used));
+        for (std::size_t j = 0; j < used; ++j) abk_[j] = A::identity();
+        return sum;
+      }
+    }
     X running, sum;
     for (std::size_t j = used; j-- > 0;) {
       running.add(xbk_[j]);
-      running.add_affine(abk_[j]);
+      running.add_affine(bucket(j));
       sum.add(running);
       xbk_[j] = X::identity();
       abk_[j] = A::identity();
@@ -203,6 +242,100 @@ class AffineBuckets {
   }
 
  private:
+  // sum_j (j + 1) xbk_[j] over j < used, leaving them empty: per entry (j + 1) xbk_[j] by double and
+  // add when few are set (the IFMA path's side buckets take only overflow and doubling entries),
+  // running sums otherwise.
+  X reduce_side(std::size_t used) {
+    std::size_t set = 0;
+    for (std::size_t j = 0; j < used; ++j) set += !xbk_[j].is_identity();
+    X sum;
+    if (set == 0) return sum;
+    if (set * 64 <= used) {
+      for (std::size_t j = 0; j < used; ++j) {
+        if (xbk_[j].is_identity()) continue;
+        X r;
+        const std::uint64_t k = j + 1;
+        for (int i = 63 - __builtin_clzll(k); i >= 0; --i) {
+          r = r.dbl();
+          if ((k >> i) & 1) r.add(xbk_[j]);
+        }
+        sum.add(r);
+        xbk_[j] = X::identity();
+      }
+      return sum;
+    }
+    X running;
+    for (std::size_t j = used; j-- > 0;) {
+      running.add(xbk_[j]);
+      sum.add(running);
+      xbk_[j] = X::identity();
+    }
+    return sum;
+  }
+
+  // flush() until the batch and the queue are empty; the last few entries (when the queue holds
+  // mostly repeats of a few buckets) go to the XYZZ side buckets rather than through batches of a
+  // handful of entries, one inversion each.
+  void drain() {
+    flush();
+    while (count_) {
+      if (count_ < kMinDrainBatch) {
+        for (std::size_t j = 0; j < count_; ++j) xbk_[bidx_[j]].add_affine(pts_[j]);
+        for (const auto& e : queue_) xbk_[e.b].add_affine(e.p);
+        queue_.clear();
+        count_ = 0;
+        ++epoch_;
+        break;
+      }
+      flush();
+    }
+  }
+
+  // Affine bucket j in the scalar field's form.
+  A bucket(std::size_t j) const {
+    if constexpr (std::is_same_v<C, G1Curve>) {
+      if (vec_ && !abk_[j].infinity) return A::from_xy(abk_[j].x, msm_ifma::y_from_bucket(abk_[j].y));
+    }
+    return abk_[j];
+  }
+
+  void flush_ifma() {
+    const std::size_t n = count_;
+    std::size_t k = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+      const std::uint32_t b = bidx_[j];
+      const A& bkt = abk_[b];
+      if (!bkt.infinity && bkt.x == pts_[j].x) [[unlikely]] {  // doubling or cancellation
+        xbk_[b].add_affine(pts_[j]);
+        continue;
+      }
+      if (k != j) {
+        bidx_[k] = b;
+        pts_[k] = pts_[j];
+      }
+      ++k;
+    }
+    vec_->run(abk_.data(), bidx_.data(), pts_.data(), k);
+    count_ = 0;
+    ++epoch_;
+    // Queued entries whose bucket is free again start the next batch (at most batch - 1 of them, so
+    // add() still sees the batch fill up).
+    std::size_t keep = 0;
+    for (std::size_t i = 0; i < queue_.size(); ++i) {
+      const std::uint32_t b = queue_[i].b;
+      if (mark_[b] != epoch_ && count_ + 1 < bidx_.size()) {
+        mark_[b] = epoch_;
+        bidx_[count_] = b;
+        pts_[count_] = queue_[i].p;
+        ++count_;
+      } else {
+        if (keep != i) queue_[keep] = queue_[i];
+        ++keep;
+      }
+    }
+    queue_.resize(keep);
+  }
+
   std::vector<A> abk_;
   std::vector<X> xbk_;
   std::vector<std::uint32_t> mark_;
@@ -212,6 +345,16 @@ class AffineBuckets {
   std::vector<F> num_, den_, pre_;
   std::vector<bool> cancel_;
   std::size_t count_ = 0;
+  std::unique_ptr<msm_ifma::G1BatchAdder> vec_;
+  // IFMA path: points whose bucket is already in the batch wait here for the next one (up to
+  // queue_cap_, then the XYZZ side bucket as on the scalar path).
+  struct Pending {
+    std::uint32_t b;
+    A p;
+  };
+  static constexpr std::size_t kMinDrainBatch = 16;
+  std::vector<Pending> queue_;
+  std::size_t queue_cap_ = 0;
 };
 
 // Pippenger over m scalars ks[i] (canonical) with bases[idx[i]] (or bases[i] when idx is null).
@@ -283,11 +426,11 @@ Xyzz<C> pippenger_with(std::span<const Affine<C>> bases, const Scalar* ks, const
 
 template <class C>
 Xyzz<C> pippenger(std::span<const Affine<C>> bases, const Scalar* ks, const std::uint32_t* idx, std::size_t m,
-                  unsigned c, std::size_t threads, MsmBuckets kind) {
+                  unsigned c, std::size_t threads, MsmBuckets kind, bool ifma) {
   if (kind == MsmBuckets::kAuto) kind = c >= kAffineMinWindow ? MsmBuckets::kBatchAffine : MsmBuckets::kXyzz;
   if (kind == MsmBuckets::kBatchAffine) {
-    return pippenger_with<C, AffineBuckets<C>>(bases, ks, idx, m, c, threads, [](std::size_t nb) {
-      return std::make_unique<AffineBuckets<C>>(nb, std::clamp<std::size_t>(nb / 4, 64, kAffineBatch));
+    return pippenger_with<C, AffineBuckets<C>>(bases, ks, idx, m, c, threads, [ifma](std::size_t nb) {
+      return std::make_unique<AffineBuckets<C>>(nb, std::clamp<std::size_t>(nb / 4, 64, kAffineBatch), ifma);
     });
   }
   return pippenger_with<C, XyzzBuckets<C>>(bases, ks, idx, m, c, threads,
@@ -297,7 +440,7 @@ Xyzz<C> pippenger(std::span<const Affine<C>> bases, const Scalar* ks, const std:
 // sum of bases[i] over the set bits i < n of `bits`. Large sums go through batch-affine accumulators
 // (slot = running count mod kSumSlots, so a batch never hits a slot twice); small ones use XYZZ.
 template <class C>
-Xyzz<C> sum_bits(std::span<const Affine<C>> bases, const std::uint64_t* bits, std::size_t threads) {
+Xyzz<C> sum_bits(std::span<const Affine<C>> bases, const std::uint64_t* bits, std::size_t threads, bool ifma) {
   using X = Xyzz<C>;
   const std::size_t n = bases.size();
   const std::size_t words = (n + 63) / 64;
@@ -311,7 +454,7 @@ Xyzz<C> sum_bits(std::span<const Affine<C>> bases, const std::uint64_t* bits, st
   std::vector<std::size_t> counter(workers, 0);
   dynamic_tasks(tasks, workers, [&](std::size_t task, std::size_t worker) {
     const std::size_t w_end = std::min(words, (task + 1) * kWordsPerTask);
-    if (affine && !slots[worker]) slots[worker] = std::make_unique<AffineBuckets<C>>(kSumSlots, kSumSlots);
+    if (affine && !slots[worker]) slots[worker] = std::make_unique<AffineBuckets<C>>(kSumSlots, kSumSlots, ifma);
     for (std::size_t w = task * kWordsPerTask; w < w_end; ++w) {
       std::uint64_t word = bits[w];
       while (word) {
@@ -392,7 +535,7 @@ Jacobian<C> msm(std::span<const Affine<C>> bases, std::span<const Fr> scalars, c
     m1 += ones_count[t];
   }
   const std::size_t m = general[chunks];
-  if (m1) result = sum_bits<C>(bases, ones.data(), threads);
+  if (m1) result = sum_bits<C>(bases, ones.data(), threads, options.ifma);
   if (m == 0) return result.to_jacobian();
 
   // Pass 2: the remaining scalars in canonical form (recomputed: one multiplication each), with their
@@ -413,7 +556,7 @@ Jacobian<C> msm(std::span<const Affine<C>> bases, std::span<const Fr> scalars, c
   });
 
   const unsigned c = options.window ? options.window : msm_window_bits(m);
-  result.add(pippenger<C>(bases, ks.get(), idx.get(), m, c, threads, options.buckets));
+  result.add(pippenger<C>(bases, ks.get(), idx.get(), m, c, threads, options.buckets, options.ifma));
   return result.to_jacobian();
 }
 
@@ -427,7 +570,7 @@ Jacobian<C> msm_bits(std::span<const Affine<C>> bases, std::span<const std::uint
   }
   if (n == 0) return Jacobian<C>::identity();
   if (!threads) threads = default_threads();
-  return sum_bits<C>(bases, bits.data(), threads).to_jacobian();
+  return sum_bits<C>(bases, bits.data(), threads, true).to_jacobian();
 }
 
 template G1Jacobian msm<G1Curve>(std::span<const G1Affine>, std::span<const Fr>, const MsmOptions&);

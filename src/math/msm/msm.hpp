@@ -12,7 +12,9 @@
 //     point ranges are split only as far as needed to keep every thread busy;
 //   * scalars equal to 0 or 1 (the bulk of a Filecoin witness) skip the windows: zeros are dropped
 //     and ones are summed directly (batch-affine accumulators); msm_*_bits is that same sum for a
-//     packed bitmap.
+//     packed bitmap;
+//   * on CPUs with AVX-512 IFMA, G1 batch-affine batches run eight lanes at a time
+//     (msm/affine_batch_ifma.hpp; CUZK_NO_IFMA=1 or MsmOptions::ifma = false keep the scalar path).
 // Identity bases and zero scalars are fine anywhere. Mismatched lengths are a caller bug and throw
 // std::invalid_argument.
 #pragma once
@@ -36,6 +38,9 @@ struct MsmOptions {
   std::size_t threads = 0;  // 0 = default_threads()
   bool split_bits = true;   // route 0/1 scalars to a plain sum instead of through the windows
   MsmBuckets buckets = MsmBuckets::kAuto;
+  // G1 batch-affine buckets run their batches on AVX-512 IFMA where ifma::available() (false: the
+  // scalar path everywhere; the results are identical).
+  bool ifma = true;
 };
 
 // The window size used for n (non 0/1) scalars: a table tuned on a 2-core x86 machine.

@@ -1,0 +1,568 @@
+// Eight-lane batch-affine G1 bucket additions; see affine_batch_ifma.hpp.
+#include "math/msm/affine_batch_ifma.hpp"
+
+// GCC 12 warns inside its own _mm512_srli_epi64 when it is inlined here (see fp_ifma_core.hpp).
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include "math/ff/fp_ifma_core.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+
+namespace cuzk::math::msm_ifma {
+namespace {
+
+using namespace ifma::core;
+
+static_assert(sizeof(Fp) == 48 && sizeof(G1Affine) % 8 == 0, "G1Affine layout");
+static_assert(offsetof(G1Affine, x) == 0 && offsetof(G1Affine, y) == 48, "G1Affine layout");
+
+// 52-bit limbs of 2 * v (v < 2^415).
+void double52(const std::uint64_t v[kLimbs], std::uint64_t out[kLimbs]) {
+  std::uint64_t carry = 0;
+  for (int j = 0; j < kLimbs; ++j) {
+    const std::uint64_t t = 2 * v[j] + carry;
+    out[j] = t & kMask52;
+    carry = t >> 52;
+  }
+}
+
+struct Consts {
+  // p, 2p, 4p as integers; one = 2^416 mod p (1 in the IFMA domain); k400 = 2^400 mod p (y 2^384 ->
+  // y 2^368, the bucket form of y).
+  std::uint64_t p[kLimbs], two_p[kLimbs], four_p[kLimbs], one[kLimbs], k400[kLimbs], pinv;
+  Fp k16, k64, k16inv, k32inv;  // 2^16, 2^64, 2^-16 and 2^-32 as field elements
+  Consts() {
+    const Constants& c = constants();
+    for (int j = 0; j < kLimbs; ++j) p[j] = c.p[j];
+    pinv = c.pinv;
+    double52(p, two_p);
+    double52(two_p, four_p);
+    const Fp two = Fp::from_u64(2);
+    split52(two.pow(std::uint64_t(416)).to_canonical(), one);
+    split52(two.pow(std::uint64_t(400)).to_canonical(), k400);
+    k16 = Fp::from_u64(std::uint64_t(1) << 16);
+    k64 = two.pow(std::uint64_t(64));
+    k16inv = k16.inverse();
+    k32inv = k16inv.square();
+  }
+};
+
+// 1 / x (x != 0) by Fermat with a sliding window of 5 bits: 380 squarings and ~80 products against
+// the ~230 products of Fp::inverse's plain square-and-multiply; this inversion is shared by a whole
+// batch, but at ~20 us it is still a tenth of a 1024-entry batch.
+Fp inverse_sw(const Fp& x) {
+  static const Repr e = [] {
+    Repr r = Fp::modulus();
+    r[0] -= 2;  // p odd, > 2
+    return r;
+  }();
+  auto bit = [&](int i) { return (e[std::size_t(i) / 64] >> (i % 64)) & 1; };
+  Fp odd[16];  // x^(2i+1)
+  odd[0] = x;
+  const Fp x2 = x.square();
+  for (int i = 1; i < 16; ++i) odd[i] = odd[i - 1] * x2;
+  Fp r = Fp::one();
+  bool started = false;
+  for (int i = 383; i >= 0;) {
+    if (!bit(i)) {
+      if (started) r = r.square();
+      --i;
+      continue;
+    }
+    int l = std::min(5, i + 1);
+    while (!bit(i - l + 1)) --l;  // the window ends on a set bit
+    unsigned v = 0;
+    for (int k = i; k > i - l; --k) v = (v << 1) | unsigned(bit(k));
+    if (started) {
+      for (int k = 0; k < l; ++k) r = r.square();
+      r *= odd[v >> 1];
+    } else {
+      r = odd[v >> 1];
+      started = true;
+    }
+    i -= l;
+  }
+  return r;
+}
+
+const Consts& consts() {
+  static const Consts c;
+  return c;
+}
+
+// 8 x 8 transpose of 64-bit words: in[k] = row k, out[i] = column i (word i of every row). Only
+// columns [0, cols) are produced.
+CUZK_IFMA inline void transpose8(const __m512i in[8], __m512i out[8], int cols) {
+  __m512i t[8], u[4], v[4];
+  for (int k = 0; k < 4; ++k) {
+    t[2 * k] = _mm512_unpacklo_epi64(in[2 * k], in[2 * k + 1]);      // words 0,2,4,6 of rows 2k, 2k+1
+    t[2 * k + 1] = _mm512_unpackhi_epi64(in[2 * k], in[2 * k + 1]);  // words 1,3,5,7
+  }
+  const __m512i lo = _mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13), hi = _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15);
+  // u: rows 0-3, v: rows 4-7; [0] words 0|4, [1] words 2|6, [2] words 1|5, [3] words 3|7.
+  u[0] = _mm512_permutex2var_epi64(t[0], lo, t[2]);
+  u[1] = _mm512_permutex2var_epi64(t[0], hi, t[2]);
+  u[2] = _mm512_permutex2var_epi64(t[1], lo, t[3]);
+  u[3] = _mm512_permutex2var_epi64(t[1], hi, t[3]);
+  v[0] = _mm512_permutex2var_epi64(t[4], lo, t[6]);
+  v[1] = _mm512_permutex2var_epi64(t[4], hi, t[6]);
+  v[2] = _mm512_permutex2var_epi64(t[5], lo, t[7]);
+  v[3] = _mm512_permutex2var_epi64(t[5], hi, t[7]);
+  const __m512i first = _mm512_setr_epi64(0, 1, 2, 3, 8, 9, 10, 11), second = _mm512_setr_epi64(4, 5, 6, 7, 12, 13, 14, 15);
+  constexpr int src[8] = {0, 2, 1, 3, 0, 2, 1, 3};  // column i comes from u/v[src[i]], low half for i < 4
+  for (int i = 0; i < cols; ++i) out[i] = _mm512_permutex2var_epi64(u[src[i]], i < 4 ? first : second, v[src[i]]);
+}
+
+// Words w[0..5] (word i of every lane) -> 52-bit limbs.
+CUZK_IFMA inline Batch words_to_limbs(const __m512i w[6]) {
+  const __m512i mask = _mm512_set1_epi64(static_cast<long long>(kMask52));
+  Batch b;
+  for (int j = 0; j < kLimbs; ++j) {
+    const int bit = 52 * j, wi = bit / 64, s = bit % 64;
+    __m512i v = _mm512_srlv_epi64(w[wi], _mm512_set1_epi64(s));
+    if (s > 12 && wi + 1 < 6) v = _mm512_or_si512(v, _mm512_sllv_epi64(w[wi + 1], _mm512_set1_epi64(64 - s)));
+    b.l[j] = _mm512_and_si512(v, mask);
+  }
+  return b;
+}
+
+// The 6-word values at ptr[k] (k < 8) as eight lanes of 52-bit limbs.
+CUZK_IFMA inline Batch load8(const std::uint64_t* const ptr[8]) {
+  __m512i rows[8], w[8];
+  for (int k = 0; k < 8; ++k) rows[k] = _mm512_maskz_loadu_epi64(0x3f, ptr[k]);
+  transpose8(rows, w, 6);
+  return words_to_limbs(w);
+}
+
+// The eight values of b (normalized limbs, each < 2^384) written as 6 words to ptr[k] for k < count.
+CUZK_IFMA inline void store8(const Batch& b, std::uint64_t* const ptr[8], std::size_t count) {
+  __m512i w[8];
+  for (int i = 0; i < 6; ++i) {
+    __m512i acc = _mm512_setzero_si512();
+    for (int j = 0; j < kLimbs; ++j) {
+      const int lo = 52 * j - 64 * i;  // position of limb j's bit 0 relative to word i's bit 0
+      if (lo >= 64 || lo <= -52) continue;
+      const __m512i part = lo >= 0 ? _mm512_sllv_epi64(b.l[j], _mm512_set1_epi64(lo))
+                                   : _mm512_srlv_epi64(b.l[j], _mm512_set1_epi64(-lo));
+      acc = _mm512_or_si512(acc, part);
+    }
+    w[i] = acc;
+  }
+  w[6] = w[7] = _mm512_setzero_si512();
+  __m512i rows[8];
+  transpose8(w, rows, 8);
+  for (std::size_t k = 0; k < count; ++k) _mm512_mask_storeu_epi64(ptr[k], 0x3f, rows[k]);
+}
+
+CUZK_IFMA inline Batch blend(__mmask8 k, const Batch& a, const Batch& b) {  // lanes in k from b
+  Batch r;
+  for (int j = 0; j < kLimbs; ++j) r.l[j] = _mm512_mask_blend_epi64(k, a.l[j], b.l[j]);
+  return r;
+}
+
+// Two independent products a0 b0 R^-1, a1 b1 R^-1 (mont_mul's contract), interleaved round by round
+// so that the out-of-order core sees two dependency chains within its window.
+CUZK_IFMA inline void mul2(const Batch& a0, const Batch& b0, const Batch& a1, const Batch& b1, const Batch& p,
+                           __m512i pinv, Batch& r0, Batch& r1) {
+  const __m512i zero = _mm512_setzero_si512();
+  __m512i t[kLimbs + 1], u[kLimbs + 1];
+  for (int j = 0; j <= kLimbs; ++j) t[j] = u[j] = zero;
+  for (int i = 0; i < kLimbs; ++i) {
+    for (int j = 0; j < kLimbs; ++j) {
+      t[j] = _mm512_madd52lo_epu64(t[j], a0.l[i], b0.l[j]);
+      u[j] = _mm512_madd52lo_epu64(u[j], a1.l[i], b1.l[j]);
+      t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], a0.l[i], b0.l[j]);
+      u[j + 1] = _mm512_madd52hi_epu64(u[j + 1], a1.l[i], b1.l[j]);
+    }
+    const __m512i m = _mm512_madd52lo_epu64(zero, t[0], pinv);
+    const __m512i n = _mm512_madd52lo_epu64(zero, u[0], pinv);
+    for (int j = 0; j < kLimbs; ++j) {
+      t[j] = _mm512_madd52lo_epu64(t[j], m, p.l[j]);
+      u[j] = _mm512_madd52lo_epu64(u[j], n, p.l[j]);
+      t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], m, p.l[j]);
+      u[j + 1] = _mm512_madd52hi_epu64(u[j + 1], n, p.l[j]);
+    }
+    const __m512i ct = _mm512_srli_epi64(t[0], 52), cu = _mm512_srli_epi64(u[0], 52);
+    for (int j = 0; j < kLimbs; ++j) {
+      t[j] = t[j + 1];
+      u[j] = u[j + 1];
+    }
+    t[0] = _mm512_add_epi64(t[0], ct);
+    u[0] = _mm512_add_epi64(u[0], cu);
+    t[kLimbs] = u[kLimbs] = zero;
+  }
+  for (int j = 0; j < kLimbs; ++j) {
+    r0.l[j] = t[j];
+    r1.l[j] = u[j];
+  }
+  normalize(r0);
+  normalize(r1);
+}
+
+// Scratch per row: px, py (bucket form), bx, by, and the chain prefix.
+constexpr std::size_t kRowBatches = 5;
+constexpr std::size_t kRowWords = kRowBatches * kLimbs * 8;
+
+CUZK_IFMA void run_impl(G1Affine* buckets, const std::uint32_t* bidx, const G1Affine* pts, std::size_t n,
+                        std::uint64_t* scratch, std::uint8_t* special) {
+  const Consts& cc = consts();
+  const Batch p = broadcast(cc.p), two_p = broadcast(cc.two_p), four_p = broadcast(cc.four_p);
+  const Batch one = broadcast(cc.one), k400 = broadcast(cc.k400);
+  const __m512i pinv = _mm512_set1_epi64(static_cast<long long>(cc.pinv));
+
+  // Rows of eight entries (entry j in lane j % 8 of row j / 8), taken in pairs: even rows form one
+  // product chain per lane, odd rows another, so every step has two independent products (mul2).
+  // special[r]: the lanes of row r that take the point as is (empty bucket) or are padding (j >= n,
+  // reading entry 0).
+  const std::size_t pairs = (n + 15) / 16;
+  Batch* s = reinterpret_cast<Batch*>(scratch);
+  auto words = [](const Fp& f) { return const_cast<std::uint64_t*>(f.mont_raw().data()); };
+  auto load_row = [&](std::size_t r) CUZK_IFMA {
+    unsigned spec = 0;
+    const std::uint64_t *px[8], *py[8], *bx[8], *by[8];
+    for (int k = 0; k < 8; ++k) {
+      std::size_t j = 8 * r + std::size_t(k);
+      if (j >= n) {
+        spec |= 1u << k;
+        j = 0;
+      }
+      const G1Affine& b = buckets[bidx[j]];
+      if (b.infinity) spec |= 1u << k;
+      px[k] = words(pts[j].x);
+      py[k] = words(pts[j].y);
+      bx[k] = words(b.x);
+      by[k] = words(b.y);
+    }
+    special[r] = std::uint8_t(spec);
+    Batch* row = s + kRowBatches * r;
+    row[0] = load8(px);
+    row[1] = load8(py);  // y 2^384, turned into y 2^368 by the caller
+    row[2] = load8(bx);
+    row[3] = load8(by);
+  };
+  auto den = [&](std::size_t r) CUZK_IFMA {
+    const Batch* row = s + kRowBatches * r;
+    return blend(__mmask8(special[r]), sub_lazy(row[0], row[2], two_p), one);
+  };
+
+  // Forward: py into the bucket form, the denominators px - bx, the chain prefixes.
+  Batch acc0 = one, acc1 = one;
+  for (std::size_t q = 0; q < pairs; ++q) {
+    const std::size_t r0 = 2 * q, r1 = r0 + 1;
+    load_row(r0);
+    load_row(r1);
+    Batch* row0 = s + kRowBatches * r0;
+    Batch* row1 = s + kRowBatches * r1;
+    row0[4] = acc0;
+    row1[4] = acc1;
+    mul2(acc0, den(r0), acc1, den(r1), p, pinv, acc0, acc1);
+    mul2(row0[1], k400, row1[1], k400, p, pinv, row0[1], row1[1]);  // [0, 2p)
+  }
+
+  // The sixteen chain totals (nonzero: every denominator is), inverted with one scalar inversion.
+  alignas(64) std::uint64_t buf[2][kLimbs][8];
+  {
+    const Batch t0 = reduce_once(acc0, p), t1 = reduce_once(acc1, p);
+    for (int j = 0; j < kLimbs; ++j) {
+      _mm512_store_si512(buf[0][j], t0.l[j]);
+      _mm512_store_si512(buf[1][j], t1.l[j]);
+    }
+    Fp tot[16], pre[16];
+    Fp run = Fp::one();
+    for (int k = 0; k < 16; ++k) {
+      std::uint64_t limbs[kLimbs];
+      for (int j = 0; j < kLimbs; ++j) limbs[j] = buf[k / 8][j][k % 8];
+      Repr rr;
+      join52(limbs, rr);
+      tot[k] = Fp::from_mont_raw(rr);  // A_k 2^416 read by the scalar field: A_k 2^32
+      pre[k] = run;
+      run *= tot[k];
+    }
+    // inv = (prod A_k 2^32)^-1; then (A_k 2^32)^-1 = inv * pre_k * prod_{i>k}, read as A_k^-1 2^352,
+    // times 2^64 = A_k^-1 2^416, the IFMA domain's A_k^-1.
+    Fp inv = inverse_sw(run) * cc.k64;
+    for (int k = 16; k-- > 0;) {
+      const Fp ik = inv * pre[k];
+      inv *= tot[k];
+      std::uint64_t limbs[kLimbs];
+      split52(ik.mont_raw(), limbs);
+      for (int j = 0; j < kLimbs; ++j) buf[k / 8][j][k % 8] = limbs[j];
+    }
+  }
+  Batch inv0, inv1;
+  for (int j = 0; j < kLimbs; ++j) {
+    inv0.l[j] = _mm512_load_si512(buf[0][j]);
+    inv1.l[j] = _mm512_load_si512(buf[1][j]);
+  }
+
+  // Backward: lambda = (py - by) / (px - bx), x3 = lambda^2 - bx - px, y3 = lambda (bx - x3) - by.
+  auto finish = [&](std::size_t r, const Batch& lambda2) CUZK_IFMA {
+    const Batch* row = s + kRowBatches * r;
+    Batch x3 = sub_lazy(sub_lazy(lambda2, row[2], two_p), row[0], two_p);  // < 6p
+    return reduce_once(reduce_once(reduce_once(x3, four_p), two_p), p);
+  };
+  auto store_row = [&](std::size_t r, const Batch& x3, const Batch& m) CUZK_IFMA {
+    const Batch* row = s + kRowBatches * r;
+    const __mmask8 spec = special[r];
+    Batch y3 = sub_lazy(m, row[3], p);  // lambda (bx - x3) + p - by < 3p
+    y3 = reduce_once(reduce_once(y3, two_p), p);
+    const std::size_t count = 8 * r >= n ? 0 : std::min<std::size_t>(8, n - 8 * r);
+    if (count == 0) return;
+    std::uint64_t *ox[8], *oy[8];
+    for (std::size_t k = 0; k < 8; ++k) {
+      G1Affine& b = buckets[bidx[8 * r + (k < count ? k : 0)]];
+      ox[k] = words(b.x);
+      oy[k] = words(b.y);
+      b.infinity = false;
+    }
+    store8(blend(spec, x3, row[0]), ox, count);
+    store8(blend(spec, y3, reduce_once(row[1], p)), oy, count);
+  };
+  for (std::size_t q = pairs; q-- > 0;) {
+    const std::size_t r0 = 2 * q, r1 = r0 + 1;
+    const Batch* row0 = s + kRowBatches * r0;
+    const Batch* row1 = s + kRowBatches * r1;
+    Batch d0, d1, l0, l1, m0, m1;
+    mul2(inv0, row0[4], inv1, row1[4], p, pinv, d0, d1);
+    mul2(inv0, den(r0), inv1, den(r1), p, pinv, inv0, inv1);
+    mul2(sub_lazy(row0[1], row0[3], two_p), d0, sub_lazy(row1[1], row1[3], two_p), d1, p, pinv, l0, l1);
+    mul2(l0, l0, l1, l1, p, pinv, m0, m1);
+    const Batch x0 = finish(r0, m0), x1 = finish(r1, m1);
+    mul2(l0, sub_lazy(row0[2], x0, two_p), l1, sub_lazy(row1[2], x1, two_p), p, pinv, m0, m1);
+    store_row(r0, x0, m0);
+    store_row(r1, x1, m1);
+  }
+}
+
+// ---- Bucket reduction: sum_{j < used} (j + 1) A_j in sixteen segments (two chains x eight lanes).
+
+// XYZZ points on the bucket curve, eight lanes, each coordinate in [0, 2p).
+struct Pts {
+  Batch x, y, zz, zzz;
+};
+
+// a -> [0, 2p) for a < 8p.
+CUZK_IFMA inline Batch to2p(const Batch& a, const Batch& two_p, const Batch& four_p) {
+  return reduce_once(reduce_once(a, four_p), two_p);
+}
+
+struct Ctx {
+  Batch p, two_p, four_p, one;
+  __m512i pinv;
+  CUZK_IFMA void mm2(const Batch& a0, const Batch& b0, const Batch& a1, const Batch& b1, Batch& r0, Batch& r1) const {
+    mul2(a0, b0, a1, b1, p, pinv, r0, r1);
+  }
+  // Lanes where a == b mod p, for a, b in [0, 2p).
+  CUZK_IFMA __mmask8 same(const Batch& a, const Batch& b) const { return equal(reduce_once(a, p), reduce_once(b, p)); }
+};
+
+// r = r + q (q affine: qx, qy), madd-2008-s, for both chains; lanes in `skip` (q empty) keep r,
+// lanes in `rid` (r the identity) take q. Lanes where the addition would double or cancel (r = +-q)
+// are added to `bad` (their results are wrong).
+CUZK_IFMA inline void madd2(const Ctx& c, Pts r[2], const Batch qx[2], const Batch qy[2], const __mmask8 skip[2],
+                            __mmask8 rid[2], __mmask8 bad[2]) {
+  Batch u2[2], s2[2], P[2], R[2], pp[2], ppp[2], q[2], r2[2], t[2], m[2];
+  c.mm2(qx[0], r[0].zz, qx[1], r[1].zz, u2[0], u2[1]);
+  c.mm2(qy[0], r[0].zzz, qy[1], r[1].zzz, s2[0], s2[1]);
+  for (int i = 0; i < 2; ++i) {
+    P[i] = sub_lazy(u2[i], r[i].x, c.two_p);
+    R[i] = sub_lazy(s2[i], r[i].y, c.two_p);
+    bad[i] |= __mmask8(~skip[i] & ~rid[i] & c.same(u2[i], r[i].x));
+  }
+  c.mm2(P[0], P[0], P[1], P[1], pp[0], pp[1]);
+  c.mm2(P[0], pp[0], P[1], pp[1], ppp[0], ppp[1]);
+  c.mm2(r[0].x, pp[0], r[1].x, pp[1], q[0], q[1]);
+  c.mm2(R[0], R[0], R[1], R[1], r2[0], r2[1]);
+  Batch x3[2];
+  for (int i = 0; i < 2; ++i) {
+    x3[i] = to2p(sub_lazy(sub_lazy(r2[i], ppp[i], c.two_p), add_lazy(q[i], q[i]), c.four_p), c.two_p, c.four_p);
+    t[i] = sub_lazy(q[i], x3[i], c.two_p);
+  }
+  c.mm2(R[0], t[0], R[1], t[1], t[0], t[1]);
+  c.mm2(r[0].y, ppp[0], r[1].y, ppp[1], m[0], m[1]);
+  Batch zz[2], zzz[2];
+  c.mm2(r[0].zz, pp[0], r[1].zz, pp[1], zz[0], zz[1]);
+  c.mm2(r[0].zzz, ppp[0], r[1].zzz, ppp[1], zzz[0], zzz[1]);
+  for (int i = 0; i < 2; ++i) {
+    const Batch y3 = reduce_once(sub_lazy(t[i], m[i], c.two_p), c.two_p);
+    const __mmask8 take = __mmask8(rid[i] & ~skip[i]), keep = skip[i];
+    r[i].x = blend(take, blend(keep, x3[i], r[i].x), qx[i]);
+    r[i].y = blend(take, blend(keep, y3, r[i].y), qy[i]);
+    r[i].zz = blend(take, blend(keep, zz[i], r[i].zz), c.one);
+    r[i].zzz = blend(take, blend(keep, zzz[i], r[i].zzz), c.one);
+    rid[i] &= skip[i];
+  }
+}
+
+// r = r + q for XYZZ q, add-2008-s, for both chains; lanes in `qid` keep r, lanes in `rid` take q;
+// lanes that would double or cancel are added to `bad`.
+CUZK_IFMA inline void add2(const Ctx& c, Pts r[2], const Pts q[2], const __mmask8 qid[2], __mmask8 rid[2],
+                           __mmask8 bad[2]) {
+  Batch u1[2], u2[2], s1[2], s2[2], P[2], R[2], pp[2], ppp[2], qq[2], r2[2], t[2], m[2];
+  c.mm2(r[0].x, q[0].zz, r[1].x, q[1].zz, u1[0], u1[1]);
+  c.mm2(q[0].x, r[0].zz, q[1].x, r[1].zz, u2[0], u2[1]);
+  c.mm2(r[0].y, q[0].zzz, r[1].y, q[1].zzz, s1[0], s1[1]);
+  c.mm2(q[0].y, r[0].zzz, q[1].y, r[1].zzz, s2[0], s2[1]);
+  for (int i = 0; i < 2; ++i) {
+    P[i] = sub_lazy(u2[i], u1[i], c.two_p);
+    R[i] = sub_lazy(s2[i], s1[i], c.two_p);
+    bad[i] |= __mmask8(~qid[i] & ~rid[i] & c.same(u1[i], u2[i]));
+  }
+  c.mm2(P[0], P[0], P[1], P[1], pp[0], pp[1]);
+  c.mm2(P[0], pp[0], P[1], pp[1], ppp[0], ppp[1]);
+  c.mm2(u1[0], pp[0], u1[1], pp[1], qq[0], qq[1]);
+  c.mm2(R[0], R[0], R[1], R[1], r2[0], r2[1]);
+  Batch x3[2];
+  for (int i = 0; i < 2; ++i) {
+    x3[i] = to2p(sub_lazy(sub_lazy(r2[i], ppp[i], c.two_p), add_lazy(qq[i], qq[i]), c.four_p), c.two_p, c.four_p);
+    t[i] = sub_lazy(qq[i], x3[i], c.two_p);
+  }
+  c.mm2(R[0], t[0], R[1], t[1], t[0], t[1]);
+  c.mm2(s1[0], ppp[0], s1[1], ppp[1], m[0], m[1]);
+  Batch zz[2], zzz[2];
+  c.mm2(r[0].zz, q[0].zz, r[1].zz, q[1].zz, zz[0], zz[1]);
+  c.mm2(zz[0], pp[0], zz[1], pp[1], zz[0], zz[1]);
+  c.mm2(r[0].zzz, q[0].zzz, r[1].zzz, q[1].zzz, zzz[0], zzz[1]);
+  c.mm2(zzz[0], ppp[0], zzz[1], ppp[1], zzz[0], zzz[1]);
+  for (int i = 0; i < 2; ++i) {
+    const Batch y3 = reduce_once(sub_lazy(t[i], m[i], c.two_p), c.two_p);
+    const __mmask8 take = __mmask8(rid[i] & ~qid[i]), keep = qid[i];
+    r[i].x = blend(take, blend(keep, x3[i], r[i].x), q[i].x);
+    r[i].y = blend(take, blend(keep, y3, r[i].y), q[i].y);
+    r[i].zz = blend(take, blend(keep, zz[i], r[i].zz), q[i].zz);
+    r[i].zzz = blend(take, blend(keep, zzz[i], r[i].zzz), q[i].zzz);
+    rid[i] &= qid[i];
+  }
+}
+
+// Segment s = 8 i + k (chain i, lane k) covers buckets [s L, (s + 1) L), L = ceil(used / 16), run
+// from the top: run_s = sum A_j, sum_s = sum (j - s L + 1) A_j, as scalar-field G1 XYZZ points.
+// False where some lane met a doubling or cancellation; that includes a segment whose first
+// non-empty bucket (from the top) is followed by an empty one (sum = run, then sum += run doubles),
+// so this is for dense buckets.
+CUZK_IFMA bool bucket_sum_impl(const G1Affine* buckets, std::size_t used, G1Xyzz out_run[16], G1Xyzz out_sum[16],
+                               std::size_t& seg_len) {
+  const Consts& cc = consts();
+  Ctx c;
+  c.p = broadcast(cc.p);
+  c.two_p = broadcast(cc.two_p);
+  c.four_p = broadcast(cc.four_p);
+  c.one = broadcast(cc.one);
+  c.pinv = _mm512_set1_epi64(static_cast<long long>(cc.pinv));
+  const std::size_t L = (used + 15) / 16;
+  seg_len = L;
+  Pts run[2], sum[2];
+  __mmask8 run_id[2] = {0xff, 0xff}, sum_id[2] = {0xff, 0xff}, bad[2] = {0, 0};
+  for (int i = 0; i < 2; ++i) run[i] = sum[i] = Pts{c.one, c.one, c.one, c.one};
+  static const G1Affine kEmpty = G1Affine::identity();
+  auto words = [](const Fp& f) { return f.mont_raw().data(); };
+  for (std::size_t t = L; t-- > 0;) {
+    Batch qx[2], qy[2];
+    __mmask8 skip[2];
+    for (int i = 0; i < 2; ++i) {
+      const std::uint64_t *px[8], *py[8];
+      unsigned sk = 0;
+      for (int k = 0; k < 8; ++k) {
+        const std::size_t j = (std::size_t(i) * 8 + std::size_t(k)) * L + t;
+        const G1Affine& a = j < used ? buckets[j] : kEmpty;
+        if (a.infinity) sk |= 1u << k;
+        px[k] = words(a.x);
+        py[k] = words(a.y);
+      }
+      skip[i] = __mmask8(sk);
+      qx[i] = load8(px);
+      qy[i] = load8(py);
+    }
+    madd2(c, run, qx, qy, skip, run_id, bad);
+    add2(c, sum, run, run_id, sum_id, bad);
+    if (bad[0] | bad[1]) return false;
+  }
+  // Lane values s read by the scalar field are s 2^-384 = v 2^32 for the bucket-curve value v. The
+  // G1 point of an XYZZ (X, Y, ZZ, ZZZ) on the bucket curve is (X, Y, ZZ u^2, ZZZ u^3), u = 2^-16,
+  // i.e. with weights lambda = 2^16: (2^32 X, 2^48 Y, ZZ, ZZZ) = (read X, read Y 2^16, read ZZ 2^-32,
+  // read ZZZ 2^-32).
+  auto emit = [&](const Pts pts[2], const __mmask8 id[2], G1Xyzz out[16]) CUZK_IFMA {
+    alignas(64) std::uint64_t buf[4][kLimbs][8];
+    for (int i = 0; i < 2; ++i) {
+      const Batch* co[4] = {&pts[i].x, &pts[i].y, &pts[i].zz, &pts[i].zzz};
+      for (int q = 0; q < 4; ++q) {
+        const Batch v = reduce_once(*co[q], c.p);
+        for (int j = 0; j < kLimbs; ++j) _mm512_store_si512(buf[q][j], v.l[j]);
+      }
+      for (int k = 0; k < 8; ++k) {
+        G1Xyzz& o = out[i * 8 + k];
+        if ((id[i] >> k) & 1) {
+          o = G1Xyzz::identity();
+          continue;
+        }
+        Fp f[4];
+        for (int q = 0; q < 4; ++q) {
+          std::uint64_t limbs[kLimbs];
+          for (int j = 0; j < kLimbs; ++j) limbs[j] = buf[q][j][k];
+          Repr r;
+          join52(limbs, r);
+          f[q] = Fp::from_mont_raw(r);
+        }
+        o.x = f[0];
+        o.y = f[1] * cc.k16;
+        o.zz = f[2] * cc.k32inv;
+        o.zzz = f[3] * cc.k32inv;
+      }
+    }
+  };
+  emit(run, run_id, out_run);
+  emit(sum, sum_id, out_sum);
+  return true;
+}
+
+G1Xyzz mul_small(const G1Xyzz& p, std::uint64_t k) {
+  G1Xyzz r;
+  for (int i = 63; i >= 0; --i) {
+    r = r.dbl();
+    if ((k >> i) & 1) r.add(p);
+  }
+  return r;
+}
+
+}  // namespace
+
+Fp y_from_bucket(const Fp& y_bucket) { return y_bucket * consts().k16; }
+Fp y_to_bucket(const Fp& y) { return y * consts().k16inv; }
+
+bool g1_bucket_sum(const G1Affine* buckets, std::size_t used, G1Xyzz& out) {
+  if (used < 16) return false;
+  G1Xyzz run[16], sum[16];
+  std::size_t L = 0;
+  if (!bucket_sum_impl(buckets, used, run, sum, L)) return false;
+  // total = sum_s sum_s + L sum_s s run_s, the last by running sums over s.
+  G1Xyzz total, running, weighted;
+  for (int s = 15; s >= 1; --s) {
+    running.add(run[s]);
+    weighted.add(running);
+  }
+  for (int s = 0; s < 16; ++s) total.add(sum[s]);
+  total.add(mul_small(weighted, L));
+  out = total;
+  return true;
+}
+
+G1BatchAdder::G1BatchAdder(std::size_t max_batch)
+    : max_rows_((max_batch + 15) / 16 * 2),  // whole pairs of rows
+      mem_(new std::uint64_t[max_rows_ * kRowWords + 8]),
+      special_(new std::uint8_t[max_rows_]),
+      scratch_(mem_.get() + ((64 - (reinterpret_cast<std::uintptr_t>(mem_.get()) & 63)) & 63) / 8) {
+  (void)consts();
+}
+
+G1BatchAdder::~G1BatchAdder() = default;
+
+void G1BatchAdder::run(G1Affine* buckets, const std::uint32_t* bidx, const G1Affine* pts, std::size_t n) {
+  if (n == 0) return;
+  if (n > 8 * max_rows_) throw std::invalid_argument("G1BatchAdder: batch larger than max_batch");
+  run_impl(buckets, bidx, pts, n, scratch_, special_.get());
+}
+
+}  // namespace cuzk::math::msm_ifma
