@@ -12,7 +12,11 @@
 // medians. Also one proof from pageable memory (upload through the staging buffers) and, at the
 // --nosplit sizes, one profile proof with the 0/1 split disabled.
 //
-// Usage: bench_prover [--logs 22,24,26,27] [--reps 3] [--nosplit 24,26]
+// --long-rows K:T: every K-th row of A has T terms of +-1 instead (the other rows' average lowered so
+// A keeps 2.37 terms per row), like the real circuit's bit-packing rows, which a one-thread-per-row
+// evaluation pays for in warp divergence.
+//
+// Usage: bench_prover [--logs 22,24,26,27] [--reps 3] [--nosplit 24,26] [--long-rows K:T]
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -91,6 +95,8 @@ gpu::GpuProveTimings median_of(const std::vector<gpu::GpuProveTimings>& ts) {
   return m;
 }
 
+std::uint32_t g_long_every = 0, g_long_terms = 0;  // --long-rows
+
 Row run_size(int log, int reps, bool nosplit) {
   Row row;
   row.log = log;
@@ -116,6 +122,11 @@ Row run_size(int log, int reps, bool nosplit) {
   ss.num_inputs = num_inputs;
   ss.num_aux = num_aux;
   ss.a_terms = 309405051.0 / 130278869.0;
+  if (g_long_every) {
+    ss.long_row_every = g_long_every;
+    ss.long_row_terms = g_long_terms;
+    ss.a_terms = std::max(1.0, (ss.a_terms * g_long_every - g_long_terms) / (g_long_every - 1));
+  }
   ss.b_terms = 130327340.0 / 130278869.0;
   ss.c_terms = 282656500.0 / 130278869.0;
   ss.seed = 11 + log;
@@ -207,6 +218,12 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--logs") && i + 1 < argc) logs = parse_list(argv[++i]);
     else if (!std::strcmp(argv[i], "--nosplit") && i + 1 < argc) nosplit = parse_list(argv[++i]);
     else if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) reps = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--long-rows") && i + 1 < argc) {
+      if (std::sscanf(argv[++i], "%u:%u", &g_long_every, &g_long_terms) != 2 || g_long_every < 2) {
+        std::fprintf(stderr, "--long-rows K:T, K >= 2\n");
+        return 2;
+      }
+    }
   }
   if (!gpu::device_available()) {
     std::printf("no CUDA device\n");

@@ -7,6 +7,7 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <list>
 #include <mutex>
@@ -55,10 +56,14 @@ struct CsrView {
   const Fr* coefs = nullptr;
 };
 
-__device__ __forceinline__ Fr eval_row(const CsrView& m, u64 k, const Fr* __restrict__ w) {
+// Rows longer than this many words are summed in pieces of about this size by their own threads
+// (pieces_kernel + long_rows_kernel): with one thread per row, a warp waits for its longest row, and
+// the PoRep circuit's bit-packing rows (hundreds of terms) made the evaluation 5x slower than rows of
+// the average length (126 vs 24 ms per 2^27 partition).
+constexpr u32 kLongRowWords = 32;
+
+__device__ __forceinline__ Fr eval_words(const CsrView& m, u32 t, const u32 e, const Fr* __restrict__ w) {
   Fr acc = Fr::zero();
-  u32 t = m.row_ptr[k];
-  const u32 e = m.row_ptr[k + 1];
   while (t < e) {
     const u32 word = m.words[t++];
     const Fr x = ldg_f(w + (word & kVarMask));
@@ -75,20 +80,62 @@ __device__ __forceinline__ Fr eval_row(const CsrView& m, u64 k, const Fr* __rest
   return acc;
 }
 
-// a_k, b_k, c_k for k < rows, zero up to m (the padded domain).
-__global__ void eval_rows_kernel(CsrView a, CsrView b, CsrView c, bool has_c, const Fr* __restrict__ w, u64 rows,
-                                 u64 m, Fr* oa, Fr* ob, Fr* oc) {
+// Row k's value, or false when the row is longer than `longest` words (its value then comes from
+// long_rows_kernel).
+__device__ __forceinline__ bool eval_short_row(const CsrView& m, u32 longest, u64 k, const Fr* __restrict__ w,
+                                               Fr& out) {
+  const u32 t = m.row_ptr[k], e = m.row_ptr[k + 1];
+  if (e - t > longest) return false;
+  out = eval_words(m, t, e, w);
+  return true;
+}
+
+// a_k, b_k, c_k for k < rows, zero up to m (the padded domain); long rows are left to long_rows_kernel
+// (and, without C, their c_k to long_rows_product_kernel).
+// longest: per matrix, kLongRowWords when it has long rows, else ~0u.
+__global__ void eval_rows_kernel(CsrView a, CsrView b, CsrView c, uint3 longest, bool has_c, const Fr* __restrict__ w,
+                                 u64 rows, u64 m, Fr* oa, Fr* ob, Fr* oc) {
   const u64 k = u64(blockIdx.x) * blockDim.x + threadIdx.x;
   if (k >= m) return;
   Fr va = Fr::zero(), vb = Fr::zero(), vc = Fr::zero();
+  bool sa = true, sb = true, sc = true;
   if (k < rows) {
-    va = eval_row(a, k, w);
-    vb = eval_row(b, k, w);
-    vc = has_c ? eval_row(c, k, w) : va * vb;
+    sa = eval_short_row(a, longest.x, k, w, va);
+    sb = eval_short_row(b, longest.y, k, w, vb);
+    if (has_c) sc = eval_short_row(c, longest.z, k, w, vc);
+    else if ((sc = sa && sb)) vc = va * vb;
   }
-  store_f(oa + k, va);
-  store_f(ob + k, vb);
-  store_f(oc + k, vc);
+  if (sa) store_f(oa + k, va);
+  if (sb) store_f(ob + k, vb);
+  if (sc) store_f(oc + k, vc);
+}
+
+// One thread per piece of a long row: the sum of the piece's terms.
+__global__ void pieces_kernel(CsrView m, const u32* __restrict__ bounds, u32 pieces, const Fr* __restrict__ w,
+                              Fr* partial) {
+  const u32 i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= pieces) return;
+  store_f(partial + i, eval_words(m, bounds[2 * i], bounds[2 * i + 1], w));
+}
+
+// One thread per long row (row, first piece, piece count): the sum of its pieces.
+__global__ void long_rows_kernel(const u32* __restrict__ long_rows, u32 count, const Fr* __restrict__ partial,
+                                 Fr* out) {
+  const u32 j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= count) return;
+  const u32 row = long_rows[3 * j], first = long_rows[3 * j + 1], n = long_rows[3 * j + 2];
+  Fr acc = Fr::zero();
+  for (u32 i = 0; i < n; ++i) acc = acc + load_f(partial + first + i);
+  store_f(out + row, acc);
+}
+
+// Without C: c = a * b on the long rows of A or B, once both are final.
+__global__ void long_rows_product_kernel(const u32* __restrict__ long_rows, u32 count, const Fr* a, const Fr* b,
+                                         Fr* c) {
+  const u32 j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= count) return;
+  const u32 row = long_rows[3 * j];
+  store_f(c + row, load_f(a + row) * load_f(b + row));
 }
 
 // a <- (a * b - c) [* zinv]
@@ -238,21 +285,36 @@ __device__ __forceinline__ u32 synth_terms(u64 seed, u64 r, u32 whole, u32 frac1
 __device__ __forceinline__ u64 synth_term_hash(u64 seed, u64 r, u32 j) { return mix64(seed + r * 64 + j + 0x1234567ULL); }
 __device__ __forceinline__ bool synth_explicit(u64 h) { return ((h >> 40) & 7) == 0; }
 
-__global__ void synth_count_kernel(u64 rows, u64 seed, u32 whole, u32 frac16, u32* counts) {
+// Long synthetic rows (every `every`-th row when every > 0): `lterms` terms of +-1, one word each,
+// as the PoRep circuit's bit-packing rows.
+__device__ __forceinline__ bool synth_long(u64 r, u32 every) { return every && r % every == every - 1; }
+
+__global__ void synth_count_kernel(u64 rows, u64 seed, u32 whole, u32 frac16, u32 every, u32 lterms, u32* counts) {
   const u64 r = u64(blockIdx.x) * blockDim.x + threadIdx.x;
   if (r >= rows) return;
+  if (synth_long(r, every)) {
+    counts[r] = lterms;
+    return;
+  }
   const u32 terms = synth_terms(seed, r, whole, frac16);
   u32 words = terms;
   for (u32 j = 0; j < terms; ++j) words += synth_explicit(synth_term_hash(seed, r, j)) ? 1 : 0;
   counts[r] = words;
 }
 
-__global__ void synth_fill_kernel(u64 rows, u64 seed, u32 whole, u32 frac16, u32 nvars, u32 ncoef,
-                                  const u32* row_ptr, u32* words) {
+__global__ void synth_fill_kernel(u64 rows, u64 seed, u32 whole, u32 frac16, u32 every, u32 lterms, u32 nvars,
+                                  u32 ncoef, const u32* row_ptr, u32* words) {
   const u64 r = u64(blockIdx.x) * blockDim.x + threadIdx.x;
   if (r >= rows) return;
-  const u32 terms = synth_terms(seed, r, whole, frac16);
   u32 t = row_ptr[r];
+  if (synth_long(r, every)) {
+    for (u32 j = 0; j < lterms; ++j) {
+      const u64 h = synth_term_hash(seed, r, j);
+      words[t++] = u32((h & 0xffffffffULL) % nvars) | (((h >> 44) & 1) ? kTagMinus : 0u);
+    }
+    return;
+  }
+  const u32 terms = synth_terms(seed, r, whole, frac16);
   for (u32 j = 0; j < terms; ++j) {
     const u64 h = synth_term_hash(seed, r, j);
     const u32 var = u32((h & 0xffffffffULL) % nvars);
@@ -469,8 +531,23 @@ Result<std::unique_ptr<GpuKey>> GpuKey::synthetic(const SyntheticSpec& s) {
 
 struct DevCsr {
   DeviceBuffer row_ptr, words, coefs;
+  // Rows longer than kLongRowWords: their pieces (begin, end word) and (row, first piece, piece
+  // count) per long row.
+  DeviceBuffer piece_bounds, long_rows;
+  u32 pieces = 0, num_long = 0;
   CsrView view() const { return CsrView{ptr<const u32>(row_ptr), ptr<const u32>(words), ptr<const Fr>(coefs)}; }
-  std::size_t bytes() const { return row_ptr.size() + words.size() + coefs.size(); }
+  std::size_t bytes() const {
+    return row_ptr.size() + words.size() + coefs.size() + piece_bounds.size() + long_rows.size();
+  }
+  // The values of the long rows into out (after eval_rows_kernel, on the same stream); partial: room
+  // for `pieces` sums (the prover's workspace).
+  void eval_long_rows(const Fr* w, Fr* out, Fr* partial, cudaStream_t st) const {
+    if (num_long == 0) return;
+    pieces_kernel<<<grid_for(pieces, 128), 128, 0, st>>>(view(), ptr<const u32>(piece_bounds), pieces, w, partial);
+    CUZK_CUDA_LAUNCH();
+    long_rows_kernel<<<grid_for(num_long, 128), 128, 0, st>>>(ptr<const u32>(long_rows), num_long, partial, out);
+    CUZK_CUDA_LAUNCH();
+  }
 };
 
 struct GpuShape::Impl {
@@ -529,10 +606,30 @@ Result<DevCsr> upload_csr(const groth16::CsrMatrix& mat, std::size_t rows, std::
       return Error{std::string("GPU prover: matrix ") + name + " has more than 2^32 terms"};
   }
   row_ptr[rows] = u32(words.size());
+  // Long rows cut into pieces of about kLongRowWords words, at term boundaries (an explicit
+  // coefficient's index word follows its variable word).
+  std::vector<u32> bounds, long_rows;
+  for (std::size_t r = 0; r < rows; ++r) {
+    const u32 b = row_ptr[r], e = row_ptr[r + 1];
+    if (e - b <= kLongRowWords) continue;
+    long_rows.insert(long_rows.end(), {u32(r), u32(bounds.size() / 2), 0u});
+    for (u32 t = b; t < e;) {
+      const u32 begin = t;
+      while (t < e && t - begin < kLongRowWords) t += (words[t] >> 30) >= 2 ? 2 : 1;
+      bounds.insert(bounds.end(), {begin, t});
+      ++long_rows.back();
+    }
+  }
   DevCsr d;
   d.row_ptr = upload_vector(row_ptr);
   d.words = upload_vector(words);
   d.coefs = upload_vector(coefs);
+  d.pieces = u32(bounds.size() / 2);
+  d.num_long = u32(long_rows.size() / 3);
+  if (d.num_long) {
+    d.piece_bounds = upload_vector(bounds);
+    d.long_rows = upload_vector(long_rows);
+  }
   return std::move(d);
 }
 
@@ -587,13 +684,17 @@ Result<std::unique_ptr<GpuShape>> GpuShape::synthetic(const SyntheticSpec& sp) {
     for (int k = 0; k < 3; ++k) {
       const u32 whole = u32(terms[k]);
       const u32 frac16 = u32((terms[k] - whole) * 65536.0);
-      if (double(sp.rows) * (whole + 1) * 2 >= 4294967295.0) return Error{"GPU prover: synthetic shape too large"};
+      const double long_words = k == 0 && sp.long_row_every ? double(sp.rows) / sp.long_row_every * sp.long_row_terms : 0;
+      if (double(sp.rows) * (whole + 1) * 2 + long_words >= 4294967295.0)
+        return Error{"GPU prover: synthetic shape too large"};
       const u64 seed = host_mix64(sp.seed * 3 + k);
       DeviceBuffer counts((sp.rows + 1) * 4);
       DevCsr& m = *mats[k];
       m.row_ptr = DeviceBuffer((sp.rows + 1) * 4);
       CUZK_CUDA(cudaMemset(counts.get(), 0, (sp.rows + 1) * 4));
-      synth_count_kernel<<<grid_for(sp.rows, 256), 256>>>(sp.rows, seed, whole, frac16, ptr<u32>(counts));
+      const u32 every = k == 0 ? sp.long_row_every : 0, lterms = sp.long_row_terms;
+      synth_count_kernel<<<grid_for(sp.rows, 256), 256>>>(sp.rows, seed, whole, frac16, every, lterms,
+                                                           ptr<u32>(counts));
       CUZK_CUDA_LAUNCH();
       std::size_t tmp_bytes = 0;
       CUZK_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, tmp_bytes, ptr<u32>(counts), ptr<u32>(m.row_ptr),
@@ -606,10 +707,25 @@ Result<std::unique_ptr<GpuShape>> GpuShape::synthetic(const SyntheticSpec& sp) {
       m.words = DeviceBuffer(std::max<std::size_t>(total, 1) * 4);
       m.coefs = DeviceBuffer(kCoefs * sizeof(Fr));
       gen_random_scalars(m.coefs.get(), kCoefs, seed ^ 0xc0ef);
-      synth_fill_kernel<<<grid_for(sp.rows, 256), 256>>>(sp.rows, seed, whole, frac16, u32(nvars), kCoefs,
-                                                         ptr<const u32>(m.row_ptr), ptr<u32>(m.words));
+      synth_fill_kernel<<<grid_for(sp.rows, 256), 256>>>(sp.rows, seed, whole, frac16, every, lterms, u32(nvars),
+                                                         kCoefs, ptr<const u32>(m.row_ptr), ptr<u32>(m.words));
       CUZK_CUDA_LAUNCH();
       CUZK_CUDA(cudaDeviceSynchronize());
+      if (every && lterms > kLongRowWords) {  // one word per term: pieces every kLongRowWords words
+        std::vector<u32> row_ptr(sp.rows + 1), bounds, long_rows;
+        CUZK_CUDA(cudaMemcpy(row_ptr.data(), m.row_ptr.get(), row_ptr.size() * 4, cudaMemcpyDeviceToHost));
+        for (u64 r = every - 1; r < sp.rows; r += every) {
+          long_rows.insert(long_rows.end(), {u32(r), u32(bounds.size() / 2), 0u});
+          for (u32 b = row_ptr[r]; b < row_ptr[r + 1]; b += kLongRowWords) {
+            bounds.insert(bounds.end(), {b, std::min(b + kLongRowWords, row_ptr[r + 1])});
+            ++long_rows.back();
+          }
+        }
+        m.pieces = u32(bounds.size() / 2);
+        m.num_long = u32(long_rows.size() / 3);
+        m.piece_bounds = upload_vector(bounds);
+        m.long_rows = upload_vector(long_rows);
+      }
     }
     d.bytes = d.a.bytes() + d.b.bytes() + d.c.bytes();
     return std::move(s);
@@ -638,7 +754,7 @@ struct GpuProver::Impl {
   void* pinned[2] = {};
   std::unique_ptr<NttDomain> dom;
   std::vector<int> warmed_logs;  // NTT sizes whose lazily built scale tables exist
-  DeviceBuffer d_w, d_a, d_b, d_c, d_tmp, d_q;
+  DeviceBuffer d_w, d_a, d_b, d_c, d_tmp, d_q, d_pieces;
   DeviceBuffer cls_counts, cls_offsets, cls_scan_tmp, cls_ones, bitmap, tail_idx, tail_s;
   DeviceBuffer cw_binary, cw_bits, cw_values, cw_counts, cw_offsets, cw_scan_tmp;  // compact witness
   std::unique_ptr<MsmG1> scratch1;
@@ -665,9 +781,9 @@ struct GpuProver::Impl {
 
   void release() {
     CUZK_CUDA(cudaDeviceSynchronize());
-    for (DeviceBuffer* b : {&d_w, &d_a, &d_b, &d_c, &d_tmp, &d_q, &cls_counts, &cls_offsets, &cls_scan_tmp, &cls_ones,
-                            &bitmap, &tail_idx, &tail_s, &cw_binary, &cw_bits, &cw_values, &cw_counts, &cw_offsets,
-                            &cw_scan_tmp})
+    for (DeviceBuffer* b : {&d_w, &d_a, &d_b, &d_c, &d_tmp, &d_q, &d_pieces, &cls_counts, &cls_offsets,
+                            &cls_scan_tmp, &cls_ones, &bitmap, &tail_idx, &tail_s, &cw_binary, &cw_bits, &cw_values,
+                            &cw_counts, &cw_offsets, &cw_scan_tmp})
       *b = DeviceBuffer();
     scratch1.reset();
     scratch2.reset();
@@ -678,9 +794,9 @@ struct GpuProver::Impl {
   }
   std::size_t bytes() const {
     std::size_t s = 0;
-    for (const DeviceBuffer* b : {&d_w, &d_a, &d_b, &d_c, &d_tmp, &d_q, &cls_counts, &cls_offsets, &cls_scan_tmp,
-                                  &cls_ones, &bitmap, &tail_idx, &tail_s, &cw_binary, &cw_bits, &cw_values, &cw_counts,
-                                  &cw_offsets, &cw_scan_tmp})
+    for (const DeviceBuffer* b : {&d_w, &d_a, &d_b, &d_c, &d_tmp, &d_q, &d_pieces, &cls_counts, &cls_offsets,
+                                  &cls_scan_tmp, &cls_ones, &bitmap, &tail_idx, &tail_s, &cw_binary, &cw_bits,
+                                  &cw_values, &cw_counts, &cw_offsets, &cw_scan_tmp})
       s += b->size();
     if (scratch1) s += scratch1->size() * sizeof(G1Affine) + scratch1->workspace_bytes();
     if (scratch2) s += scratch2->size() * sizeof(G2Affine) + scratch2->workspace_bytes();
@@ -884,9 +1000,32 @@ struct GpuProver::Impl {
 
     // 2. rows
     Fr *a = ptr<Fr>(d_a), *b = ptr<Fr>(d_b), *c = ptr<Fr>(d_c), *tmp = ptr<Fr>(d_tmp);
-    eval_rows_kernel<<<grid_for(m, 128), 128, 0, s0>>>(sh.a.view(), sh.b.view(), sh.c.view(), sh.has_c, dw, sh.rows, m,
-                                                         a, b, c);
+    // Long rows in pieces unless CUZK_GPU_LONG_ROWS=0 (one thread per row, for comparison).
+    static const bool pieces = [] {
+      const char* v = std::getenv("CUZK_GPU_LONG_ROWS");
+      return !(v && std::strcmp(v, "0") == 0);
+    }();
+    auto longest = [&](const DevCsr& mat) { return pieces && mat.num_long ? kLongRowWords : ~0u; };
+    eval_rows_kernel<<<grid_for(m, 128), 128, 0, s0>>>(sh.a.view(), sh.b.view(), sh.c.view(),
+                                                         make_uint3(longest(sh.a), longest(sh.b), longest(sh.c)),
+                                                         sh.has_c, dw, sh.rows, m, a, b, c);
     CUZK_CUDA_LAUNCH();
+    if (pieces) {
+      d_pieces.resize_discard(std::max({sh.a.pieces, sh.b.pieces, sh.c.pieces, 1u}) * sizeof(Fr));
+      Fr* partial = ptr<Fr>(d_pieces);
+      sh.a.eval_long_rows(dw, a, partial, s0);
+      sh.b.eval_long_rows(dw, b, partial, s0);
+      if (sh.has_c) {
+        sh.c.eval_long_rows(dw, c, partial, s0);
+      } else {
+        for (const DevCsr* mat : {&sh.a, &sh.b}) {
+          if (mat->num_long == 0) continue;
+          long_rows_product_kernel<<<grid_for(mat->num_long, 128), 128, 0, s0>>>(ptr<const u32>(mat->long_rows),
+                                                                                 mat->num_long, a, b, c);
+          CUZK_CUDA_LAUNCH();
+        }
+      }
+    }
     lap(t.eval_ms, s0);
 
     // 3. H scalars

@@ -123,6 +123,9 @@ class GpuShape {
     std::uint64_t rows = 0;
     std::uint32_t num_inputs = 1, num_aux = 0;
     double a_terms = 2.4, b_terms = 1.0, c_terms = 2.2;
+    // Every long_row_every-th row of A (0: none) has long_row_terms terms of +-1 instead, as the
+    // PoRep circuit's bit-packing rows (a_terms is the average of the other rows).
+    std::uint32_t long_row_every = 0, long_row_terms = 0;
     std::uint64_t seed = 1;
   };
   static Result<std::unique_ptr<GpuShape>> synthetic(const SyntheticSpec& spec);

@@ -5,7 +5,8 @@
 // component, the proof bytes are identical, and the proof verifies. Witness families: mostly boolean
 // (~90% of aux values in {0, 1}: the 0/1 split path), all-zero aux, all-random aux (the full-MSM
 // path), and the split forced on / off. Also: the second proof with the same key uploads nothing,
-// LRU eviction between two keys, profile (serialized) mode, a shape without C (c = a*b), and errors
+// LRU eviction between two keys, profile (serialized) mode, a shape without C (c = a*b), long rows
+// (hundreds of terms in A, B or C: the GPU sums rows over 32 words in pieces), and errors
 // (wrong witness length, foreign key, a device allocation that cannot succeed) come back as Result
 // errors with the backend still usable afterwards.
 // Compact witness (groth16::CompactAssignment, uploaded as bits + values and expanded on the device):
@@ -61,7 +62,9 @@ using Term = std::pair<std::uint32_t, Fr>;
 // A satisfiable circuit whose domain is 2^log_m: `rows` constraints (plus the input rows), each
 // defining one new aux variable. Mixed: bit allocations x(1-x)=0, AND, XOR, products and linear
 // combinations of random earlier variables with coefficients 1, -1, 2 and random ones.
-Circuit random_circuit(int log_m, Mode mode, std::uint64_t seed, bool padded = false) {
+// long_rows: about one row in 64 is a long linear combination (up to ~600 terms, in A, B or C), as
+// the PoRep circuit's bit-packing rows are; the GPU sums rows over 32 words in pieces.
+Circuit random_circuit(int log_m, Mode mode, std::uint64_t seed, bool padded = false, bool long_rows = false) {
   test::Rng rng(seed);
   Circuit c;
   auto& s = c.shape;
@@ -137,6 +140,21 @@ Circuit random_circuit(int log_m, Mode mode, std::uint64_t seed, bool padded = f
         bits.push_back(z);
         row({{x, Fr::from_u64(2)}}, {{y, Fr::one()}}, {{x, Fr::one()}, {y, Fr::one()}, {z, -Fr::one()}});
       }
+    } else if (long_rows && rng.next() % 64 == 0 && aux_vars.size() > 700) {  // one long row
+      auto l = lincomb(zero, 100 + rng.next() % 500);
+      const Fr v = value(l);
+      const unsigned where = unsigned(rng.next() % 3);
+      if (where == 0) {  // (lin - z) * 1 = 0: long in A
+        std::uint32_t z = new_var(v);
+        l.push_back({z, -Fr::one()});
+        row(l, {{0, Fr::one()}}, {});
+      } else if (where == 1) {  // 1 * lin = z: long in B
+        std::uint32_t z = new_var(v);
+        row({{0, Fr::one()}}, l, {{z, Fr::one()}});
+      } else {  // 1 * z = lin: long in C
+        std::uint32_t z = new_var(v);
+        row({{0, Fr::one()}}, {{z, Fr::one()}}, l);
+      }
     } else if (kind < 92) {  // product of linear combinations
       auto la = lincomb(zero, 3), lb = lincomb(false, 3);
       if (la.empty()) la = {{1, Fr::one()}};
@@ -170,6 +188,7 @@ struct Case {
   double split_max_tail = 0.5;
   bool profile = false;
   bool drop_c = false;
+  bool long_rows = false;
 };
 
 // Proves with both backends and compares; returns the key for reuse checks.
@@ -177,10 +196,11 @@ bool run_case(gpu::CudaBackend& gpu_backend, const Case& cs, std::uint64_t seed)
   std::string name = std::string(cs.basis == HBasis::kMonomialOverZ ? "bellperson" : "snarkjs") + " 2^" +
                      std::to_string(cs.log_m) + (cs.padded ? " (padded)" : "") + " " + mode_name(cs.mode) +
                      (cs.split_max_tail == 0 ? " split=off" : cs.split_max_tail >= 1 ? " split=always" : "") +
-                     (cs.profile ? " profile" : "") + (cs.drop_c ? " no-C" : "");
+                     (cs.profile ? " profile" : "") + (cs.drop_c ? " no-C" : "") +
+                     (cs.long_rows ? " long-rows" : "");
   try {
     double t0 = now_ms();
-    Circuit c = random_circuit(cs.log_m, cs.mode, seed, cs.padded);
+    Circuit c = random_circuit(cs.log_m, cs.mode, seed, cs.padded, cs.long_rows);
     if (c.shape.domain_log2() != std::uint32_t(cs.log_m)) {
       report(name, false, "generator made domain 2^" + std::to_string(c.shape.domain_log2()));
       return false;
@@ -312,7 +332,11 @@ int main(int argc, char** argv) {
       {11, Mode::kMixed, B::kOddCosetLagrange, true},
       {12, Mode::kMixed, B::kOddCosetLagrange, false, 0.5, false, true},
       {12, Mode::kMixed},
+      {12, Mode::kMixed, B::kMonomialOverZ, false, 0.5, false, false, true},
+      {12, Mode::kRandomAux, B::kOddCosetLagrange, false, 0.5, false, false, true},
+      {12, Mode::kMixed, B::kMonomialOverZ, false, 0.5, false, true, true},
       {14, Mode::kMixed},
+      {16, Mode::kMixed, B::kMonomialOverZ, false, 0.5, false, false, true},
       {14, Mode::kRandomAux},
       {14, Mode::kMixed, B::kOddCosetLagrange},
       {16, Mode::kMixed},

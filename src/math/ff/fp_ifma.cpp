@@ -181,34 +181,40 @@ CUZK_IFMA_BW void store_words(const Batch& b, std::uint8_t* out, __m512i lanes, 
   for (int i = 0; i < 6; ++i) _mm512_i64scatter_epi64(out + off + 8 * i, lanes, w[i], 1);
 }
 
+// Canonical limbs -> Montgomery form (x 2^384: one product with 2^800), stored like store_words.
+CUZK_IFMA_BW void store_mont(const Batch& canonical, const Constants& c, std::uint8_t* out, __m512i lanes,
+                             std::size_t off) {
+  const Batch p = broadcast(c.p);
+  const __m512i pinv = _mm512_set1_epi64(static_cast<long long>(c.pinv));
+  store_words(reduce_once(mont_mul(canonical, broadcast(c.k800), p, pinv), p), out, lanes, off);
+}
+
 CUZK_IFMA_BW unsigned g1_decode_impl(const std::uint8_t* src, std::size_t stride, std::uint8_t* out,
                                      std::size_t out_stride) {
   const Constants& c = constants();
-  const Batch p = broadcast(c.p), k800 = broadcast(c.k800);
-  const __m512i pinv = _mm512_set1_epi64(static_cast<long long>(c.pinv));
   const __m512i in = lane_offsets(stride), to = lane_offsets(out_stride);
   __mmask8 ok = 0xff;
   const Batch bx = load_be(src, in, 0, ok), by = load_be(src, in, 48, ok);
-  store_words(reduce_once(mont_mul(bx, k800, p, pinv), p), out, to, 0);
-  store_words(reduce_once(mont_mul(by, k800, p, pinv), p), out, to, 48);
-  return ok & g1_on_curve(bx, by, broadcast(c.k832), broadcast(c.c4), p, pinv);
+  store_mont(bx, c, out, to, 0);
+  store_mont(by, c, out, to, 48);
+  return ok & g1_on_curve(bx, by, broadcast(c.k832), broadcast(c.c4), broadcast(c.p),
+                          _mm512_set1_epi64(static_cast<long long>(c.pinv)));
 }
 
 CUZK_IFMA_BW unsigned g2_decode_impl(const std::uint8_t* src, std::size_t stride, std::uint8_t* out,
                                      std::size_t out_stride) {
   const Constants& c = constants();
-  const Batch p = broadcast(c.p), k800 = broadcast(c.k800);
-  const __m512i pinv = _mm512_set1_epi64(static_cast<long long>(c.pinv));
   const __m512i in = lane_offsets(stride), to = lane_offsets(out_stride);
   __mmask8 ok = 0xff;
   // File order c1 before c0 in each coordinate; memory order c0, c1.
   const Batch a1 = load_be(src, in, 0, ok), a0 = load_be(src, in, 48, ok);
   const Batch b1 = load_be(src, in, 96, ok), b0 = load_be(src, in, 144, ok);
-  store_words(reduce_once(mont_mul(a0, k800, p, pinv), p), out, to, 0);
-  store_words(reduce_once(mont_mul(a1, k800, p, pinv), p), out, to, 48);
-  store_words(reduce_once(mont_mul(b0, k800, p, pinv), p), out, to, 96);
-  store_words(reduce_once(mont_mul(b1, k800, p, pinv), p), out, to, 144);
-  return ok & g2_on_curve(a0, a1, b0, b1, broadcast(c.k832), broadcast(c.c4), p, pinv);
+  store_mont(a0, c, out, to, 0);
+  store_mont(a1, c, out, to, 48);
+  store_mont(b0, c, out, to, 96);
+  store_mont(b1, c, out, to, 144);
+  return ok & g2_on_curve(a0, a1, b0, b1, broadcast(c.k832), broadcast(c.c4), broadcast(c.p),
+                          _mm512_set1_epi64(static_cast<long long>(c.pinv)));
 }
 
 CUZK_IFMA_BW __m512i addresses(const std::uint8_t* const* src) {
