@@ -684,7 +684,8 @@ Result<std::unique_ptr<GpuShape>> GpuShape::synthetic(const SyntheticSpec& sp) {
     for (int k = 0; k < 3; ++k) {
       const u32 whole = u32(terms[k]);
       const u32 frac16 = u32((terms[k] - whole) * 65536.0);
-      const double long_words = k == 0 && sp.long_row_every ? double(sp.rows) / sp.long_row_every * sp.long_row_terms : 0;
+      const double long_words =
+          k == 0 && sp.long_row_every ? double(sp.rows) / sp.long_row_every * sp.long_row_terms : 0;
       if (double(sp.rows) * (whole + 1) * 2 + long_words >= 4294967295.0)
         return Error{"GPU prover: synthetic shape too large"};
       const u64 seed = host_mix64(sp.seed * 3 + k);

@@ -26,6 +26,71 @@ std::vector<Fp::Repr> edge_and_random(test::Rng& rng, std::size_t n) {
   return v;
 }
 
+// The decoders' byte forms for arbitrary canonical coordinates (on the curve or not): bellperson's
+// big-endian coordinates in, Montgomery words out; and .zkey's little-endian Montgomery words.
+void put_be(const Fp::Repr& v, std::uint8_t* out) {
+  for (int w = 0; w < 6; ++w)
+    for (int b = 0; b < 8; ++b) out[8 * (5 - w) + (7 - b)] = std::uint8_t(v[w] >> (8 * b));
+}
+
+unsigned g1_from_canonical(const Fp::Repr* x, const Fp::Repr* y, Fp::Repr* xm, Fp::Repr* ym) {
+  std::uint8_t buf[8 * 96];
+  for (int k = 0; k < 8; ++k) {
+    put_be(x[k], buf + 96 * k);
+    put_be(y[k], buf + 96 * k + 48);
+  }
+  G1Affine out[8];
+  const unsigned ok = ifma::g1_decode_be8(buf, 96, out, sizeof(G1Affine));
+  for (int k = 0; k < 8; ++k) {
+    xm[k] = out[k].x.mont_raw();
+    ym[k] = out[k].y.mont_raw();
+  }
+  return ok;
+}
+
+unsigned g1_check_mont(const Fp::Repr* xm, const Fp::Repr* ym) {
+  std::uint8_t buf[8 * 96];
+  const std::uint8_t* at[8];
+  for (int k = 0; k < 8; ++k) {
+    std::memcpy(buf + 96 * k, xm[k].data(), 48);
+    std::memcpy(buf + 96 * k + 48, ym[k].data(), 48);
+    at[k] = buf + 96 * k;
+  }
+  G1Affine out[8];
+  return ifma::g1_decode_mont8(at, out, sizeof(G1Affine));
+}
+
+// G2: c[i][k] = coordinate i (x.c0, x.c1, y.c0, y.c1) of lane k.
+unsigned g2_from_canonical(const Fp::Repr (*c)[8], Fp::Repr (*m)[8]) {
+  std::uint8_t buf[8 * 192];
+  for (int k = 0; k < 8; ++k) {
+    put_be(c[1][k], buf + 192 * k);  // file order: x.c1, x.c0, y.c1, y.c0
+    put_be(c[0][k], buf + 192 * k + 48);
+    put_be(c[3][k], buf + 192 * k + 96);
+    put_be(c[2][k], buf + 192 * k + 144);
+  }
+  G2Affine out[8];
+  const unsigned ok = ifma::g2_decode_be8(buf, 192, out, sizeof(G2Affine));
+  for (int k = 0; k < 8; ++k) {
+    m[0][k] = out[k].x.c0.mont_raw();
+    m[1][k] = out[k].x.c1.mont_raw();
+    m[2][k] = out[k].y.c0.mont_raw();
+    m[3][k] = out[k].y.c1.mont_raw();
+  }
+  return ok;
+}
+
+unsigned g2_check_mont(const Fp::Repr (*m)[8]) {
+  std::uint8_t buf[8 * 192];
+  const std::uint8_t* at[8];
+  for (int k = 0; k < 8; ++k) {
+    for (int i = 0; i < 4; ++i) std::memcpy(buf + 192 * k + 48 * i, m[i][k].data(), 48);
+    at[k] = buf + 192 * k;
+  }
+  G2Affine out[8];
+  return ifma::g2_decode_mont8(at, out, sizeof(G2Affine));
+}
+
 TEST(FpIfma, ProductsEqualTheScalarField) {
   if (!ifma::available()) GTEST_SKIP() << "no AVX-512 IFMA on this CPU";
   test::Rng rng(11);
@@ -58,9 +123,9 @@ TEST(FpIfma, G1MontgomeryFormsAndCurveCheck) {
       if (kind == 3 && round % 2) x[k] = y[k] = Fp::Repr{};
       if (kind == 0 || (kind == 3 && round % 2 == 0)) expect_on |= 1u << k;
     }
-    unsigned on = ifma::g1_to_mont_and_check8(x, y, xm, ym);
+    unsigned on = g1_from_canonical(x, y, xm, ym);
     EXPECT_EQ(on, expect_on) << "round " << round;
-    EXPECT_EQ(ifma::g1_on_curve_mont8(xm, ym), expect_on) << "Montgomery inputs, round " << round;
+    EXPECT_EQ(g1_check_mont(xm, ym), expect_on) << "Montgomery inputs, round " << round;
     for (int k = 0; k < 8; ++k) {
       EXPECT_EQ(xm[k], Fp::from_canonical_unchecked(x[k]).mont_raw()) << "x lane " << k;
       EXPECT_EQ(ym[k], Fp::from_canonical_unchecked(y[k]).mont_raw()) << "y lane " << k;
@@ -72,7 +137,8 @@ TEST(FpIfma, G2MontgomeryFormsAndCurveCheck) {
   if (!ifma::available()) GTEST_SKIP() << "no AVX-512 IFMA on this CPU";
   test::Rng rng(13);
   for (int round = 0; round < 8; ++round) {
-    Fp::Repr x0[8], x1[8], y0[8], y1[8], m[4][8];
+    Fp::Repr c[4][8], m[4][8];
+    Fp::Repr *x0 = c[0], *x1 = c[1], *y0 = c[2], *y1 = c[3];
     unsigned expect_on = 0;
     for (int k = 0; k < 8; ++k) {
       G2Affine pt = rng.g2();
@@ -87,8 +153,8 @@ TEST(FpIfma, G2MontgomeryFormsAndCurveCheck) {
       y0[k] = y.c0.to_canonical();
       y1[k] = y.c1.to_canonical();
     }
-    EXPECT_EQ(ifma::g2_to_mont_and_check8(x0, x1, y0, y1, m[0], m[1], m[2], m[3]), expect_on) << "round " << round;
-    EXPECT_EQ(ifma::g2_on_curve_mont8(m[0], m[1], m[2], m[3]), expect_on) << "Montgomery inputs, round " << round;
+    EXPECT_EQ(g2_from_canonical(c, m), expect_on) << "round " << round;
+    EXPECT_EQ(g2_check_mont(m), expect_on) << "Montgomery inputs, round " << round;
     for (int k = 0; k < 8; ++k) {
       EXPECT_EQ(m[0][k], Fp::from_canonical_unchecked(x0[k]).mont_raw());
       EXPECT_EQ(m[1][k], Fp::from_canonical_unchecked(x1[k]).mont_raw());
@@ -105,7 +171,7 @@ TEST(FpIfma, PointWithYZeroIsOffTheCurve) {
   Fp::Repr x[8] = {}, y[8] = {}, xm[8], ym[8];
   y[1] = Fp::from_u64(2).to_canonical();
   y[2] = (Fp::zero() - Fp::from_u64(2)).to_canonical();
-  EXPECT_EQ(ifma::g1_to_mont_and_check8(x, y, xm, ym), 0b110u);
+  EXPECT_EQ(g1_from_canonical(x, y, xm, ym), 0b110u);
 }
 
 // Whole-point decoders from file bytes: every lane against the scalar decoder, with each kind of bad
@@ -158,7 +224,8 @@ TEST(FpIfma, G2DecodeFromBigEndianBytes) {
       std::memcpy(file.data() + k * kG2UncompressedBytes, enc.data(), enc.size());
     }
     G2Affine out[8];
-    EXPECT_EQ(ifma::g2_decode_be8(file.data(), kG2UncompressedBytes, out, sizeof(G2Affine)), expect) << "round " << round;
+    EXPECT_EQ(ifma::g2_decode_be8(file.data(), kG2UncompressedBytes, out, sizeof(G2Affine)), expect)
+        << "round " << round;
     for (int k = 0; k < 8; ++k) {
       if (!(expect >> k & 1)) continue;
       EXPECT_EQ(out[k].x, pts[k].x) << "x, lane " << k;

@@ -77,7 +77,8 @@ inline bool fast_g1_pair(const std::uint8_t* p, const std::uint8_t* q, const Fp&
 // the per-point path (which then overwrites all eight).
 static_assert(sizeof(Fp) == kFpBytes && offsetof(G1Affine, x) == 0 && offsetof(G1Affine, y) == kFpBytes,
               "the IFMA decoder writes G1Affine coordinates as raw words");
-static_assert(offsetof(G2Affine, x) == 0 && offsetof(G2Affine, y) == 2 * kFpBytes && offsetof(math::Fp2, c1) == kFpBytes,
+static_assert(offsetof(G2Affine, x) == 0 && offsetof(G2Affine, y) == 2 * kFpBytes &&
+                  offsetof(math::Fp2, c1) == kFpBytes,
               "the IFMA decoder writes G2Affine coordinates as raw words");
 
 inline bool fast_g1_batch8(const std::uint8_t* p, G1Affine* out) {

@@ -24,24 +24,6 @@ CUZK_IFMA __mmask8 g1_on_curve(const Batch& bx, const Batch& by, const Batch& li
   return equal(y2, add_reduced(x3, b, p));
 }
 
-CUZK_IFMA unsigned g1_impl(const Repr* x, const Repr* y, Repr* xm, Repr* ym) {
-  const Constants& c = constants();
-  const Batch p = broadcast(c.p), k800 = broadcast(c.k800);
-  const __m512i pinv = _mm512_set1_epi64(static_cast<long long>(c.pinv));
-  const Batch bx = load(x), by = load(y);
-  store(reduce_once(mont_mul(bx, k800, p, pinv), p), xm);
-  store(reduce_once(mont_mul(by, k800, p, pinv), p), ym);
-  // Canonical inputs, R = 2^416: products carry R^-1, triple products R^-2; R^2 lifts them.
-  return g1_on_curve(bx, by, broadcast(c.k832), broadcast(c.c4), p, pinv);
-}
-
-CUZK_IFMA unsigned g1_mont_impl(const Repr* xm, const Repr* ym) {
-  const Constants& c = constants();
-  const Batch p = broadcast(c.p);
-  const __m512i pinv = _mm512_set1_epi64(static_cast<long long>(c.pinv));
-  return g1_on_curve(load(xm), load(ym), broadcast(c.k448), broadcast(c.c4m), p, pinv);
-}
-
 // G2: x = x0 + x1 u, y = y0 + y1 u over Fp2 = Fp[u]/(u^2 + 1), b = 4 + 4u, in the same kind of
 // domain as g1_on_curve. Products of values below 4p stay below 2p (16p < R), so sums and lazy
 // differences feed the multiplier directly.
@@ -62,26 +44,6 @@ CUZK_IFMA __mmask8 g2_on_curve(const Batch& a0, const Batch& a1, const Batch& b0
   const Batch r0 = reduce_once(reduce_once(add_lazy(mul(e0, lift), b), p), p);
   const Batch r1 = reduce_once(reduce_once(add_lazy(mul(e1, lift), b), p), p);
   return equal(l0, r0) & equal(l1, r1);
-}
-
-CUZK_IFMA unsigned g2_impl(const Repr* x0, const Repr* x1, const Repr* y0, const Repr* y1, Repr* x0m, Repr* x1m,
-                           Repr* y0m, Repr* y1m) {
-  const Constants& c = constants();
-  const Batch p = broadcast(c.p), k800 = broadcast(c.k800);
-  const __m512i pinv = _mm512_set1_epi64(static_cast<long long>(c.pinv));
-  const Batch a0 = load(x0), a1 = load(x1), b0 = load(y0), b1 = load(y1);
-  store(reduce_once(mont_mul(a0, k800, p, pinv), p), x0m);
-  store(reduce_once(mont_mul(a1, k800, p, pinv), p), x1m);
-  store(reduce_once(mont_mul(b0, k800, p, pinv), p), y0m);
-  store(reduce_once(mont_mul(b1, k800, p, pinv), p), y1m);
-  return g2_on_curve(a0, a1, b0, b1, broadcast(c.k832), broadcast(c.c4), p, pinv);
-}
-
-CUZK_IFMA unsigned g2_mont_impl(const Repr* x0, const Repr* x1, const Repr* y0, const Repr* y1) {
-  const Constants& c = constants();
-  const Batch p = broadcast(c.p);
-  const __m512i pinv = _mm512_set1_epi64(static_cast<long long>(c.pinv));
-  return g2_on_curve(load(x0), load(x1), load(y0), load(y1), broadcast(c.k448), broadcast(c.c4m), p, pinv);
 }
 
 CUZK_IFMA void mul_impl(const Repr* a, const Repr* b, Repr* out) {
@@ -197,6 +159,7 @@ CUZK_IFMA_BW unsigned g1_decode_impl(const std::uint8_t* src, std::size_t stride
   const Batch bx = load_be(src, in, 0, ok), by = load_be(src, in, 48, ok);
   store_mont(bx, c, out, to, 0);
   store_mont(by, c, out, to, 48);
+  // Canonical inputs, R = 2^416: products carry R^-1, triple products R^-2; R^2 lifts them.
   return ok & g1_on_curve(bx, by, broadcast(c.k832), broadcast(c.c4), broadcast(c.p),
                           _mm512_set1_epi64(static_cast<long long>(c.pinv)));
 }
@@ -258,19 +221,6 @@ bool available() {
            __builtin_cpu_supports("avx512ifma");
   }();
   return ok;
-}
-
-unsigned g1_to_mont_and_check8(const Repr* x, const Repr* y, Repr* xm, Repr* ym) { return g1_impl(x, y, xm, ym); }
-
-unsigned g2_to_mont_and_check8(const Repr* x0, const Repr* x1, const Repr* y0, const Repr* y1, Repr* x0m, Repr* x1m,
-                                Repr* y0m, Repr* y1m) {
-  return g2_impl(x0, x1, y0, y1, x0m, x1m, y0m, y1m);
-}
-
-unsigned g1_on_curve_mont8(const Repr* xm, const Repr* ym) { return g1_mont_impl(xm, ym); }
-
-unsigned g2_on_curve_mont8(const Repr* x0m, const Repr* x1m, const Repr* y0m, const Repr* y1m) {
-  return g2_mont_impl(x0m, x1m, y0m, y1m);
 }
 
 void mul_canonical8(const Repr* a, const Repr* b, Repr* out) { mul_impl(a, b, out); }

@@ -5,7 +5,7 @@
 // the 2.1 GHz development core; eight lanes of 8 x 52-bit limbs do the same work in far fewer cycles.
 //
 // Everything here is chosen at run time: available() says whether this CPU (and OS) support
-// AVX-512F + IFMA; callers keep their scalar path for the others. The functions are compiled with a
+// AVX-512F/BW + IFMA; callers keep their scalar path for the others. The functions are compiled with a
 // target attribute, so the rest of the build needs no AVX-512 flags.
 #pragma once
 
@@ -18,21 +18,6 @@ namespace cuzk::math::ifma {
 
 // True when AVX-512F, AVX-512BW and AVX-512 IFMA can be used on this machine (checked once).
 bool available();
-
-// For eight G1 coordinate pairs given as canonical integers (each < p, as read from a file):
-// xm[k], ym[k] = the Montgomery forms (what Fp::from_canonical_unchecked returns), and the result's
-// bit k is set when y_k^2 == x_k^3 + 4, i.e. the point is on the curve. Only call when available().
-unsigned g1_to_mont_and_check8(const Fp::Repr* x, const Fp::Repr* y, Fp::Repr* xm, Fp::Repr* ym);
-
-// The same for eight G2 points (coordinates c0 + c1 u): Montgomery forms of the four coordinates,
-// bit k set when y_k^2 == x_k^3 + 4(1 + u).
-unsigned g2_to_mont_and_check8(const Fp::Repr* x0, const Fp::Repr* x1, const Fp::Repr* y0, const Fp::Repr* y1,
-                               Fp::Repr* x0m, Fp::Repr* x1m, Fp::Repr* y0m, Fp::Repr* y1m);
-
-// Curve checks only, for coordinates already in Montgomery form (each < p), as snarkjs .zkey files
-// store them: bit k set when point k is on the curve.
-unsigned g1_on_curve_mont8(const Fp::Repr* xm, const Fp::Repr* ym);
-unsigned g2_on_curve_mont8(const Fp::Repr* x0m, const Fp::Repr* x1m, const Fp::Repr* y0m, const Fp::Repr* y1m);
 
 // Whole points from file bytes, eight at a time, every step in vector registers. Each writes lane k's
 // coordinates in Montgomery form as Fp::Repr words at out + k * out_stride: x at byte 0, y at 48
