@@ -92,17 +92,17 @@ __device__ __forceinline__ bool eval_short_row(const CsrView& m, u32 longest, u6
 
 // a_k, b_k, c_k for k < rows, zero up to m (the padded domain); long rows are left to long_rows_kernel
 // (and, without C, their c_k to long_rows_product_kernel).
-// longest: per matrix, kLongRowWords when it has long rows, else ~0u.
-__global__ void eval_rows_kernel(CsrView a, CsrView b, CsrView c, uint3 longest, bool has_c, const Fr* __restrict__ w,
+// longest: kLongRowWords (longer rows are summed in pieces), or ~0u for one thread per row throughout.
+__global__ void eval_rows_kernel(CsrView a, CsrView b, CsrView c, u32 longest, bool has_c, const Fr* __restrict__ w,
                                  u64 rows, u64 m, Fr* oa, Fr* ob, Fr* oc) {
   const u64 k = u64(blockIdx.x) * blockDim.x + threadIdx.x;
   if (k >= m) return;
   Fr va = Fr::zero(), vb = Fr::zero(), vc = Fr::zero();
   bool sa = true, sb = true, sc = true;
   if (k < rows) {
-    sa = eval_short_row(a, longest.x, k, w, va);
-    sb = eval_short_row(b, longest.y, k, w, vb);
-    if (has_c) sc = eval_short_row(c, longest.z, k, w, vc);
+    sa = eval_short_row(a, longest, k, w, va);
+    sb = eval_short_row(b, longest, k, w, vb);
+    if (has_c) sc = eval_short_row(c, longest, k, w, vc);
     else if ((sc = sa && sb)) vc = va * vb;
   }
   if (sa) store_f(oa + k, va);
@@ -565,6 +565,31 @@ std::size_t GpuShape::device_bytes() const { return impl_->bytes; }
 
 namespace {
 
+// Every row over kLongRowWords words cut into pieces of about that many words at term boundaries
+// (term_words(t): the words of the term that starts at word t), uploaded into d. The row kernel
+// skips all rows over kLongRowWords, so every such row must be listed here.
+template <class TermWords>
+void split_long_rows(const std::vector<u32>& row_ptr, TermWords term_words, DevCsr& d) {
+  std::vector<u32> bounds, long_rows;
+  for (std::size_t r = 0; r + 1 < row_ptr.size(); ++r) {
+    const u32 b = row_ptr[r], e = row_ptr[r + 1];
+    if (e - b <= kLongRowWords) continue;
+    long_rows.insert(long_rows.end(), {u32(r), u32(bounds.size() / 2), 0u});
+    for (u32 t = b; t < e;) {
+      const u32 begin = t;
+      while (t < e && t - begin < kLongRowWords) t += term_words(t);
+      bounds.insert(bounds.end(), {begin, t});
+      ++long_rows.back();
+    }
+  }
+  d.pieces = u32(bounds.size() / 2);
+  d.num_long = u32(long_rows.size() / 3);
+  if (d.num_long) {
+    d.piece_bounds = upload_vector(bounds);
+    d.long_rows = upload_vector(long_rows);
+  }
+}
+
 Result<DevCsr> upload_csr(const groth16::CsrMatrix& mat, std::size_t rows, std::size_t nvars, const char* name) {
   if (mat.rows() != rows) return Error{std::string("GPU prover: matrix ") + name + " has a different row count"};
   const HostFr one = HostFr::one(), minus_one = -HostFr::one();
@@ -606,30 +631,12 @@ Result<DevCsr> upload_csr(const groth16::CsrMatrix& mat, std::size_t rows, std::
       return Error{std::string("GPU prover: matrix ") + name + " has more than 2^32 terms"};
   }
   row_ptr[rows] = u32(words.size());
-  // Long rows cut into pieces of about kLongRowWords words, at term boundaries (an explicit
-  // coefficient's index word follows its variable word).
-  std::vector<u32> bounds, long_rows;
-  for (std::size_t r = 0; r < rows; ++r) {
-    const u32 b = row_ptr[r], e = row_ptr[r + 1];
-    if (e - b <= kLongRowWords) continue;
-    long_rows.insert(long_rows.end(), {u32(r), u32(bounds.size() / 2), 0u});
-    for (u32 t = b; t < e;) {
-      const u32 begin = t;
-      while (t < e && t - begin < kLongRowWords) t += (words[t] >> 30) >= 2 ? 2 : 1;
-      bounds.insert(bounds.end(), {begin, t});
-      ++long_rows.back();
-    }
-  }
   DevCsr d;
   d.row_ptr = upload_vector(row_ptr);
   d.words = upload_vector(words);
   d.coefs = upload_vector(coefs);
-  d.pieces = u32(bounds.size() / 2);
-  d.num_long = u32(long_rows.size() / 3);
-  if (d.num_long) {
-    d.piece_bounds = upload_vector(bounds);
-    d.long_rows = upload_vector(long_rows);
-  }
+  // An explicit coefficient's index word follows its variable word.
+  split_long_rows(row_ptr, [&](u32 t) { return (words[t] >> 30) >= 2 ? 2u : 1u; }, d);
   return std::move(d);
 }
 
@@ -688,6 +695,9 @@ Result<std::unique_ptr<GpuShape>> GpuShape::synthetic(const SyntheticSpec& sp) {
           k == 0 && sp.long_row_every ? double(sp.rows) / sp.long_row_every * sp.long_row_terms : 0;
       if (double(sp.rows) * (whole + 1) * 2 + long_words >= 4294967295.0)
         return Error{"GPU prover: synthetic shape too large"};
+      // Rows over kLongRowWords words must be the listed long rows (split_long_rows below).
+      if ((whole + 1) * 2 > kLongRowWords)
+        return Error{"GPU prover: synthetic rows have at most 15 terms on average"};
       const u64 seed = host_mix64(sp.seed * 3 + k);
       DeviceBuffer counts((sp.rows + 1) * 4);
       DevCsr& m = *mats[k];
@@ -712,20 +722,10 @@ Result<std::unique_ptr<GpuShape>> GpuShape::synthetic(const SyntheticSpec& sp) {
                                                          kCoefs, ptr<const u32>(m.row_ptr), ptr<u32>(m.words));
       CUZK_CUDA_LAUNCH();
       CUZK_CUDA(cudaDeviceSynchronize());
-      if (every && lterms > kLongRowWords) {  // one word per term: pieces every kLongRowWords words
-        std::vector<u32> row_ptr(sp.rows + 1), bounds, long_rows;
+      if (every && lterms > kLongRowWords) {  // only the long rows exceed kLongRowWords (checked above)
+        std::vector<u32> row_ptr(sp.rows + 1);
         CUZK_CUDA(cudaMemcpy(row_ptr.data(), m.row_ptr.get(), row_ptr.size() * 4, cudaMemcpyDeviceToHost));
-        for (u64 r = every - 1; r < sp.rows; r += every) {
-          long_rows.insert(long_rows.end(), {u32(r), u32(bounds.size() / 2), 0u});
-          for (u32 b = row_ptr[r]; b < row_ptr[r + 1]; b += kLongRowWords) {
-            bounds.insert(bounds.end(), {b, std::min(b + kLongRowWords, row_ptr[r + 1])});
-            ++long_rows.back();
-          }
-        }
-        m.pieces = u32(bounds.size() / 2);
-        m.num_long = u32(long_rows.size() / 3);
-        m.piece_bounds = upload_vector(bounds);
-        m.long_rows = upload_vector(long_rows);
+        split_long_rows(row_ptr, [](u32) { return 1u; }, m);  // their terms are one word each
       }
     }
     d.bytes = d.a.bytes() + d.b.bytes() + d.c.bytes();
@@ -1006,10 +1006,9 @@ struct GpuProver::Impl {
       const char* v = std::getenv("CUZK_GPU_LONG_ROWS");
       return !(v && std::strcmp(v, "0") == 0);
     }();
-    auto longest = [&](const DevCsr& mat) { return pieces && mat.num_long ? kLongRowWords : ~0u; };
     eval_rows_kernel<<<grid_for(m, 128), 128, 0, s0>>>(sh.a.view(), sh.b.view(), sh.c.view(),
-                                                         make_uint3(longest(sh.a), longest(sh.b), longest(sh.c)),
-                                                         sh.has_c, dw, sh.rows, m, a, b, c);
+                                                         pieces ? kLongRowWords : ~0u, sh.has_c, dw, sh.rows, m, a,
+                                                         b, c);
     CUZK_CUDA_LAUNCH();
     if (pieces) {
       d_pieces.resize_discard(std::max({sh.a.pieces, sh.b.pieces, sh.c.pieces, 1u}) * sizeof(Fr));

@@ -122,7 +122,7 @@ class GpuShape {
   struct SyntheticSpec {
     std::uint64_t rows = 0;
     std::uint32_t num_inputs = 1, num_aux = 0;
-    double a_terms = 2.4, b_terms = 1.0, c_terms = 2.2;
+    double a_terms = 2.4, b_terms = 1.0, c_terms = 2.2;  // each below 15
     // Every long_row_every-th row of A (0: none) has long_row_terms terms of +-1 instead, as the
     // PoRep circuit's bit-packing rows (a_terms is the average of the other rows).
     std::uint32_t long_row_every = 0, long_row_terms = 0;

@@ -191,6 +191,17 @@ struct Case {
   bool long_rows = false;
 };
 
+// The PendingProof components that differ, as " A B1 ..." (empty when all agree).
+std::string component_diff(const PendingProof& x, const PendingProof& y) {
+  std::string d;
+  if (x.a_acc != y.a_acc) d += " A";
+  if (x.b1_acc != y.b1_acc) d += " B1";
+  if (x.b2_acc != y.b2_acc) d += " B2";
+  if (x.h_acc != y.h_acc) d += " H";
+  if (x.l_acc != y.l_acc) d += " L";
+  return d;
+}
+
 // Proves with both backends and compares; returns the key for reuse checks.
 bool run_case(gpu::CudaBackend& gpu_backend, const Case& cs, std::uint64_t seed) {
   std::string name = std::string(cs.basis == HBasis::kMonomialOverZ ? "bellperson" : "snarkjs") + " 2^" +
@@ -235,12 +246,7 @@ bool run_case(gpu::CudaBackend& gpu_backend, const Case& cs, std::uint64_t seed)
     test::Rng rng(seed ^ 0xabcdef);
     ProofRandomness rs{rng.fr(), rng.fr()};
     Proof pc = finish(*cpu, *pk, rs), pg = finish(*gpu, *pk, rs);
-    std::string diff;
-    if (cpu->a_acc != gpu->a_acc) diff += " A";
-    if (cpu->b1_acc != gpu->b1_acc) diff += " B1";
-    if (cpu->b2_acc != gpu->b2_acc) diff += " B2";
-    if (cpu->h_acc != gpu->h_acc) diff += " H";
-    if (cpu->l_acc != gpu->l_acc) diff += " L";
+    const std::string diff = component_diff(*cpu, *gpu);
     bool bytes_equal = pc.to_bytes() == pg.to_bytes();
     std::vector<Fr> inputs(c.w.begin() + 1, c.w.begin() + c.shape.num_inputs);
     auto ok = verify(pk->vk, inputs, pg);
@@ -265,12 +271,7 @@ bool run_case(gpu::CudaBackend& gpu_backend, const Case& cs, std::uint64_t seed)
     if (!gc) {
       report(name + " compact", false, "start failed: " + gc.error());
     } else {
-      std::string cdiff;
-      if (cpu->a_acc != gc->a_acc) cdiff += " A";
-      if (cpu->b1_acc != gc->b1_acc) cdiff += " B1";
-      if (cpu->b2_acc != gc->b2_acc) cdiff += " B2";
-      if (cpu->h_acc != gc->h_acc) cdiff += " H";
-      if (cpu->l_acc != gc->l_acc) cdiff += " L";
+      const std::string cdiff = component_diff(*cpu, *gc);
       const bool cbytes = finish(*gc, *pk, rs).to_bytes() == pc.to_bytes();
       auto tc = gpu_backend.last_timings();
       const bool flags = tc.compact && tc.upload_bytes == cw.payload_bytes();
