@@ -284,21 +284,10 @@ Status PointView<A>::decode_into(std::span<A> out, std::size_t first, const Deco
   return ok_status();
 }
 
-namespace {
-
-// Output buffers: n points, value-initialised, on huge pages populated by all threads
-// (base/huge_vector.hpp).
-template <class A>
-void allocate_points(HugeVector<A>& v, std::size_t n, std::size_t threads) {
-  allocate_huge(v, n, threads);
-}
-
-}  // namespace
-
 template <class A>
 Result<HugeVector<A>> PointView<A>::decode(const DecodeOptions& opt) const {
-  HugeVector<A> out;
-  allocate_points(out, size(), opt.threads ? opt.threads : default_threads());
+  HugeVector<A> out;  // huge pages, value-initialised by all threads (base/huge_vector.hpp)
+  allocate_huge(out, size(), opt.threads ? opt.threads : default_threads());
   auto st = decode_into(std::span<A>(out), 0, opt);
   if (!st) return Error{st.error()};
   return out;
