@@ -31,6 +31,33 @@ struct AffineT {
   CUZK_HD AffineT cneg(bool flag) const { return AffineT{x, y.cneg(flag)}; }
 };
 
+// Affine addition with the inverse supplied by the caller (batch inversion, msm_affine.cuh): the
+// denominator whose inverse p + q needs (1 when it needs none: an operand at infinity, or q = -p),
+// and the sum given inv_d = 1 / affine_sum_denominator(p, q). A doubling when q = p.
+template <class F>
+CUZK_HD F affine_sum_denominator(const AffineT<F>& p, const AffineT<F>& q) {
+  if (p.is_inf() || q.is_inf()) return F::one();
+  if (p.x == q.x) return p.y == q.y ? p.y.dbl() : F::one();
+  return q.x - p.x;
+}
+template <class F>
+CUZK_HD AffineT<F> affine_sum(const AffineT<F>& p, const AffineT<F>& q, const F& inv_d) {
+  if (p.is_inf()) return q;
+  if (q.is_inf()) return p;
+  F lambda;
+  if (p.x == q.x) {
+    if (p.y != q.y) return AffineT<F>::infinity();
+    const F xx = p.x.sqr();
+    lambda = (xx.dbl() + xx) * inv_d;  // 3x^2 / 2y
+  } else {
+    lambda = (q.y - p.y) * inv_d;
+  }
+  AffineT<F> r;
+  r.x = lambda.sqr() - p.x - q.x;
+  r.y = lambda * (p.x - r.x) - p.y;
+  return r;
+}
+
 template <class F>
 struct XyzzT {
   F x, y, zz, zzz;

@@ -24,12 +24,14 @@
 #include <algorithm>
 #include <cmath>
 #include <type_traits>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
 
 #include "gpu/cuda_util.cuh"
 #include "gpu/gpu.hpp"
+#include "gpu/msm_affine.cuh"
 
 namespace cuzk::gpu {
 
@@ -46,7 +48,9 @@ constexpr int kL2 = 16;           // segment length of the merge levels
 int num_windows(int c) { return (kScalarBits + c - 1) / c; }
 
 // ---------------------------------------------------------------------------------------------
-__global__ void digits_kernel(const Fr* scalars, u32 n, int c, int nwin, u32* keys, u32* vals, u32* zero_counts) {
+// Windows [w0, w1) are written (at (w - w0) * n + i); the lower windows are still walked for their carries.
+__global__ void digits_kernel(const Fr* scalars, u32 n, int c, int w0, int w1, u32* keys, u32* vals,
+                              u32* zero_counts) {
   const u32 i = blockIdx.x * blockDim.x + threadIdx.x;
   const bool valid = i < n;
   u32 s[9];
@@ -79,7 +83,7 @@ __global__ void digits_kernel(const Fr* scalars, u32 n, int c, int nwin, u32* ke
   s[8] = 0;
   const u32 mask = (1u << c) - 1, halfw = 1u << (c - 1);
   u32 carry = 0;
-  for (int w = 0; w < nwin; ++w) {
+  for (int w = 0; w < w1; ++w) {
     const int bit = w * c;
     const int limb = bit >> 5, sh = bit & 31;
     const u64 two = u64(s[limb]) | (u64(s[limb + 1]) << 32);
@@ -96,9 +100,10 @@ __global__ void digits_kernel(const Fr* scalars, u32 n, int c, int nwin, u32* ke
       dneg = false;
       carry = 0;
     }
+    if (w < w0) continue;
     if (valid) {
-      keys[std::size_t(w) * n + i] = key;
-      vals[std::size_t(w) * n + i] = i | (u32(dneg != neg) << 31);
+      keys[std::size_t(w - w0) * n + i] = key;
+      vals[std::size_t(w - w0) * n + i] = i | (u32(dneg != neg) << 31);
     }
     const unsigned ball = __ballot_sync(0xffffffffu, valid && key == 0);
     if ((threadIdx.x & 31) == 0 && ball) atomicAdd(zero_counts + w, u32(__popc(ball)));
@@ -231,6 +236,36 @@ __global__ void __launch_bounds__(128) accumulate_lk_kernel(const u32* in_keys, 
   if (!wrote1) store_xyzz(OP + 1, Xyzz::infinity());
 }
 
+// Lap timer of the affine rounds' phases (CUZK_MSM_AFF_PROFILE=1); does nothing otherwise.
+struct PhaseClock {
+  float* sums;
+  cudaStream_t st;
+  cudaEvent_t a = nullptr, b = nullptr;
+  PhaseClock(float* s, cudaStream_t stream) : sums(s), st(stream) {
+    static const bool on = [] {
+      const char* v = std::getenv("CUZK_MSM_AFF_PROFILE");
+      return v && *v == '1';
+    }();
+    if (!on) return;
+    CUZK_CUDA(cudaEventCreate(&a));
+    CUZK_CUDA(cudaEventCreate(&b));
+    CUZK_CUDA(cudaEventRecord(a, st));
+  }
+  void lap(int i) {
+    if (!a) return;
+    CUZK_CUDA(cudaEventRecord(b, st));
+    CUZK_CUDA(cudaEventSynchronize(b));
+    float ms = 0;
+    CUZK_CUDA(cudaEventElapsedTime(&ms, a, b));
+    sums[i] += ms;
+    std::swap(a, b);
+  }
+  ~PhaseClock() {
+    if (a) cudaEventDestroy(a);
+    if (b) cudaEventDestroy(b);
+  }
+};
+
 // ---------------------------------------------------------------------------------------------
 template <class F>
 __device__ XyzzT<F> mul_small(const XyzzT<F>& p, u32 k) {
@@ -344,11 +379,21 @@ template <>
 struct DevCurve<math::G1Curve> {
   using F = Fp;
   static constexpr int kOcc = 2;  // accumulate_l1 blocks per SM (measured: 2 > 3 = 4 at 2^26)
+  // Batch-affine accumulation from 2^kAffineLog scalars (0: never). G1 stays on mixed XYZZ additions:
+  // measured on the H200, affine 487 / 931 ms at 2^26 / 2^27 against XYZZ 397 / 766 (the list traffic,
+  // ~600 bytes per addition, costs more than the 4 multiplications it saves).
+  static constexpr int kAffineLog = 0;
+  static constexpr int kGroupLog = 28;  // windows per affine group: g N <= 2^kGroupLog
 };
 template <>
 struct DevCurve<math::G2Curve> {
   using F = Fp2;
   static constexpr int kOcc = 1;
+  // G2: affine 302.8 ms at 2^24 against XYZZ 441.1 (an Fp2 XYZZ addition spills; the affine one does not)
+  static constexpr int kAffineLog = 20;
+  // all 15 windows of a 2^24 MSM in one group (2^28 entries, ~38 GB of lists): 302.7 ms, against
+  // 316.7 / 344.1 ms with groups of 2^27 / 2^26 entries (one inversion per round serves the group)
+  static constexpr int kGroupLog = 28;
 };
 
 template <class F, int MINB>
@@ -372,8 +417,14 @@ struct Msm<C>::Impl {
   // workspace (grow-only)
   DeviceBuffer keys_in, vals_in, keys_out, vals_out, cub_tmp, zero_counts, buckets, lvl_keys[2], lvl_pts[2],
       lvl_counts[2], partial[2], result;
+  // batch-affine path (msm_affine.cuh): per-bucket offsets/counts and the lists of two rounds,
+  // the inversion levels, and small counters (list lengths per round, the largest bucket)
+  DeviceBuffer aff_off[2], aff_cnt[2], aff_keys[2], aff_pts[2], aff_refs, aff_inv, aff_misc;
+  // CUZK_MSM_AFF_PROFILE=1: time of the affine rounds' phases (plan, forward, inverse, backward),
+  // summed per MSM and printed to stderr; waits after every phase, so for profiling only
+  float phase_ms[4] = {};
   MsmProfile prof;
-  cudaEvent_t ev[6] = {};
+  cudaEvent_t ev[8] = {};
 
   Impl() {
     for (auto& e : ev) CUZK_CUDA(cudaEventCreate(&e));
@@ -414,41 +465,183 @@ struct Msm<C>::Impl {
     for (int w = 0; w < nwin; ++w) out[w] = to_host(h[w]);
   }
 
-  Jacobian run(const Fr* d_scalars, std::size_t count, const MsmConfig& cfg, cudaStream_t st) {
-    if (count > n) throw std::invalid_argument("Msm: more scalars than bases");
-    if (count >= (std::size_t(1) << 31)) throw std::invalid_argument("Msm: at most 2^31 - 1 scalars");
-    prof = MsmProfile{};
-    if (count == 0) return Jacobian::identity();
-    const u32 N = u32(count);
-    int c = cfg.window_bits > 0 ? cfg.window_bits : msm_default_window_bits(count);
-    // G2: the bucket reduction is relatively dearer (Fp2 register pressure); 17 measured best at 2^23
-    // and the windows stay at 15 down to c = 17.
-    // Measured on the H200 (2026-11-29): c = 16 beats 17 up to 2^22 (2^21: 76.0 vs 89.5 ms, 3.3M: 114.9 vs
-    // 119.0, 2^22: 131.4 vs 144.7). Tuning override of the cap: CUZK_MSM_G2_CMAX.
-    if (cfg.window_bits <= 0 && std::is_same_v<F, Fp2>)
-      c = std::min(c, env_int("CUZK_MSM_G2_CMAX", count <= (std::size_t(1) << 22) ? 16 : 17));
-    if (c < 2 || c > 24) throw std::invalid_argument("Msm: window bits must be in [2, 24]");  // <= 128 windows
-    const int nwin = num_windows(c);
-    const u32 nb = 1u << (c - 1);
-    prof.window_bits = c;
-    prof.windows = nwin;
-    const bool timing = cfg.profile;
-    if (timing) CUZK_CUDA(cudaEventRecord(ev[0], st));
+  // Inverts the n values at `vals` in place (nonzero), by levels of kInvGroup (msm_affine.cuh).
+  void invert_in_place(F* vals, u32 n, cudaStream_t st) {
+    std::vector<u32> sizes{n};
+    while (sizes.back() > 1) sizes.push_back((sizes.back() + kInvGroup - 1) / kInvGroup);
+    std::size_t words = 0;  // per level >= 1: values; per level: prefix products
+    for (std::size_t l = 0; l < sizes.size(); ++l) words += (l > 0 ? sizes[l] : 0) + sizes[l];
+    aff_inv.resize_discard(std::max<std::size_t>(words, 1) * sizeof(F));
+    std::vector<F*> v{vals}, pre;
+    F* next = static_cast<F*>(aff_inv.get());
+    for (std::size_t l = 0; l < sizes.size(); ++l) {
+      pre.push_back(next);
+      next += sizes[l];
+      if (l + 1 < sizes.size()) {
+        v.push_back(next);
+        next += sizes[l + 1];
+      }
+    }
+    const std::size_t top = sizes.size() - 1;
+    for (std::size_t l = 0; l < top; ++l)
+      product_forward_kernel<F><<<grid_for(sizes[l + 1], 128), 128, 0, st>>>(v[l], pre[l], sizes[l], v[l + 1]);
+    invert_one_kernel<F><<<1, 1, 0, st>>>(v[top]);
+    for (std::size_t l = top; l-- > 0;)
+      product_backward_kernel<F><<<grid_for(sizes[l + 1], 128), 128, 0, st>>>(v[l], pre[l], sizes[l], v[l + 1]);
+    CUZK_CUDA_LAUNCH();
+  }
 
+  // One round: input list (its length at len[0], at most in_bound) -> output list (length at len[1],
+  // at most out_bound).
+  template <bool kFromBases>
+  void pair_round(PairSource<F, kFromBases> src, RoundKeys keys, const u32* len, u32 in_bound, const u32* off,
+                  const u32* cnt, const u32* off_next, u32 out_bound, u32* keys_next, Aff* pts_next, cudaStream_t st) {
+    PhaseClock clock(phase_ms, st);
+    uint2* refs = static_cast<uint2*>(aff_refs.get());
+    pair_plan_kernel<F, kFromBases>
+        <<<grid_for(in_bound, 256), 256, 0, st>>>(src, keys, len, off, cnt, off_next, keys_next, refs, pts_next);
+    CUZK_CUDA_LAUNCH();
+    clock.lap(0);
+    const u32 per = u32(std::max(1, env_int("CUZK_MSM_AFF_PER", 16)));  // output slots per thread (tuning)
+    const u32 nthreads = std::max<u32>(1, (out_bound + per - 1) / per);
+    result.resize_discard(std::size_t(nthreads) * sizeof(F));
+    F* totals = static_cast<F*>(result.get());
+    const dim3 grid(grid_for(nthreads, 128));
+    constexpr int kMinB = DevCurve<C>::kOcc;
+    pair_forward_kernel<F, kFromBases, kMinB>
+        <<<grid, 128, 0, st>>>(src, len + 1, refs, per, nthreads, pts_next, totals);
+    CUZK_CUDA_LAUNCH();
+    clock.lap(1);
+    invert_in_place(totals, nthreads, st);
+    clock.lap(2);
+    pair_backward_kernel<F, kFromBases, kMinB>
+        <<<grid, 128, 0, st>>>(src, len + 1, refs, per, nthreads, pts_next, totals);
+    CUZK_CUDA_LAUNCH();
+    clock.lap(3);
+  }
+
+  // Batch-affine accumulation (msm_affine.cuh) by groups of g windows (digits, sorts, rounds, buckets):
+  // the workspace is g windows' sort plus two lists (about 0.75 g N points) instead of every window's
+  // digits, and each round's inversion serves the whole group.
+  void accumulate_affine(const Fr* d_scalars, u32 N, int c, int nwin, u32 nb, Xyzz* bk, bool timing,
+                         cudaStream_t st) {
+    // windows per group: g N <= 2^CUZK_MSM_AFF_GROUP_LOG entries (tuning override), positions < 2^31
+    const int group_log = std::clamp(env_int("CUZK_MSM_AFF_GROUP_LOG", DevCurve<C>::kGroupLog), 1, 30);
+    const int g = int(std::clamp<u64>((u64(1) << group_log) / N, 1, u64(nwin)));
+    const u32 GN = u32(g) * N, GB = u32(g) * nb;
+    keys_in.resize_discard(std::size_t(GN) * 4);
+    vals_in.resize_discard(std::size_t(GN) * 4);
+    keys_out.resize_discard(std::size_t(GN) * 4);
+    vals_out.resize_discard(std::size_t(GN) * 4);
+    u32* kin = static_cast<u32*>(keys_in.get());
+    u32* vin = static_cast<u32*>(vals_in.get());
+    u32* kout = static_cast<u32*>(keys_out.get());
+    u32* vout = static_cast<u32*>(vals_out.get());
+    u32* zc = static_cast<u32*>(zero_counts.get());
+    // list length bounds per round: a round at most halves the entries plus one per nonempty bucket
+    std::vector<u32> bound{GN};
+    while (bound.size() < 40) {
+      const u32 m = bound.back();
+      bound.push_back(u32((std::size_t(m) + std::min(m, GB) + 1) / 2));
+    }
+    for (int i = 0; i < 2; ++i) {
+      aff_off[i].resize_discard(std::size_t(GB) * 4);
+      aff_cnt[i].resize_discard(std::size_t(GB) * 4);
+      aff_keys[i].resize_discard(std::size_t(bound[i + 1]) * 4);
+      aff_pts[i].resize_discard(std::size_t(bound[i + 1]) * sizeof(Aff));
+    }
+    aff_refs.resize_discard(std::size_t(bound[1]) * sizeof(uint2));
+    aff_misc.resize_discard(64 * 4);
+    u32* len = static_cast<u32*>(aff_misc.get());  // len[r]: list length of round r; len[63]: largest bucket
+    auto OFF = [&](int i) { return static_cast<u32*>(aff_off[i & 1].get()); };
+    auto CNT = [&](int i) { return static_cast<u32*>(aff_cnt[i & 1].get()); };
+    auto LKEYS = [&](int i) { return static_cast<u32*>(aff_keys[i & 1].get()); };
+    auto LPTS = [&](int i) { return static_cast<Aff*>(aff_pts[i & 1].get()); };
+    const Aff* pb = static_cast<const Aff*>(bases.get());
+    std::size_t scan_bytes = 0;
+    CUZK_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, CNT(0), OFF(0), int(GB), st));
+    std::size_t sort_bytes = 0;
+    CUZK_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, kin, kout, vin, vout, int(N), 0, c, st));
+    cub_tmp.resize_discard(std::max<std::size_t>({sort_bytes, scan_bytes, 16}));
+
+    for (int w0 = 0; w0 < nwin; w0 += g) {
+      const int gw = std::min(g, nwin - w0);
+      const u32 n = u32(gw) * N, nbk = u32(gw) * nb;  // this group's entries and buckets
+      if (timing) CUZK_CUDA(cudaEventRecord(ev[5], st));
+      digits_kernel<<<grid_for(N, 256), 256, 0, st>>>(d_scalars, N, c, w0, w0 + gw, kin, vin, zc);
+      CUZK_CUDA_LAUNCH();
+      if (timing) CUZK_CUDA(cudaEventRecord(ev[6], st));
+      for (int i = 0; i < gw; ++i) {
+        std::size_t tb = cub_tmp.size();
+        const std::size_t o = std::size_t(i) * N;
+        CUZK_CUDA(cub::DeviceRadixSort::SortPairs(cub_tmp.get(), tb, kin + o, kout + o, vin + o, vout + o, int(N), 0,
+                                                  c, st));
+      }
+      if (timing) CUZK_CUDA(cudaEventRecord(ev[7], st));
+
+      const RoundKeys keys0{kout, N, nb};
+      CUZK_CUDA(cudaMemsetAsync(OFF(0), 0, std::size_t(nbk) * 4, st));
+      CUZK_CUDA(cudaMemsetAsync(CNT(0), 0, std::size_t(nbk) * 4, st));
+      CUZK_CUDA(cudaMemsetAsync(len, 0, 64 * 4, st));
+      run_bounds_kernel<<<grid_for(n, 256), 256, 0, st>>>(keys0, n, OFF(0), CNT(0));
+      run_counts_kernel<<<grid_for(nbk, 256), 256, 0, st>>>(OFF(0), CNT(0), nbk, len + 63, n, len);
+      CUZK_CUDA_LAUNCH();
+      u32 largest = 0;  // the number of rounds depends on it: one wait per group
+      CUZK_CUDA(cudaMemcpyAsync(&largest, len + 63, 4, cudaMemcpyDeviceToHost, st));
+      CUZK_CUDA(cudaStreamSynchronize(st));
+      int rounds = 0;
+      while ((u64(1) << rounds) < largest) ++rounds;
+
+      for (int r = 0; r < rounds; ++r) {
+        halve_counts_kernel<<<grid_for(nbk, 256), 256, 0, st>>>(CNT(r), CNT(r + 1), nbk);
+        std::size_t sb = cub_tmp.size();
+        CUZK_CUDA(cub::DeviceScan::ExclusiveSum(cub_tmp.get(), sb, CNT(r + 1), OFF(r + 1), int(nbk), st));
+        list_len_kernel<<<1, 1, 0, st>>>(OFF(r + 1), CNT(r + 1), nbk, len + r + 1);
+        CUZK_CUDA_LAUNCH();
+        if (r == 0)
+          pair_round<true>(PairSource<F, true>{pb, vout}, keys0, len, n, OFF(0), CNT(0), OFF(1), bound[1], LKEYS(0),
+                           LPTS(0), st);
+        else
+          pair_round<false>(PairSource<F, false>{LPTS(r - 1), nullptr}, RoundKeys{LKEYS(r - 1), 0, nb}, len + r,
+                            bound[r], OFF(r), CNT(r), OFF(r + 1), bound[r + 1], LKEYS(r), LPTS(r), st);
+      }
+      Xyzz* B = bk + std::size_t(w0) * nb;
+      if (rounds == 0)
+        scatter_buckets_kernel<F, true><<<grid_for(nbk, 128), 128, 0, st>>>(PairSource<F, true>{pb, vout}, OFF(0),
+                                                                             CNT(0), nbk, B);
+      else
+        scatter_buckets_kernel<F, false><<<grid_for(nbk, 128), 128, 0, st>>>(
+            PairSource<F, false>{LPTS(rounds - 1), nullptr}, OFF(rounds), CNT(rounds), nbk, B);
+      CUZK_CUDA_LAUNCH();
+      if (timing) {
+        CUZK_CUDA(cudaEventRecord(ev[4], st));
+        CUZK_CUDA(cudaEventSynchronize(ev[4]));
+        prof.digits_ms += elapsed(ev[5], ev[6]);
+        prof.sort_ms += elapsed(ev[6], ev[7]);
+        prof.accumulate_ms += elapsed(ev[7], ev[4]);
+      }
+    }
+    if (phase_ms[1] > 0) {
+      std::fprintf(stderr, "msm affine phases (n=%u, c=%d, g=%d): plan %.1f forward %.1f inverse %.1f backward %.1f ms\n",
+                   N, c, g, phase_ms[0], phase_ms[1], phase_ms[2], phase_ms[3]);
+      std::fill(std::begin(phase_ms), std::end(phase_ms), 0.f);
+    }
+  }
+
+  // Mixed XYZZ accumulation of every window at once (the segment levels of the header comment).
+  void accumulate_xyzz(const Fr* d_scalars, u32 N, int c, int nwin, u32 nb, Xyzz* bk, bool timing, cudaStream_t st) {
     const std::size_t entries = std::size_t(nwin) * N;
     keys_in.resize_discard(entries * 4);
     vals_in.resize_discard(entries * 4);
     keys_out.resize_discard(entries * 4);
     vals_out.resize_discard(entries * 4);
-    zero_counts.resize_discard(256 * 4);
-    CUZK_CUDA(cudaMemsetAsync(zero_counts.get(), 0, 256 * 4, st));
     u32* kin = static_cast<u32*>(keys_in.get());
     u32* vin = static_cast<u32*>(vals_in.get());
     u32* kout = static_cast<u32*>(keys_out.get());
     u32* vout = static_cast<u32*>(vals_out.get());
     u32* zc = static_cast<u32*>(zero_counts.get());
 
-    digits_kernel<<<grid_for(N, 256), 256, 0, st>>>(d_scalars, N, c, nwin, kin, vin, zc);
+    digits_kernel<<<grid_for(N, 256), 256, 0, st>>>(d_scalars, N, c, 0, nwin, kin, vin, zc);
     CUZK_CUDA_LAUNCH();
     if (timing) CUZK_CUDA(cudaEventRecord(ev[1], st));
 
@@ -462,11 +655,6 @@ struct Msm<C>::Impl {
                                                 st));
     }
     if (timing) CUZK_CUDA(cudaEventRecord(ev[2], st));
-
-    // buckets: all-zero memory is the point at infinity
-    buckets.resize_discard(std::size_t(nwin) * nb * sizeof(Xyzz));
-    CUZK_CUDA(cudaMemsetAsync(buckets.get(), 0, std::size_t(nwin) * nb * sizeof(Xyzz), st));
-    Xyzz* bk = static_cast<Xyzz*>(buckets.get());
 
     // segment length: up to 256, smaller when there is too little work to fill the GPU
     // (tuning overrides: CUZK_MSM_SEG, CUZK_MSM_OCC)
@@ -515,6 +703,46 @@ struct Msm<C>::Impl {
       m = out_len;
       in = out;
     }
+    if (timing) {
+      CUZK_CUDA(cudaEventRecord(ev[3], st));
+      CUZK_CUDA(cudaEventSynchronize(ev[3]));
+      prof.digits_ms = elapsed(ev[0], ev[1]);
+      prof.sort_ms = elapsed(ev[1], ev[2]);
+      prof.accumulate_ms = elapsed(ev[2], ev[3]);
+    }
+  }
+
+  Jacobian run(const Fr* d_scalars, std::size_t count, const MsmConfig& cfg, cudaStream_t st) {
+    if (count > n) throw std::invalid_argument("Msm: more scalars than bases");
+    if (count >= (std::size_t(1) << 31)) throw std::invalid_argument("Msm: at most 2^31 - 1 scalars");
+    prof = MsmProfile{};
+    if (count == 0) return Jacobian::identity();
+    const u32 N = u32(count);
+    int c = cfg.window_bits > 0 ? cfg.window_bits : msm_default_window_bits(count);
+    // G2: the bucket reduction is relatively dearer (Fp2 register pressure); 17 measured best at 2^23
+    // and the windows stay at 15 down to c = 17.
+    // Measured on the H200 (2026-11-29): c = 16 beats 17 up to 2^22 (2^21: 76.0 vs 89.5 ms, 3.3M: 114.9 vs
+    // 119.0, 2^22: 131.4 vs 144.7). Tuning override of the cap: CUZK_MSM_G2_CMAX.
+    if (cfg.window_bits <= 0 && std::is_same_v<F, Fp2>)
+      c = std::min(c, env_int("CUZK_MSM_G2_CMAX", count <= (std::size_t(1) << 22) ? 16 : 17));
+    if (c < 2 || c > 24) throw std::invalid_argument("Msm: window bits must be in [2, 24]");  // <= 128 windows
+    const int nwin = num_windows(c);
+    const u32 nb = 1u << (c - 1);
+    prof.window_bits = c;
+    prof.windows = nwin;
+    const bool timing = cfg.profile;
+    if (timing) CUZK_CUDA(cudaEventRecord(ev[0], st));
+    zero_counts.resize_discard(256 * 4);
+    CUZK_CUDA(cudaMemsetAsync(zero_counts.get(), 0, 256 * 4, st));
+    // buckets: all-zero memory is the point at infinity
+    buckets.resize_discard(std::size_t(nwin) * nb * sizeof(Xyzz));
+    CUZK_CUDA(cudaMemsetAsync(buckets.get(), 0, std::size_t(nwin) * nb * sizeof(Xyzz), st));
+    Xyzz* bk = static_cast<Xyzz*>(buckets.get());
+    // batch-affine accumulation from 2^CUZK_MSM_AFFINE_LOG scalars (tuning override; 0 = never)
+    const int affine_log = env_int("CUZK_MSM_AFFINE_LOG", DevCurve<C>::kAffineLog);
+    const bool affine = affine_log > 0 && N >= (u64(1) << affine_log);
+    if (affine) accumulate_affine(d_scalars, N, c, nwin, nb, bk, timing, st);
+    else accumulate_xyzz(d_scalars, N, c, nwin, nb, bk, timing, st);
     if (timing) CUZK_CUDA(cudaEventRecord(ev[3], st));
 
     const u32 nchunks = (nb + kBucketChunk - 1) / kBucketChunk;
@@ -527,13 +755,9 @@ struct Msm<C>::Impl {
     if (timing) {
       CUZK_CUDA(cudaEventRecord(ev[4], st));
       CUZK_CUDA(cudaEventSynchronize(ev[4]));
-      prof.digits_ms = elapsed(ev[0], ev[1]);
-      prof.sort_ms = elapsed(ev[1], ev[2]);
-      prof.accumulate_ms = elapsed(ev[2], ev[3]);
       prof.reduce_ms = elapsed(ev[3], ev[4]);
       prof.total_ms = elapsed(ev[0], ev[4]);
     }
-
     // Horner over windows on the host
     Jacobian acc = wsum[nwin - 1].to_jacobian();
     for (int w = nwin - 2; w >= 0; --w) {
@@ -579,7 +803,9 @@ void Msm<C>::release_workspace() {
   auto& m = *impl_;
   for (DeviceBuffer* b : {&m.keys_in, &m.vals_in, &m.keys_out, &m.vals_out, &m.cub_tmp, &m.zero_counts, &m.buckets,
                           &m.lvl_keys[0], &m.lvl_keys[1], &m.lvl_pts[0], &m.lvl_pts[1], &m.lvl_counts[0],
-                          &m.lvl_counts[1], &m.partial[0], &m.partial[1], &m.result})
+                          &m.lvl_counts[1], &m.partial[0], &m.partial[1], &m.result, &m.aff_off[0], &m.aff_off[1],
+                          &m.aff_cnt[0], &m.aff_cnt[1], &m.aff_keys[0], &m.aff_keys[1], &m.aff_pts[0], &m.aff_pts[1],
+                          &m.aff_refs, &m.aff_inv, &m.aff_misc})
     *b = DeviceBuffer();
 }
 
@@ -589,7 +815,10 @@ std::size_t Msm<C>::workspace_bytes() const {
   std::size_t s = 0;
   for (const DeviceBuffer* b : {&m.keys_in, &m.vals_in, &m.keys_out, &m.vals_out, &m.cub_tmp, &m.zero_counts,
                                 &m.buckets, &m.lvl_keys[0], &m.lvl_keys[1], &m.lvl_pts[0], &m.lvl_pts[1],
-                                &m.lvl_counts[0], &m.lvl_counts[1], &m.partial[0], &m.partial[1], &m.result})
+                                &m.lvl_counts[0], &m.lvl_counts[1], &m.partial[0], &m.partial[1], &m.result,
+                                &m.aff_off[0], &m.aff_off[1], &m.aff_cnt[0], &m.aff_cnt[1], &m.aff_keys[0],
+                                &m.aff_keys[1], &m.aff_pts[0], &m.aff_pts[1], &m.aff_refs, &m.aff_inv,
+                                &m.aff_misc})
     s += b->size();
   return s;
 }

@@ -108,6 +108,29 @@ TEST(GpuCurveHost, XyzzAndJacobianFormulas) {
   }
 }
 
+// The affine sum of the batch-affine MSM (affine_sum with the inverse of affine_sum_denominator) on
+// generic pairs and every exceptional case: doubling, p + (-p), operands at infinity.
+template <class DevAffine, class HostJacobian, class HostAffine, class ToDev, class ToHost>
+void check_affine_sum(const std::vector<std::pair<HostAffine, HostAffine>>& cases, ToDev dev, ToHost host) {
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const auto& [p, q] = cases[i];
+    const DevAffine dp = dev(p), dq = dev(q);
+    const auto d = gpu::affine_sum_denominator(dp, dq);
+    ASSERT_FALSE(d.is_zero()) << i;
+    const DevAffine s = gpu::affine_sum(dp, dq, d.inverse());
+    ASSERT_EQ(host(s), (HostJacobian::from_affine(p) + HostJacobian::from_affine(q)).to_affine()) << i;
+  }
+}
+
+TEST(GpuCurveHost, AffineSumG1) {
+  test::Rng rng(14);
+  const math::G1Affine p = rng.g1(), q = rng.g1(), inf = math::G1Affine::identity();
+  check_affine_sum<gpu::G1Affine, math::G1Jacobian>(std::vector<std::pair<math::G1Affine, math::G1Affine>>{
+                                      {p, q}, {q, p}, {p, p}, {p, -p}, {p, inf}, {inf, q}, {inf, inf},
+                                      {rng.g1(), rng.g1()}},
+                                  to_dev_affine, to_host_affine);
+}
+
 TEST(GpuFieldHost, Fp2) {
   test::Rng rng(14);
   for (int it = 0; it < 3000; ++it) {
@@ -146,6 +169,10 @@ TEST(GpuCurveHost, G2Formulas) {
     j.add_affine(dev(q));
     ASSERT_EQ(host(j.to_affine()), (hp.dbl() + hq).to_affine());
   }
+  const math::G2Affine p = rng.g2(), q = rng.g2(), inf = math::G2Affine::identity();
+  check_affine_sum<gpu::G2Affine, math::G2Jacobian>(std::vector<std::pair<math::G2Affine, math::G2Affine>>{
+                                      {p, q}, {p, p}, {p, -p}, {p, inf}, {inf, q}, {inf, inf}},
+                                  dev, host);
 }
 
 }  // namespace
