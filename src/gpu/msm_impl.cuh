@@ -14,6 +14,8 @@
 //                same step on that list (full XYZZ additions, segments of L2) repeats until one
 //                segment remains. Work per thread is bounded by L whatever the digit distribution:
 //                all-equal scalars give one huge bucket that is summed as a tree.
+//                G2 (and G1 with CUZK_MSM_AFFINE_LOG) from 2^20 scalars instead: digits, sort and
+//                batch-affine rounds by groups of windows (msm_affine.cuh), one point per bucket.
 // 4. reduce:     per window, sum_b b * B_b by chunks of K buckets (running sums, then the chunk's
 //                offset times its plain sum), then a tree sum of the chunk results.
 // 5. host:       Horner over the window sums (c doublings each) in host Jacobian coordinates.
@@ -42,7 +44,6 @@ namespace {
 
 constexpr int kScalarBits = 255;
 constexpr int kReduceThreads = 128;
-constexpr int kBucketChunk = 32;  // buckets per thread in the bucket reduction
 constexpr int kL2 = 16;           // segment length of the merge levels
 
 int num_windows(int c) { return (kScalarBits + c - 1) / c; }
@@ -278,17 +279,18 @@ __device__ XyzzT<F> mul_small(const XyzzT<F>& p, u32 k) {
   return r;
 }
 
-// Chunk j of window w covers buckets [j*K + 1, j*K + K]: returns sum (b - lo + 1) B_b + (lo - 1) sum B_b.
+// Chunk j of window w covers buckets [j*K + 1, j*K + K] (K = chunk): returns
+// sum (b - lo + 1) B_b + (lo - 1) sum B_b.
 template <class F>
-__global__ void __launch_bounds__(128) bucket_reduce_kernel(const XyzzT<F>* buckets, u32 nb, u32 nchunks,
+__global__ void __launch_bounds__(128) bucket_reduce_kernel(const XyzzT<F>* buckets, u32 nb, u32 chunk, u32 nchunks,
                                                             XyzzT<F>* partial) {
   using Xyzz = XyzzT<F>;
   const int w = blockIdx.y;
   const u32 j = blockIdx.x * blockDim.x + threadIdx.x;
   if (j >= nchunks) return;
   const Xyzz* B = buckets + std::size_t(w) * nb;
-  const u32 lo = j * kBucketChunk + 1;
-  const u32 hi = min(lo + kBucketChunk - 1, nb);
+  const u32 lo = j * chunk + 1;
+  const u32 hi = min(lo + chunk - 1, nb);
   Xyzz s = Xyzz::infinity(), t = Xyzz::infinity();
   for (u32 b = hi; b >= lo; --b) {
     s.add(load_xyzz(B + (b - 1)));
@@ -384,6 +386,9 @@ struct DevCurve<math::G1Curve> {
   // ~600 bytes per addition, costs more than the 4 multiplications it saves).
   static constexpr int kAffineLog = 0;
   static constexpr int kGroupLog = 28;  // windows per affine group: g N <= 2^kGroupLog
+  // buckets per thread in the bucket reduction: 64 measured 744.8 / 393.1 ms at 2^27 / 2^26 against
+  // 766.8 / 397.0 with 32 (and 810.2 / 407.2 with 16)
+  static constexpr int kReduceChunk = 64;
 };
 template <>
 struct DevCurve<math::G2Curve> {
@@ -394,6 +399,7 @@ struct DevCurve<math::G2Curve> {
   // all 15 windows of a 2^24 MSM in one group (2^28 entries, ~38 GB of lists): 302.7 ms, against
   // 316.7 / 344.1 ms with groups of 2^27 / 2^26 entries (one inversion per round serves the group)
   static constexpr int kGroupLog = 28;
+  static constexpr int kReduceChunk = 32;  // 2^24: 32 -> 32.3 ms of reduction, 16 -> 43.8, 8 -> 65.8
 };
 
 template <class F, int MINB>
@@ -745,10 +751,12 @@ struct Msm<C>::Impl {
     else accumulate_xyzz(d_scalars, N, c, nwin, nb, bk, timing, st);
     if (timing) CUZK_CUDA(cudaEventRecord(ev[3], st));
 
-    const u32 nchunks = (nb + kBucketChunk - 1) / kBucketChunk;
+    // buckets per thread in the bucket reduction (tuning override: CUZK_MSM_RED_CHUNK)
+    const u32 chunk = u32(std::max(1, env_int("CUZK_MSM_RED_CHUNK", DevCurve<C>::kReduceChunk)));
+    const u32 nchunks = (nb + chunk - 1) / chunk;
     result.resize_discard(std::size_t(nwin) * nchunks * sizeof(Xyzz));
     Xyzz* chunk_sums = static_cast<Xyzz*>(result.get());
-    bucket_reduce_kernel<F><<<dim3(grid_for(nchunks, 128), nwin), 128, 0, st>>>(bk, nb, nchunks, chunk_sums);
+    bucket_reduce_kernel<F><<<dim3(grid_for(nchunks, 128), nwin), 128, 0, st>>>(bk, nb, chunk, nchunks, chunk_sums);
     CUZK_CUDA_LAUNCH();
     std::vector<HostXyzz> wsum;
     reduce_windows(chunk_sums, nchunks, nchunks, nwin, wsum, st);
