@@ -7,11 +7,7 @@
 # that matter on stdout.
 set -u
 D=${1:-build-x}
-OUT=${OUT:-./gpu-out}
-mkdir -p "$OUT"
-B=$D/bin
-mkdir -p "$B" && tar -xJf "$D/bins.tar.xz" -C "$B" || exit 1
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv,noheader
+. "$(dirname "$0")/device_common.sh"
 T0=$(date +%s)
 t() { echo "($(( $(date +%s) - T0 )) s)"; }
 echo "== gpu_check, every MSM on the affine path $(t)"

@@ -8,11 +8,7 @@
 # ignored build* folder holding bins.tar.xz and this script) there and name it in the call's carry.
 set -u
 D=${1:-build-wtgpu}
-OUT=${OUT:-./gpu-out}
-mkdir -p "$OUT"
-B=$D/bin
-mkdir -p "$B" && tar -xJf "$D/bins.tar.xz" -C "$B" || exit 1
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total,memory.used --format=csv,noheader
+. "$(dirname "$0")/device_common.sh"
 T0=$(date +%s)
 echo "== gpu_check"
 timeout ${CHECK_TIMEOUT:-200} "$B/gpu_check" > "$OUT/check.txt" 2>&1; echo "gpu_check rc=$?"

@@ -20,7 +20,7 @@
 //
 // The rounds end when every bucket holds one point (ceil(log2(largest bucket)) rounds); those points
 // become the XYZZ buckets of the usual bucket reduction. About 6M + 1S per addition against 8M + 2S,
-// at the price of list traffic (~500 bytes per addition). Exceptional sums are exact: a point plus
+// at the price of list traffic (~600 bytes per addition). Exceptional sums are exact: a point plus
 // itself is a doubling, plus its negation or infinity is trivial (the point at infinity is (0, 0)).
 #pragma once
 

@@ -382,7 +382,7 @@ struct DevCurve<math::G1Curve> {
   using F = Fp;
   static constexpr int kOcc = 2;  // accumulate_l1 blocks per SM (measured: 2 > 3 = 4 at 2^26)
   // Batch-affine accumulation from 2^kAffineLog scalars (0: never). G1 stays on mixed XYZZ additions:
-  // measured on the H200, affine 487 / 931 ms at 2^26 / 2^27 against XYZZ 397 / 766 (the list traffic,
+  // measured on the H200, affine 477 / 913 ms at 2^26 / 2^27 against XYZZ 397 / 768 (the list traffic,
   // ~600 bytes per addition, costs more than the 4 multiplications it saves).
   static constexpr int kAffineLog = 0;
   static constexpr int kGroupLog = 28;  // windows per affine group: g N <= 2^kGroupLog
@@ -434,6 +434,13 @@ struct Msm<C>::Impl {
 
   Impl() {
     for (auto& e : ev) CUZK_CUDA(cudaEventCreate(&e));
+  }
+  // Every workspace buffer (not the bases), for release_workspace and workspace_bytes.
+  std::vector<DeviceBuffer*> workspace() {
+    return {&keys_in,     &vals_in,     &keys_out,    &vals_out,    &cub_tmp,      &zero_counts,  &buckets,
+            &lvl_keys[0], &lvl_keys[1], &lvl_pts[0],  &lvl_pts[1],  &lvl_counts[0], &lvl_counts[1], &partial[0],
+            &partial[1],  &result,      &aff_off[0],  &aff_off[1],  &aff_cnt[0],   &aff_cnt[1],   &aff_keys[0],
+            &aff_keys[1], &aff_pts[0],  &aff_pts[1],  &aff_refs,    &aff_inv,      &aff_misc};
   }
   ~Impl() {
     for (auto& e : ev)
@@ -808,26 +815,13 @@ const MsmProfile& Msm<C>::last_profile() const {
 
 template <class C>
 void Msm<C>::release_workspace() {
-  auto& m = *impl_;
-  for (DeviceBuffer* b : {&m.keys_in, &m.vals_in, &m.keys_out, &m.vals_out, &m.cub_tmp, &m.zero_counts, &m.buckets,
-                          &m.lvl_keys[0], &m.lvl_keys[1], &m.lvl_pts[0], &m.lvl_pts[1], &m.lvl_counts[0],
-                          &m.lvl_counts[1], &m.partial[0], &m.partial[1], &m.result, &m.aff_off[0], &m.aff_off[1],
-                          &m.aff_cnt[0], &m.aff_cnt[1], &m.aff_keys[0], &m.aff_keys[1], &m.aff_pts[0], &m.aff_pts[1],
-                          &m.aff_refs, &m.aff_inv, &m.aff_misc})
-    *b = DeviceBuffer();
+  for (DeviceBuffer* b : impl_->workspace()) *b = DeviceBuffer();
 }
 
 template <class C>
 std::size_t Msm<C>::workspace_bytes() const {
-  const auto& m = *impl_;
   std::size_t s = 0;
-  for (const DeviceBuffer* b : {&m.keys_in, &m.vals_in, &m.keys_out, &m.vals_out, &m.cub_tmp, &m.zero_counts,
-                                &m.buckets, &m.lvl_keys[0], &m.lvl_keys[1], &m.lvl_pts[0], &m.lvl_pts[1],
-                                &m.lvl_counts[0], &m.lvl_counts[1], &m.partial[0], &m.partial[1], &m.result,
-                                &m.aff_off[0], &m.aff_off[1], &m.aff_cnt[0], &m.aff_cnt[1], &m.aff_keys[0],
-                                &m.aff_keys[1], &m.aff_pts[0], &m.aff_pts[1], &m.aff_refs, &m.aff_inv,
-                                &m.aff_misc})
-    s += b->size();
+  for (const DeviceBuffer* b : impl_->workspace()) s += b->size();
   return s;
 }
 
