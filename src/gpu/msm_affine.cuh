@@ -9,7 +9,8 @@
 //            cnt_{r+1}[b] = ceil(cnt_r[b] / 2) points at off_{r+1} = exclusive scan of cnt_{r+1}.
 //            Round 0 reads the points from the bases (index and sign from the sorted values); the
 //            group's windows are one list whose buckets are numbered window * nb + bucket.
-//   plan:     one thread per input entry: keys of the output slots, copies of odd last entries.
+//   plan:     one thread per input entry: the output slots' keys and pair references, copies of
+//             odd last entries.
 //   forward:  one thread per `per` consecutive output slots: for each pair the denominator d
 //             (x2 - x1; 2y1 for a doubling; 1 when the sum is trivial), the running product before
 //             d stored in the output slot, the thread's product in `totals`.
