@@ -359,38 +359,45 @@ struct Ctx {
   CUZK_IFMA __mmask8 same(const Batch& a, const Batch& b) const { return equal(reduce_once(a, p), reduce_once(b, p)); }
 };
 
-// r = r + q (q affine: qx, qy), madd-2008-s, for both chains; lanes in `skip` (q empty) keep r,
-// lanes in `rid` (r the identity) take q. Lanes where the addition would double or cancel (r = +-q)
-// are added to `bad` (their results are wrong).
-CUZK_IFMA inline void madd2(const Ctx& c, Pts r[2], const Batch qx[2], const Batch qy[2], const __mmask8 skip[2],
-                            __mmask8 rid[2], __mmask8 bad[2]) {
-  Batch u2[2], s2[2], P[2], R[2], pp[2], ppp[2], q[2], r2[2], t[2], m[2];
-  c.mm2(qx[0], r[0].zz, qx[1], r[1].zz, u2[0], u2[1]);
-  c.mm2(qy[0], r[0].zzz, qy[1], r[1].zzz, s2[0], s2[1]);
+// What add-2008-s and madd-2008-s share, for both chains: from U1, S1 (r scaled to q's ZZ, ZZZ) and
+// U2, S2 (q scaled to r's) to X3, Y3, and PP, PPP by which the caller scales r's ZZ, ZZZ.
+CUZK_IFMA inline void xyzz_add_core2(const Ctx& c, const Batch u1[2], const Batch s1[2], const Batch u2[2],
+                                     const Batch s2[2], Batch x3[2], Batch y3[2], Batch pp[2], Batch ppp[2]) {
+  Batch P[2], R[2], q[2], r2[2], t[2], m[2];
   for (int i = 0; i < 2; ++i) {
-    P[i] = sub_lazy(u2[i], r[i].x, c.two_p);
-    R[i] = sub_lazy(s2[i], r[i].y, c.two_p);
-    bad[i] |= __mmask8(~skip[i] & ~rid[i] & c.same(u2[i], r[i].x));
+    P[i] = sub_lazy(u2[i], u1[i], c.two_p);
+    R[i] = sub_lazy(s2[i], s1[i], c.two_p);
   }
   c.mm2(P[0], P[0], P[1], P[1], pp[0], pp[1]);
   c.mm2(P[0], pp[0], P[1], pp[1], ppp[0], ppp[1]);
-  c.mm2(r[0].x, pp[0], r[1].x, pp[1], q[0], q[1]);
+  c.mm2(u1[0], pp[0], u1[1], pp[1], q[0], q[1]);
   c.mm2(R[0], R[0], R[1], R[1], r2[0], r2[1]);
-  Batch x3[2];
   for (int i = 0; i < 2; ++i) {
     x3[i] = to2p(sub_lazy(sub_lazy(r2[i], ppp[i], c.two_p), add_lazy(q[i], q[i]), c.four_p), c.two_p, c.four_p);
     t[i] = sub_lazy(q[i], x3[i], c.two_p);
   }
   c.mm2(R[0], t[0], R[1], t[1], t[0], t[1]);
-  c.mm2(r[0].y, ppp[0], r[1].y, ppp[1], m[0], m[1]);
-  Batch zz[2], zzz[2];
+  c.mm2(s1[0], ppp[0], s1[1], ppp[1], m[0], m[1]);
+  for (int i = 0; i < 2; ++i) y3[i] = reduce_once(sub_lazy(t[i], m[i], c.two_p), c.two_p);
+}
+
+// r = r + q (q affine: qx, qy), madd-2008-s, for both chains; lanes in `skip` (q empty) keep r,
+// lanes in `rid` (r the identity) take q. Lanes where the addition would double or cancel (r = +-q)
+// are added to `bad` (their results are wrong).
+CUZK_IFMA inline void madd2(const Ctx& c, Pts r[2], const Batch qx[2], const Batch qy[2], const __mmask8 skip[2],
+                            __mmask8 rid[2], __mmask8 bad[2]) {
+  Batch u1[2] = {r[0].x, r[1].x}, s1[2] = {r[0].y, r[1].y}, u2[2], s2[2];
+  c.mm2(qx[0], r[0].zz, qx[1], r[1].zz, u2[0], u2[1]);
+  c.mm2(qy[0], r[0].zzz, qy[1], r[1].zzz, s2[0], s2[1]);
+  for (int i = 0; i < 2; ++i) bad[i] |= __mmask8(~skip[i] & ~rid[i] & c.same(u2[i], u1[i]));
+  Batch x3[2], y3[2], pp[2], ppp[2], zz[2], zzz[2];
+  xyzz_add_core2(c, u1, s1, u2, s2, x3, y3, pp, ppp);
   c.mm2(r[0].zz, pp[0], r[1].zz, pp[1], zz[0], zz[1]);
   c.mm2(r[0].zzz, ppp[0], r[1].zzz, ppp[1], zzz[0], zzz[1]);
   for (int i = 0; i < 2; ++i) {
-    const Batch y3 = reduce_once(sub_lazy(t[i], m[i], c.two_p), c.two_p);
     const __mmask8 take = __mmask8(rid[i] & ~skip[i]), keep = skip[i];
     r[i].x = blend(take, blend(keep, x3[i], r[i].x), qx[i]);
-    r[i].y = blend(take, blend(keep, y3, r[i].y), qy[i]);
+    r[i].y = blend(take, blend(keep, y3[i], r[i].y), qy[i]);
     r[i].zz = blend(take, blend(keep, zz[i], r[i].zz), c.one);
     r[i].zzz = blend(take, blend(keep, zzz[i], r[i].zzz), c.one);
     rid[i] &= skip[i];
@@ -401,37 +408,22 @@ CUZK_IFMA inline void madd2(const Ctx& c, Pts r[2], const Batch qx[2], const Bat
 // lanes that would double or cancel are added to `bad`.
 CUZK_IFMA inline void add2(const Ctx& c, Pts r[2], const Pts q[2], const __mmask8 qid[2], __mmask8 rid[2],
                            __mmask8 bad[2]) {
-  Batch u1[2], u2[2], s1[2], s2[2], P[2], R[2], pp[2], ppp[2], qq[2], r2[2], t[2], m[2];
+  Batch u1[2], u2[2], s1[2], s2[2];
   c.mm2(r[0].x, q[0].zz, r[1].x, q[1].zz, u1[0], u1[1]);
   c.mm2(q[0].x, r[0].zz, q[1].x, r[1].zz, u2[0], u2[1]);
   c.mm2(r[0].y, q[0].zzz, r[1].y, q[1].zzz, s1[0], s1[1]);
   c.mm2(q[0].y, r[0].zzz, q[1].y, r[1].zzz, s2[0], s2[1]);
-  for (int i = 0; i < 2; ++i) {
-    P[i] = sub_lazy(u2[i], u1[i], c.two_p);
-    R[i] = sub_lazy(s2[i], s1[i], c.two_p);
-    bad[i] |= __mmask8(~qid[i] & ~rid[i] & c.same(u1[i], u2[i]));
-  }
-  c.mm2(P[0], P[0], P[1], P[1], pp[0], pp[1]);
-  c.mm2(P[0], pp[0], P[1], pp[1], ppp[0], ppp[1]);
-  c.mm2(u1[0], pp[0], u1[1], pp[1], qq[0], qq[1]);
-  c.mm2(R[0], R[0], R[1], R[1], r2[0], r2[1]);
-  Batch x3[2];
-  for (int i = 0; i < 2; ++i) {
-    x3[i] = to2p(sub_lazy(sub_lazy(r2[i], ppp[i], c.two_p), add_lazy(qq[i], qq[i]), c.four_p), c.two_p, c.four_p);
-    t[i] = sub_lazy(qq[i], x3[i], c.two_p);
-  }
-  c.mm2(R[0], t[0], R[1], t[1], t[0], t[1]);
-  c.mm2(s1[0], ppp[0], s1[1], ppp[1], m[0], m[1]);
-  Batch zz[2], zzz[2];
+  for (int i = 0; i < 2; ++i) bad[i] |= __mmask8(~qid[i] & ~rid[i] & c.same(u1[i], u2[i]));
+  Batch x3[2], y3[2], pp[2], ppp[2], zz[2], zzz[2];
+  xyzz_add_core2(c, u1, s1, u2, s2, x3, y3, pp, ppp);
   c.mm2(r[0].zz, q[0].zz, r[1].zz, q[1].zz, zz[0], zz[1]);
   c.mm2(zz[0], pp[0], zz[1], pp[1], zz[0], zz[1]);
   c.mm2(r[0].zzz, q[0].zzz, r[1].zzz, q[1].zzz, zzz[0], zzz[1]);
   c.mm2(zzz[0], ppp[0], zzz[1], ppp[1], zzz[0], zzz[1]);
   for (int i = 0; i < 2; ++i) {
-    const Batch y3 = reduce_once(sub_lazy(t[i], m[i], c.two_p), c.two_p);
     const __mmask8 take = __mmask8(rid[i] & ~qid[i]), keep = qid[i];
     r[i].x = blend(take, blend(keep, x3[i], r[i].x), q[i].x);
-    r[i].y = blend(take, blend(keep, y3, r[i].y), q[i].y);
+    r[i].y = blend(take, blend(keep, y3[i], r[i].y), q[i].y);
     r[i].zz = blend(take, blend(keep, zz[i], r[i].zz), q[i].zz);
     r[i].zzz = blend(take, blend(keep, zzz[i], r[i].zzz), q[i].zzz);
     rid[i] &= qid[i];
