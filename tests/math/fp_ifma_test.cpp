@@ -176,6 +176,16 @@ TEST(FpIfma, PointWithYZeroIsOffTheCurve) {
 
 // Whole-point decoders from file bytes: every lane against the scalar decoder, with each kind of bad
 // lane (a flag bit, a coordinate >= p, off the curve, a flipped byte) clearing exactly its own bit.
+// The lanes set in `expect` decoded to the points they encode.
+template <class Affine>
+void expect_decoded_lanes(const Affine (&out)[8], const Affine (&pts)[8], unsigned expect) {
+  for (int k = 0; k < 8; ++k) {
+    if (!(expect >> k & 1)) continue;
+    EXPECT_EQ(out[k].x, pts[k].x) << "x, lane " << k;
+    EXPECT_EQ(out[k].y, pts[k].y) << "y, lane " << k;
+  }
+}
+
 TEST(FpIfma, G1DecodeFromBigEndianBytes) {
   if (!ifma::available()) GTEST_SKIP() << "no AVX-512 IFMA on this CPU";
   test::Rng rng(14);
@@ -198,11 +208,7 @@ TEST(FpIfma, G1DecodeFromBigEndianBytes) {
     G1Affine out[8];
     const unsigned ok = ifma::g1_decode_be8(file.data(), kStride, out, sizeof(G1Affine));
     EXPECT_EQ(ok, expect) << "round " << round;
-    for (int k = 0; k < 8; ++k) {
-      if (!(expect >> k & 1)) continue;
-      EXPECT_EQ(out[k].x, pts[k].x) << "x, lane " << k;
-      EXPECT_EQ(out[k].y, pts[k].y) << "y, lane " << k;
-    }
+    expect_decoded_lanes(out, pts, expect);
   }
 }
 
@@ -226,11 +232,7 @@ TEST(FpIfma, G2DecodeFromBigEndianBytes) {
     G2Affine out[8];
     EXPECT_EQ(ifma::g2_decode_be8(file.data(), kG2UncompressedBytes, out, sizeof(G2Affine)), expect)
         << "round " << round;
-    for (int k = 0; k < 8; ++k) {
-      if (!(expect >> k & 1)) continue;
-      EXPECT_EQ(out[k].x, pts[k].x) << "x, lane " << k;
-      EXPECT_EQ(out[k].y, pts[k].y) << "y, lane " << k;
-    }
+    expect_decoded_lanes(out, pts, expect);
   }
 }
 
