@@ -26,6 +26,7 @@
 using namespace cuzk;
 using cuzk::gpu::Fp;
 using cuzk::gpu::Fr;
+using cuzk::gpu::Fp2;
 
 namespace {
 
@@ -51,27 +52,62 @@ float time_ms(const std::function<void()>& fn, int reps) {
   return t[t.size() / 2];
 }
 
-template <class F>
+// Op: 0 multiplication, 1 squaring, 2 a*b - c*d (one reduction), counted as one operation each.
+template <class F, int Op>
 __global__ void mul_rate_kernel(F* out, int iters) {
   F x = F::one(), y = F::one(), z = F::one();
   x.v[0] ^= threadIdx.x;
   y.v[1] ^= blockIdx.x;
   z.v[2] ^= threadIdx.x * 7;
   for (int i = 0; i < iters; ++i) {
-    x = x * y;
-    z = z * y;
+    if constexpr (Op == 0) {
+      x = x * y;
+      z = z * y;
+    } else if constexpr (Op == 1) {
+      x = x.sqr();
+      z = z.sqr();
+    } else {
+      x = F::mul_sub(x, y, z, y);
+      z = F::mul_sub(z, y, x, y);
+    }
   }
   if ((x.v[0] ^ z.v[0]) == 0x12345678u) out[0] = x;  // keep the chains alive
 }
 
-template <class F>
+template <class F, int Op = 0>
 double mul_rate(int sms) {
   F* out;
   CUZK_CUDA(cudaMalloc(&out, sizeof(F)));
   const int blocks = sms * 8, threads = 256, iters = 2048;
-  float ms = time_ms([&] { mul_rate_kernel<F><<<blocks, threads>>>(out, iters); }, 3);
+  float ms = time_ms([&] { mul_rate_kernel<F, Op><<<blocks, threads>>>(out, iters); }, 3);
   CUZK_CUDA(cudaFree(out));
   return double(blocks) * threads * iters * 2 / (ms * 1e-3);
+}
+
+// A/B for the Montgomery factor: the same fields with -p^-1 mod 2^32 as a compile-time constant
+// (field.cuh reads it from constant memory; see there).
+struct FpParamsImm : gpu::FpParams32 {
+  __device__ static gpu::u32 m0() { return kM0; }
+};
+struct FrParamsImm : gpu::FrParams32 {
+  __device__ static gpu::u32 m0() { return kM0; }
+};
+
+// Fp2 multiplications per second (out of line, lazy reduction).
+__global__ void fp2_mul_rate_kernel(Fp2* out, int iters) {
+  Fp2 x = Fp2::one(), y = Fp2::one();
+  x.c0.v[0] ^= threadIdx.x;
+  y.c1.v[1] ^= blockIdx.x;
+  for (int i = 0; i < iters; ++i) x = x * y;
+  if (x.c0.v[0] == 0x12345678u) out[0] = x;
+}
+double fp2_mul_rate(int sms) {
+  Fp2* out;
+  CUZK_CUDA(cudaMalloc(&out, sizeof(Fp2)));
+  const int blocks = sms * 8, threads = 256, iters = 512;
+  float ms = time_ms([&] { fp2_mul_rate_kernel<<<blocks, threads>>>(out, iters); }, 3);
+  CUZK_CUDA(cudaFree(out));
+  return double(blocks) * threads * iters / (ms * 1e-3);
 }
 
 double now_s() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
@@ -101,6 +137,12 @@ int main(int argc, char** argv) {
   double fp_rate = mul_rate<Fp>(prop.multiProcessorCount);
   double fr_rate = mul_rate<Fr>(prop.multiProcessorCount);
   std::printf("Fp mul %.3g /s, Fr mul %.3g /s\n", fp_rate, fr_rate);
+  std::printf("Fp sqr %.3g /s, Fp mul_sub %.3g /s, Fr sqr %.3g /s, Fp2 mul %.3g /s (sppark Fp2 ~0.86e10)\n",
+              mul_rate<Fp, 1>(prop.multiProcessorCount), mul_rate<Fp, 2>(prop.multiProcessorCount),
+              mul_rate<Fr, 1>(prop.multiProcessorCount), fp2_mul_rate(prop.multiProcessorCount));
+  std::printf("Montgomery factor as an immediate: Fp mul %.3g /s, Fr mul %.3g /s\n",
+              mul_rate<gpu::FieldT<FpParamsImm>>(prop.multiProcessorCount),
+              mul_rate<gpu::FieldT<FrParamsImm>>(prop.multiProcessorCount));
   std::fflush(stdout);
 
   // --- NTT ---

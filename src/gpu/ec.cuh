@@ -5,7 +5,8 @@
 //   XyzzT    (X, Y, ZZ, ZZZ)     x = X/ZZ, y = Y/ZZZ; infinity is ZZ = 0 (all-zero memory = infinity).
 //   JacobianT (X, Y, Z)          x = X/Z^2, y = Y/Z^3; infinity is Z = 0. Used by the generators.
 // Formulas: madd-2008-s, add-2008-s, dbl-2008-s-1, mdbl-2008-s-1 (XYZZ); madd-2007-bl, dbl-2009-l
-// (Jacobian), each with its exceptional cases. XYZZ coordinates are bit-compatible with the host
+// (Jacobian), each with its exceptional cases. Y3 = u*v - w*z products go through F::mul_sub (one
+// reduction for both). XYZZ coordinates are bit-compatible with the host
 // math::Xyzz (field by field) when copied out with xyzz_to_host layout (4 consecutive Fp).
 // Everything is __host__ __device__ so tests/gpu/field_host_test.cpp checks it on the CPU.
 #pragma once
@@ -104,7 +105,7 @@ struct XyzzT {
     F m = xx.dbl() + xx;
     XyzzT r;
     r.x = m.sqr() - s.dbl();
-    r.y = m * (s - r.x) - w * y;
+    r.y = F::mul_sub(m, s - r.x, w, y);
     r.zz = v * zz;
     r.zzz = w * zzz;
     return r;
@@ -120,7 +121,7 @@ struct XyzzT {
     F m = xx.dbl() + xx;
     XyzzT r;
     r.x = m.sqr() - s.dbl();
-    r.y = m * (s - r.x) - w * q.y;
+    r.y = F::mul_sub(m, s - r.x, w, q.y);
     r.zz = v;
     r.zzz = w;
     return r;
@@ -149,7 +150,7 @@ struct XyzzT {
     F ppp = p * pp;
     F qq = x * pp;
     F nx = r.sqr() - ppp - qq.dbl();
-    y = r * (qq - nx) - y * ppp;
+    y = F::mul_sub(r, qq - nx, y, ppp);
     x = nx;
     zz = zz * pp;
     zzz = zzz * ppp;
@@ -180,7 +181,7 @@ struct XyzzT {
     F ppp = p * pp;
     F qq = u1 * pp;
     F nx = r.sqr() - ppp - qq.dbl();
-    y = r * (qq - nx) - s1 * ppp;
+    y = F::mul_sub(r, qq - nx, s1, ppp);
     x = nx;
     zz = zz * q.zz * pp;
     zzz = zzz * q.zzz * ppp;

@@ -166,6 +166,16 @@ CUZK_HD u32 madc_hi(u32 a, u32 b, u32 c) {
 // unrolling every index is a compile-time constant and the loads fold into immediates, in device
 // and host code alike (a constexpr member array could not be indexed from device code).
 
+#if defined(__CUDACC__)
+// The Montgomery factors -p^-1 mod 2^32, read from constant memory so that ptxas cannot see them as
+// constants. Fr's is 2^32 - 1: seen as a constant, it made ptxas split most limb products of the
+// reduction into IMAD + IMAD.HI pairs instead of IMAD.WIDE (SASS of the Fr multiplication on the H200:
+// 71 of 128 products split). The same observation and workaround are documented in sppark's
+// ff/mont_t.cuh.
+static __constant__ u32 kFpM0Opaque = 0xfffcfffdu;
+static __constant__ u32 kFrM0Opaque = 0xffffffffu;
+#endif
+
 struct FpParams32 {
   static constexpr int kLimbs = 12;
   static constexpr int kBits = 381;
@@ -185,6 +195,13 @@ struct FpParams32 {
     return u32(m[i >> 1] >> (32 * (i & 1)));
   }
   static constexpr u32 kM0 = 0xfffcfffdu;  // -p^-1 mod 2^32
+  CUZK_HD static u32 m0() {
+#if defined(__CUDA_ARCH__)
+    return kFpM0Opaque;
+#else
+    return kM0;
+#endif
+  }
 };
 
 struct FrParams32 {
@@ -206,6 +223,13 @@ struct FrParams32 {
     return u32(m[i >> 1] >> (32 * (i & 1)));
   }
   static constexpr u32 kM0 = 0xffffffffu;
+  CUZK_HD static u32 m0() {
+#if defined(__CUDA_ARCH__)
+    return kFrM0Opaque;
+#else
+    return kM0;
+#endif
+  }
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -243,6 +267,86 @@ CUZK_HD void madc_even_shift2(u32* odd, const u32* a, u32 b) {
   }
   odd[n - 2] = ptx::madc_lo_cc(a[n - 2], b, 0);
   odd[n - 1] = ptx::madc_hi(a[n - 2], b, 0);
+}
+
+// One row of the even/odd product scan (the CIOS loop without its reduction). On entry `main` holds
+// the previous value's words from position 0 with its finished word at [0], `off` the rest at offset 1
+// ... roles as in FieldT::mad_redc. row_next folds off[1] into main[0] (its carry runs into the shifted
+// odd chain), adds a * b, and leaves the next finished word in main[0].
+template <int n>
+CUZK_HD void row_next(u32* main, u32* off, const u32* a, u32 b) {
+  main[0] = ptx::add_cc(main[0], off[1]);
+  madc_even_shift2<n>(off, a + 1, b);
+  cmad_even<n>(main, a, b);
+  off[n - 1] = ptx::addc(off[n - 1], 0);
+}
+
+// Row I of the cross-product scan for a squaring: adds a[I] * a[j] for j > I only (the products with
+// j <= I are skipped at compile time; their words are only shifted and carried).
+template <int n, int I>
+CUZK_HD void sqr_row(u32* main, u32* off, const u32* a) {
+  const u32 b = a[I];
+  if constexpr (I == 0) {
+    mul_even<n>(off, a + 1, b);
+    main[0] = 0;
+    main[1] = 0;
+    CUZK_UNROLL
+    for (int j = 2; j < n; j += 2) {
+      main[j] = ptx::mul_lo(a[j], b);
+      main[j + 1] = ptx::mul_hi(a[j], b);
+    }
+  } else {
+    main[0] = ptx::add_cc(main[0], off[1]);
+    // off = (off >> 64 bits) + sum over odd j > I of a[j] * b, consuming the fold's carry. Two loops
+    // with constant bounds (a condition inside one loop kept it from unrolling: arrays went to the stack).
+    constexpr int k0 = (I + 1) & ~1;  // first slot whose product a[k0 + 1] * b is kept
+    constexpr int k1 = k0 < n - 2 ? k0 : n - 2;
+    CUZK_UNROLL
+    for (int j = 0; j < k1; j += 2) {
+      off[j] = ptx::addc_cc(off[j + 2], 0);
+      off[j + 1] = ptx::addc_cc(off[j + 3], 0);
+    }
+    CUZK_UNROLL
+    for (int j = k1; j < n - 2; j += 2) {
+      off[j] = ptx::madc_lo_cc(a[j + 1], b, off[j + 2]);
+      off[j + 1] = ptx::madc_hi_cc(a[j + 1], b, off[j + 3]);
+    }
+    if constexpr (n - 1 > I) {
+      off[n - 2] = ptx::madc_lo_cc(a[n - 1], b, 0);
+      off[n - 1] = ptx::madc_hi(a[n - 1], b, 0);
+    } else {
+      off[n - 2] = ptx::addc_cc(0, 0);
+      off[n - 1] = 0;
+    }
+    // main += sum over even j > I of a[j] * b, a fresh chain; its carry goes to word n (off[n - 1])
+    constexpr int j0 = (I + 1 + 1) & ~1;  // first even j > I
+    if constexpr (j0 < n) {
+      main[j0] = ptx::mad_lo_cc(a[j0], b, main[j0]);
+      main[j0 + 1] = ptx::madc_hi_cc(a[j0], b, main[j0 + 1]);
+      CUZK_UNROLL
+      for (int j = j0 + 2; j < n; j += 2) {
+        main[j] = ptx::madc_lo_cc(a[j], b, main[j]);
+        main[j + 1] = ptx::madc_hi_cc(a[j], b, main[j + 1]);
+      }
+      off[n - 1] = ptx::addc(off[n - 1], 0);
+    }
+  }
+}
+
+template <int n, int I>
+CUZK_HD void sqr_rows(u32* main, u32* off, const u32* a, u32* t) {
+  sqr_row<n, I>(main, off, a);
+  t[I] = main[0];
+  if constexpr (I + 1 < n) sqr_rows<n, I + 1>(off, main, a, t);
+}
+
+// t[n .. 2n) = main / 2^32 + off after the last row (main holds the finished word n - 1 at [0]).
+template <int n>
+CUZK_HD void row_tail(const u32* main, const u32* off, u32* t) {
+  t[n] = ptx::add_cc(off[0], main[1]);
+  CUZK_UNROLL
+  for (int i = 1; i < n - 1; ++i) t[n + i] = ptx::addc_cc(off[i], main[i + 1]);
+  t[2 * n - 1] = ptx::addc(off[n - 1], 0);
 }
 
 }  // namespace detail
@@ -357,7 +461,120 @@ struct alignas(16) FieldT {
     r.final_sub();
     return r;
   }
-  CUZK_HD FieldT sqr() const { return *this * *this; }
+  // Squaring: the cross products once, doubled, plus the diagonal (78 of 144 limb products for Fp),
+  // then one Montgomery reduction. ~22% fewer IMAD slots than a multiplication.
+  CUZK_HD FieldT sqr() const {
+    u32 t[2 * N];
+    sqr_wide(*this, t);
+    return redc(t);
+  }
+
+  // --- Lazy reduction: full 2N-word products, combined, then one Montgomery reduction. ---
+  // t = a * b as a 2N-word integer (any N-word a, b, reduced or not).
+  CUZK_HD static void mul_wide(const FieldT& a, const FieldT& b, u32* t) {
+    u32 even[N], odd[N];
+    detail::mul_even<N>(odd, a.v + 1, b.v[0]);
+    detail::mul_even<N>(even, a.v, b.v[0]);
+    t[0] = even[0];
+    CUZK_UNROLL
+    for (int i = 1; i < N; i += 2) {
+      detail::row_next<N>(odd, even, a.v, b.v[i]);
+      t[i] = odd[0];
+      if (i + 1 < N) {
+        detail::row_next<N>(even, odd, a.v, b.v[i + 1]);
+        t[i + 1] = even[0];
+      }
+    }
+    detail::row_tail<N>(odd, even, t);  // N even: the last row left its word in odd
+  }
+  // t = a^2 (any N-word a).
+  CUZK_HD static void sqr_wide(const FieldT& a, u32* t) {
+    u32 even[N], odd[N], c[2 * N];
+    detail::sqr_rows<N, 0>(even, odd, a.v, c);
+    detail::row_tail<N>(odd, even, c);
+    // t = 2c + sum a_i^2 2^(64 i)
+    t[0] = ptx::add_cc(c[0], c[0]);
+    CUZK_UNROLL
+    for (int i = 1; i < 2 * N; ++i) t[i] = ptx::addc_cc(c[i], c[i]);
+    t[0] = ptx::mad_lo_cc(a.v[0], a.v[0], t[0]);
+    t[1] = ptx::madc_hi_cc(a.v[0], a.v[0], t[1]);
+    CUZK_UNROLL
+    for (int i = 1; i < N; ++i) {
+      t[2 * i] = ptx::madc_lo_cc(a.v[i], a.v[i], t[2 * i]);
+      t[2 * i + 1] = ptx::madc_hi_cc(a.v[i], a.v[i], t[2 * i + 1]);
+    }
+  }
+  // t -= u over 2N words; when that borrows, t += p * 2^(32N) (so t stays congruent and in [0, pR)
+  // for t, u in [0, pR)).
+  CUZK_HD static void sub_wide(u32* t, const u32* u) {
+    t[0] = ptx::sub_cc(t[0], u[0]);
+    CUZK_UNROLL
+    for (int i = 1; i < 2 * N; ++i) t[i] = ptx::subc_cc(t[i], u[i]);
+    const u32 mask = ptx::subc(0, 0);
+    t[N] = ptx::add_cc(t[N], P::mod(0) & mask);
+    CUZK_UNROLL
+    for (int i = 1; i < N - 1; ++i) t[N + i] = ptx::addc_cc(t[N + i], P::mod(i) & mask);
+    t[2 * N - 1] = ptx::addc(t[2 * N - 1], P::mod(N - 1) & mask);
+  }
+  // t -= u over 2N words, for callers that know t >= u.
+  CUZK_HD static void sub_wide_nonneg(u32* t, const u32* u) {
+    t[0] = ptx::sub_cc(t[0], u[0]);
+    CUZK_UNROLL
+    for (int i = 1; i < 2 * N - 1; ++i) t[i] = ptx::subc_cc(t[i], u[i]);
+    t[2 * N - 1] = ptx::subc(t[2 * N - 1], u[2 * N - 1]);
+  }
+  // t * R^-1 mod p, canonical, for t < p * R (R = 2^(32N)).
+  CUZK_HD static FieldT redc(const u32* t) {
+    u32 even[N], odd[N];
+    u32 M[N];
+    CUZK_UNROLL
+    for (int i = 0; i < N; ++i) M[i] = P::mod(i);
+    CUZK_UNROLL
+    for (int i = 0; i < N; ++i) even[i] = t[i];
+    u32 m = even[0] * P::m0();
+    detail::mul_even<N>(odd, M + 1, m);
+    detail::cmad_even<N>(even, M, m);
+    odd[N - 1] = ptx::addc(odd[N - 1], 0);
+    CUZK_UNROLL
+    for (int i = 1; i < N; i += 2) {
+      m = (odd[0] + even[1]) * P::m0();
+      detail::row_next<N>(odd, even, M, m);
+      if (i + 1 < N) {
+        m = (even[0] + odd[1]) * P::m0();
+        detail::row_next<N>(even, odd, M, m);
+      }
+    }
+    // value = odd / 2^32 + even, below p + 1; add the high half of t (below p)
+    FieldT r;
+    r.v[0] = ptx::add_cc(even[0], odd[1]);
+    CUZK_UNROLL
+    for (int i = 1; i < N - 1; ++i) r.v[i] = ptx::addc_cc(even[i], odd[i + 1]);
+    r.v[N - 1] = ptx::addc(even[N - 1], 0);
+    r.v[0] = ptx::add_cc(r.v[0], t[N]);
+    CUZK_UNROLL
+    for (int i = 1; i < N - 1; ++i) r.v[i] = ptx::addc_cc(r.v[i], t[N + i]);
+    r.v[N - 1] = ptx::addc(r.v[N - 1], t[2 * N - 1]);
+    r.final_sub();
+    return r;
+  }
+  // a * b - c * d with one reduction instead of two (canonical inputs).
+  CUZK_HD static FieldT mul_sub(const FieldT& a, const FieldT& b, const FieldT& c, const FieldT& d) {
+    u32 t[2 * N], u[2 * N];
+    mul_wide(a, b, t);
+    mul_wide(c, d, u);
+    sub_wide(t, u);
+    return redc(t);
+  }
+  // Sum without the final subtraction (below 2p for reduced inputs), for mul_wide: redc needs its
+  // input below pR, so both factors may be unreduced for Fp (4p < R = 2^384), only one for Fr.
+  CUZK_HD static FieldT add_unreduced(const FieldT& a, const FieldT& b) {
+    FieldT r;
+    r.v[0] = ptx::add_cc(a.v[0], b.v[0]);
+    CUZK_UNROLL
+    for (int i = 1; i < N - 1; ++i) r.v[i] = ptx::addc_cc(a.v[i], b.v[i]);
+    r.v[N - 1] = ptx::addc(a.v[N - 1], b.v[N - 1]);
+    return r;
+  }
   CUZK_HD FieldT& operator+=(const FieldT& b) { return *this = *this + b; }
   CUZK_HD FieldT& operator-=(const FieldT& b) { return *this = *this - b; }
   CUZK_HD FieldT& operator*=(const FieldT& b) { return *this = *this * b; }
@@ -405,7 +622,7 @@ struct alignas(16) FieldT {
       detail::cmad_even<N>(even, a, bi);
       odd[N - 1] = ptx::addc(odd[N - 1], 0);
     }
-    u32 mi = even[0] * P::kM0;
+    u32 mi = even[0] * P::m0();
     detail::cmad_even<N>(odd, M + 1, mi);
     detail::cmad_even<N>(even, M, mi);
     odd[N - 1] = ptx::addc(odd[N - 1], 0);
@@ -437,10 +654,21 @@ struct alignas(16) Fp2 {
   // of bucket accumulation).
   CUZK_HD friend Fp2 operator*(Fp2 a, Fp2 b) { return mul(a, b); }
   CUZK_HD Fp2 sqr() const { return sqr_of(*this); }
-  CUZK_HD_NOINLINE static Fp2 mul(Fp2 a, Fp2 b) {  // Karatsuba, 3 Fp multiplications
-    Fp v0 = a.c0 * b.c0, v1 = a.c1 * b.c1;
-    return Fp2{v0 - v1, (a.c0 + a.c1) * (b.c0 + b.c1) - v0 - v1};
+  // Karatsuba with lazy reduction: three full products, two Montgomery reductions (not three).
+  // c0 = a0 b0 - a1 b1 (p R added when negative), c1 = (a0 + a1)(b0 + b1) - a0 b0 - a1 b1 = a0 b1 + a1 b0
+  // < 2p^2 < pR; the sums stay unreduced (< 2p), so the last difference is exact and non-negative.
+  CUZK_HD_NOINLINE static Fp2 mul(Fp2 a, Fp2 b) {
+    constexpr int W = 2 * Fp::N;
+    u32 v0[W], v1[W], v2[W];
+    Fp::mul_wide(Fp::add_unreduced(a.c0, a.c1), Fp::add_unreduced(b.c0, b.c1), v2);
+    Fp::mul_wide(a.c0, b.c0, v0);
+    Fp::sub_wide_nonneg(v2, v0);
+    Fp::mul_wide(a.c1, b.c1, v1);
+    Fp::sub_wide_nonneg(v2, v1);
+    Fp::sub_wide(v0, v1);
+    return Fp2{Fp::redc(v0), Fp::redc(v2)};
   }
+  CUZK_HD static Fp2 mul_sub(const Fp2& a, const Fp2& b, const Fp2& c, const Fp2& d) { return a * b - c * d; }
   CUZK_HD_NOINLINE static Fp2 sqr_of(Fp2 a) { return Fp2{(a.c0 + a.c1) * (a.c0 - a.c1), (a.c0 * a.c1).dbl()}; }
   CUZK_HD Fp2& operator+=(const Fp2& b) { return *this = *this + b; }
   CUZK_HD Fp2& operator-=(const Fp2& b) { return *this = *this - b; }

@@ -42,6 +42,22 @@ void check_field(test::Rng& rng, int iters) {
     ASSERT_EQ(to_host<HF>(-da), -a) << it;
     ASSERT_EQ(to_host<HF>(da.sqr()), a.square()) << it;
     ASSERT_EQ(to_host<HF>(da.dbl()), a + a) << it;
+    // lazy reduction: a*b - c*d with one reduction; a product of unreduced sums (each below 2p)
+    HF c = special[(it + 2) % special.size()], d = rng.template field<HF>();
+    if (it >= (int)special.size()) c = rng.template field<HF>();
+    DF dc2 = to_dev<DF>(c), dd = to_dev<DF>(d);
+    ASSERT_EQ(to_host<HF>(DF::mul_sub(da, db, dc2, dd)), a * b - c * d) << it;
+    ASSERT_EQ(to_host<HF>(DF::mul_sub(dc2, dd, da, db)), c * d - a * b) << it;
+    {
+      gpu::u32 t[2 * DF::N];
+      // redc needs t < pR: both factors unreduced for Fp (4p < R), one for Fr (4r > R > 2r)
+      DF::mul_wide(DF::add_unreduced(da, db), dc2, t);
+      ASSERT_EQ(to_host<HF>(DF::redc(t)), (a + b) * c) << it;
+      if constexpr (DF::N == 12) {
+        DF::mul_wide(DF::add_unreduced(da, db), DF::add_unreduced(dc2, dd), t);
+        ASSERT_EQ(to_host<HF>(DF::redc(t)), (a + b) * (c + d)) << it;
+      }
+    }
     ASSERT_EQ(da.is_zero(), a.is_zero());
     ASSERT_EQ(da == db, a == b);
     // canonical conversions
@@ -53,6 +69,43 @@ void check_field(test::Rng& rng, int iters) {
     if (it < 20) ASSERT_EQ(to_host<HF>(da.inverse()), a.inverse());
   }
   ASSERT_EQ(to_host<HF>(DF::one()), HF::one());
+}
+
+// The 2N-word products behind lazy reduction, against a plain schoolbook product on 64-bit words,
+// for any N-word inputs (all-ones words included: no carry may be dropped).
+template <class DF>
+void check_wide(test::Rng& rng, int iters) {
+  constexpr int N = DF::N;
+  for (int it = 0; it < iters; ++it) {
+    DF a, b;
+    for (int i = 0; i < N; ++i) {
+      a.v[i] = it % 4 == 0 ? 0xffffffffu : gpu::u32(rng.next());
+      b.v[i] = it % 4 <= 1 ? 0xffffffffu : gpu::u32(rng.next());
+    }
+    if (it % 4 == 3) a.v[N - 1] = 0;  // shorter operand
+    gpu::u64 ref[2 * N] = {};
+    for (int i = 0; i < N; ++i) {
+      gpu::u64 carry = 0;
+      for (int j = 0; j < N; ++j) {
+        gpu::u64 cur = gpu::u64(a.v[i]) * b.v[j] + ref[i + j] + carry;
+        ref[i + j] = gpu::u32(cur);
+        carry = cur >> 32;
+      }
+      ref[i + N] = carry;
+    }
+    gpu::u32 t[2 * N], s[2 * N], s2[2 * N];
+    DF::mul_wide(a, b, t);
+    for (int i = 0; i < 2 * N; ++i) ASSERT_EQ(t[i], ref[i]) << "mul_wide word " << i << " it " << it;
+    DF::sqr_wide(a, s);
+    DF::mul_wide(a, a, s2);
+    for (int i = 0; i < 2 * N; ++i) ASSERT_EQ(s[i], s2[i]) << "sqr_wide word " << i << " it " << it;
+  }
+}
+
+TEST(GpuFieldHost, WideProducts) {
+  test::Rng rng(16);
+  check_wide<gpu::Fp>(rng, 4000);
+  check_wide<gpu::Fr>(rng, 4000);
 }
 
 TEST(GpuFieldHost, Fp) {
@@ -135,6 +188,10 @@ TEST(GpuFieldHost, Fp2) {
   test::Rng rng(14);
   for (int it = 0; it < 3000; ++it) {
     math::Fp2 a = rng.fp2(), b = rng.fp2();
+    const math::Fp m1 = -math::Fp::one();
+    if (it == 0) a = b = math::Fp2{m1, m1};  // largest components: the unreduced sums are 2p - 2
+    if (it == 1) a = math::Fp2{m1, math::Fp::zero()}, b = math::Fp2{math::Fp::zero(), m1};
+    if (it == 2) a = math::Fp2{math::Fp::zero(), m1};  // c0 = -a1 b1 is negative before the fix-up
     auto da = to_dev<gpu::Fp2>(a), db = to_dev<gpu::Fp2>(b);
     ASSERT_EQ(to_host<math::Fp2>(da * db), a * b);
     ASSERT_EQ(to_host<math::Fp2>(da.sqr()), a.square());
