@@ -69,6 +69,11 @@ void check_field(test::Rng& rng, int iters) {
     if (it < 20) ASSERT_EQ(to_host<HF>(da.inverse()), a.inverse());
   }
   ASSERT_EQ(to_host<HF>(DF::one()), HF::one());
+  // mul_sub at its bound: every operand p - 1, and c = 0 / 1 (the negated c is then p / p - 1)
+  const HF m1 = -HF::one();
+  const DF dm1 = to_dev<DF>(m1);
+  for (const HF& c : {HF::zero(), HF::one(), m1})
+    ASSERT_EQ(to_host<HF>(DF::mul_sub(dm1, dm1, to_dev<DF>(c), dm1)), m1 * m1 - c * m1);
 }
 
 // The 2N-word products behind lazy reduction, against a plain schoolbook product on 64-bit words,
