@@ -3,7 +3,7 @@
 # made by bench/gpu/build_prover.sh) -> SASS opcode counts of the field-rate kernels and the
 # registers of the MSM kernels -> gpu_check (defaults, then every MSM on the affine path) ->
 # gpu_prover_check -> bench_gpu (field rates, NTT, G1 2^20..2^27, G2 2^20..2^24) -> bench_prover
-# 2^27 partition. Logs under $OUT; the lines that matter on stdout.
+# partitions of 2^$BENCH_LOGS (default 27; e.g. BENCH_LOGS=22,24,27). Logs under $OUT; the lines that matter on stdout.
 set -u
 D=${1:-build-x}
 . "$(dirname "$0")/device_common.sh"
@@ -29,7 +29,7 @@ timeout 300 "$B/bench_gpu" --max-ntt ${MAXNTT:-27} --max-msm ${MAXMSM:-27} --max
   > "$OUT/bench.txt" 2>&1; echo "rc=$?"
 grep -E "^(Fp |Fp sqr|Montgomery|NTT|2\^2[0-8] |msm 2|sum_selected|g2 msm 2|g2 2)" "$OUT/bench.txt"
 sed -n '/==== cuzk GPU results/,$p' "$OUT/bench.txt" | head -60
-echo "== bench_prover 2^27 $(t)"
-timeout 150 "$B/bench_prover" --logs 27 --reps 3 > "$OUT/bench_prover.txt" 2>&1; echo "rc=$?"
-grep -E "^\| (log m|27) |device memory" "$OUT/bench_prover.txt" | head -4
+echo "== bench_prover ${BENCH_LOGS:=27} $(t)"
+timeout 200 "$B/bench_prover" --logs "$BENCH_LOGS" --reps 3 > "$OUT/bench_prover.txt" 2>&1; echo "rc=$?"
+grep -E "^\| (log m|2[0-9]) |device memory" "$OUT/bench_prover.txt" | head -12
 echo "== done $(t)"
