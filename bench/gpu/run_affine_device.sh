@@ -8,8 +8,6 @@
 set -u
 D=${1:-build-x}
 . "$(dirname "$0")/device_common.sh"
-T0=$(date +%s)
-t() { echo "($(( $(date +%s) - T0 )) s)"; }
 echo "== gpu_check, every MSM on the affine path $(t)"
 CUZK_MSM_AFFINE_LOG=1 timeout 200 "$B/gpu_check" > "$OUT/check_affine.txt" 2>&1; echo "rc=$?"
 grep -E "FAIL|passed" "$OUT/check_affine.txt" | tail -8

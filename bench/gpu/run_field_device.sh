@@ -7,8 +7,6 @@
 set -u
 D=${1:-build-x}
 . "$(dirname "$0")/device_common.sh"
-T0=$(date +%s)
-t() { echo "($(( $(date +%s) - T0 )) s)"; }
 echo "== SASS $(t)"
 bash "$(dirname "$0")/sass_counts.sh" "$B/bench_gpu" 'rate_kernel' > "$OUT/sass_rates.txt" 2>&1
 grep -E "^--|IMAD|REG" "$OUT/sass_rates.txt" | head -60
