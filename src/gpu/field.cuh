@@ -6,7 +6,9 @@
 //
 // Multiplication is CIOS with "even/odd" accumulators (Emmart-Weems): products of even-indexed limbs
 // go to one accumulator, odd-indexed ones to another offset by one word, so every lo/hi pair of a
-// 32x32->64 product lands on adjacent words of one carry chain and compiles to IMAD.WIDE(.X).
+// 32x32->64 product lands on adjacent words of one carry chain and compiles to IMAD.WIDE(.X). The same
+// row scan gives 2N-word products (mul_wide, sqr_wide) for lazy reduction (redc after combining), and
+// the squaring makes each cross product once.
 // The carry chains are PTX (add.cc / madc.hi.cc ...). Every primitive also has an exact host
 // emulation (a thread-local carry flag), so this header compiles with g++ and the very same
 // algorithm is unit-tested on the CPU against math::MontField (tests/gpu/field_host_test.cpp).
@@ -269,10 +271,10 @@ CUZK_HD void madc_even_shift2(u32* odd, const u32* a, u32 b) {
   odd[n - 1] = ptx::madc_hi(a[n - 2], b, 0);
 }
 
-// One row of the even/odd product scan (the CIOS loop without its reduction). On entry `main` holds
-// the previous value's words from position 0 with its finished word at [0], `off` the rest at offset 1
-// ... roles as in FieldT::mad_redc. row_next folds off[1] into main[0] (its carry runs into the shifted
-// odd chain), adds a * b, and leaves the next finished word in main[0].
+// One row of the even/odd product scan (the CIOS loop without its reduction; roles as in
+// FieldT::mad_redc). On entry `off` holds the previous row's words at offset 0, its finished word at
+// [0], and `main` the rest at offset 1. row_next folds off[1] into main[0] (its carry runs into the
+// shifted chain of off), adds a * b, and leaves the next finished word in main[0].
 template <int n>
 CUZK_HD void row_next(u32* main, u32* off, const u32* a, u32 b) {
   main[0] = ptx::add_cc(main[0], off[1]);
@@ -541,18 +543,19 @@ struct alignas(16) FieldT {
       mul_wide(c, d, u);
       sub_wide(t, u);
       return redc(t);
+    } else {
+      const FieldT nc = modulus() - c;  // p - c in [1, p]: no reduction needed for a CIOS operand
+      u32 even[N], odd[N], M[N];
+      modulus_words(M);
+      CUZK_UNROLL
+      for (int i = 0; i < N; i += 2) {
+        dot_redc(even, odd, a.v, b.v[i], nc.v, d.v[i], M, i == 0);
+        dot_redc(odd, even, a.v, b.v[i + 1], nc.v, d.v[i + 1], M, false);
+      }
+      FieldT r = merge_rows(even, odd);
+      r.final_sub();  // (ab + (p - c)d + mp) / R < 2p^2 / R + p < 2p
+      return r;
     }
-    const FieldT nc = modulus() - c;  // p - c in [1, p]: no reduction needed for a CIOS operand
-    u32 even[N], odd[N], M[N];
-    modulus_words(M);
-    CUZK_UNROLL
-    for (int i = 0; i < N; i += 2) {
-      dot_redc(even, odd, a.v, b.v[i], nc.v, d.v[i], M, i == 0);
-      dot_redc(odd, even, a.v, b.v[i + 1], nc.v, d.v[i + 1], M, false);
-    }
-    FieldT r = merge_rows(even, odd);
-    r.final_sub();  // (ab + (p - c)d + mp) / R < 2p^2 / R + p < 2p
-    return r;
   }
   // Sum without the final subtraction (below 2p for reduced inputs), for mul_wide: redc needs its
   // input below pR, so both factors may be unreduced for Fp (4p < R = 2^384), only one for Fr.
@@ -695,6 +698,8 @@ struct alignas(16) Fp2 {
     Fp::sub_wide(v0, v1);
     return Fp2{Fp::redc(v0), Fp::redc(v2)};
   }
+  // The FieldT interface for the curve formulas; not lazy here (Fp2 XYZZ sums are not on a hot path:
+  // G2 buckets are summed in affine form, msm_affine.cuh).
   CUZK_HD static Fp2 mul_sub(const Fp2& a, const Fp2& b, const Fp2& c, const Fp2& d) { return a * b - c * d; }
   CUZK_HD_NOINLINE static Fp2 sqr_of(Fp2 a) { return Fp2{(a.c0 + a.c1) * (a.c0 - a.c1), (a.c0 * a.c1).dbl()}; }
   CUZK_HD Fp2& operator+=(const Fp2& b) { return *this = *this + b; }
