@@ -1,4 +1,4 @@
-# Shared by the device-call scripts that run prebuilt binaries (run_{perf,affine,field,occ}_device.sh):
+# Shared by the device-call scripts that run prebuilt binaries (run_{perf,affine,field,occ,ncu}_device.sh):
 # unpacks $D/bins.tar.xz (made from a bench/gpu/build_prover.sh build) into
 # $D/bin, sets B (the binaries) and OUT (the log folder, made), prints the GPU line and defines t
 # (seconds since the start, for the step headers). Source it after setting D.
