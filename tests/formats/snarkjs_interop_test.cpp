@@ -29,7 +29,9 @@ std::string snarkjs(const std::string& args, bool expect_ok = true) {
   std::string cmd = "'" + snarkjs_bin() + "' " + args + " >'" + log + "' 2>&1";
   int rc = std::system(cmd.c_str());
   std::string out = text_of(log);
-  if (expect_ok) EXPECT_EQ(rc, 0) << cmd << "\n" << out;
+  if (expect_ok) {
+    EXPECT_EQ(rc, 0) << cmd << "\n" << out;
+  }
   return out;
 }
 

@@ -24,7 +24,7 @@ template <class H, class D>
 H to_host(const D& d) {
   static_assert(sizeof(D) == sizeof(H));
   H h;
-  std::memcpy(&h, &d, sizeof(H));
+  std::memcpy(static_cast<void*>(&h), &d, sizeof(H));  // byte-compatible layouts (static_assert above)
   return h;
 }
 
@@ -66,7 +66,9 @@ void check_field(test::Rng& rng, int iters) {
     std::memcpy(&dc, canon.data(), sizeof(DF));
     ASSERT_EQ(to_host<HF>(dc.to_mont()), a);
     ASSERT_EQ(std::memcmp(da.from_mont().v, canon.data(), sizeof(DF)), 0);
-    if (it < 20) ASSERT_EQ(to_host<HF>(da.inverse()), a.inverse());
+    if (it < 20) {
+      ASSERT_EQ(to_host<HF>(da.inverse()), a.inverse());
+    }
   }
   ASSERT_EQ(to_host<HF>(DF::one()), HF::one());
   // mul_sub at its bound: every operand p - 1, and c = 0 / 1 (the negated c is then p / p - 1)
@@ -205,7 +207,9 @@ TEST(GpuFieldHost, Fp2) {
     ASSERT_EQ(to_host<math::Fp2>(da + db), a + b);
     ASSERT_EQ(to_host<math::Fp2>(da - db), a - b);
     ASSERT_EQ(to_host<math::Fp2>(-da), -a);
-    if (it < 10) ASSERT_EQ(to_host<math::Fp2>(da.inverse()), a.inverse());
+    if (it < 10) {
+      ASSERT_EQ(to_host<math::Fp2>(da.inverse()), a.inverse());
+    }
   }
 }
 

@@ -33,7 +33,9 @@ TEST(CpuFixedBase, G1AndG2MatchScalarMultiplication) {
   EXPECT_TRUE(p2[0].infinity);
   for (std::size_t i = 0; i < ks.size(); i += (i < 64 ? 1 : 37)) {
     ASSERT_TRUE(p1[i] == g1.mul(ks[i]).to_affine()) << i;
-    if (i < 64) ASSERT_TRUE(p2[i] == g2.mul(ks[i]).to_affine()) << i;
+    if (i < 64) {
+      ASSERT_TRUE(p2[i] == g2.mul(ks[i]).to_affine()) << i;
+    }
   }
   std::vector<std::uint8_t> b1(ks.size() * 96), b2(64 * 192);
   mul->mul_g1_uncompressed(ks, b1.data());
