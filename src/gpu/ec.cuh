@@ -253,7 +253,7 @@ struct JacobianT {
     F v = x * i;
     JacobianT r;
     r.x = rr.sqr() - j - v.dbl();
-    r.y = rr * (v - r.x) - (y * j).dbl();
+    r.y = F::mul_sub(rr, v - r.x, y.dbl(), j);
     r.z = (z + h).sqr() - z1z1 - hh;
     *this = r;
   }

@@ -25,10 +25,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <type_traits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "gpu/cuda_util.cuh"
