@@ -172,12 +172,20 @@ int main(int argc, char** argv) {
       row.coset_rn = time_ms([&] { dom.forward(buf.get(), l, gpu::NttOrder::kRN, true); }, r);
       row.coset_inv_nn = time_ms([&] { dom.inverse(buf.get(), l, gpu::NttOrder::kNN, true); }, r);
       ntt_rows.push_back(row);
-      if (l >= 24 && l <= 27) {  // block-shape variants (default 1024 elements per block)
-        for (const char* e : {"512", "2048"}) {
-          setenv("CUZK_NTT_ELEMS", e, 1);
-          float v1 = time_ms([&] { dom.forward(buf.get(), l, gpu::NttOrder::kNR); }, r);
-          unsetenv("CUZK_NTT_ELEMS");
-          std::printf("ntt 2^%d variant elems=%s: fwd NR %.2f ms\n", l, e, v1);
+      if (l >= 24 && l <= 27) {  // pass-kernel shapes x elements per block (default: shape 0, 1024)
+        for (int sh = 0; sh < gpu::NttDomain::shape_count(); ++sh) {
+          for (const char* e : {"512", "1024", "2048"}) {
+            if (sh == 0 && !std::strcmp(e, "1024")) continue;
+            setenv("CUZK_NTT_SHAPE", std::to_string(sh).c_str(), 1);
+            setenv("CUZK_NTT_ELEMS", e, 1);
+            float f = time_ms([&] { dom.forward(buf.get(), l, gpu::NttOrder::kNR); }, r);
+            float iv = time_ms([&] { dom.inverse(buf.get(), l, gpu::NttOrder::kNR); }, r);
+            float cs = time_ms([&] { dom.forward(buf.get(), l, gpu::NttOrder::kRN, true); }, r);
+            unsetenv("CUZK_NTT_SHAPE");
+            unsetenv("CUZK_NTT_ELEMS");
+            std::printf("ntt 2^%d variant shape=%d elems=%s: fwd NR %.2f  inv NR %.2f  coset RN %.2f ms\n", l, sh, e, f,
+                        iv, cs);
+          }
         }
       }
       std::printf("ntt 2^%d: fwd NN %.2f  fwd NR %.2f  inv NR %.2f  coset RN %.2f  coset inv NN %.2f ms\n", l,

@@ -67,6 +67,8 @@ class NttDomain {
   NttDomain(const NttDomain&) = delete;
   NttDomain& operator=(const NttDomain&) = delete;
   int max_log() const;
+  // Number of pass-kernel shapes (tuning: CUZK_NTT_SHAPE in [0, count) picks one; 0 is the default).
+  static int shape_count();
 
   // In place on a device array of 2^log_n Fr.
   void forward(void* d_data, int log_n, NttOrder order = NttOrder::kNN, bool coset = false,

@@ -3,15 +3,17 @@
 // Radix-2 butterflies grouped into passes of r <= 11 stages. A pass loads, per thread block, 2^r
 // rows x C columns of the array into shared memory (element i = hi*2^(s+r) + j*2^s + lo, j the row,
 // (hi, lo) the column, s the pass's first stage), runs its r stages there in register rounds of up
-// to 3 stages (8 elements per thread), and writes back. 2^27 takes 3 passes (3 reads + 3 writes of
-// the array). Decimation in time (Cooley-Tukey, bit-reversed in -> natural out) and in frequency
-// (Gentleman-Sande, natural in -> bit-reversed out) share the kernel. Twiddles w^(k N/2m) come from
-// one table of w_N^e, e < N/2, built once per domain; inverse twiddles use w^-e = -w^(N/2-e).
+// to 2 stages (4 elements per thread; the kernel shape, below, sets it), and writes back. 2^27 takes
+// 3 passes (3 reads + 3 writes of the array). Decimation in time (Cooley-Tukey, bit-reversed in ->
+// natural out) and in frequency (Gentleman-Sande, natural in -> bit-reversed out) share the kernel.
+// Twiddles w^(k N/2m) come from one table of w_N^e, e < N/2, built once per domain; inverse twiddles
+// use w^-e = -w^(N/2-e).
 // Coset and 1/n scalings are fused into the first pass's loads or the last pass's stores, with
 // factors c*h^m taken from two 2^14-entry tables (one multiplication each).
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 #include "gpu/cuda_util.cuh"
@@ -121,8 +123,34 @@ __device__ __forceinline__ void ntt_round(Fr* sm, const PassArgs& a, int u0, u64
   }
 }
 
-template <bool DIF>
-__global__ void __launch_bounds__(256, 2) ntt_pass_kernel(PassArgs a) {
+template <int QMAX, bool DIF>
+__device__ __forceinline__ void run_round(int q, Fr* sm, const PassArgs& a, int u0, u64 col0) {
+  if constexpr (QMAX >= 3) {
+    if (q == 3) {
+      ntt_round<3, DIF>(sm, a, u0, col0);
+      return;
+    }
+  }
+  if (q == 2) ntt_round<2, DIF>(sm, a, u0, col0);
+  else ntt_round<1, DIF>(sm, a, u0, col0);
+}
+
+// Kernel shapes (CUZK_NTT_SHAPE selects one, for tuning): stages per register round (QMAX, 2^QMAX
+// elements per thread), and the launch bounds (TMAX threads per block, MINB blocks per SM), which cap
+// the registers at 65536 / (TMAX * MINB). Shape 0 is the default. The passes are bound by instruction
+// latency, so warps per SM matter more than work per thread: radix-4 rounds in 80 registers (6 blocks
+// of 128 per SM, 24 warps) beat radix-8 rounds in 128 registers (16 warps) by 2% at 2^27 and 8% at
+// 2^24 on the H200 (2^27 fwd NR 36.6 against 37.3 ms; RESULTS_gpu.md, session 7, which also has the
+// shapes measured and dropped: 5, 7 and 8 blocks of 128, 12 blocks of 64, radix-8 at 2 or 3 blocks).
+struct NttShape {
+  int qmax, tmax, minb;
+};
+constexpr NttShape kNttShapes[] = {{2, 128, 6}, {3, 256, 2}, {2, 128, 5}, {2, 128, 7}};
+constexpr int kNttShapeCount = int(sizeof(kNttShapes) / sizeof(kNttShapes[0]));
+
+template <bool DIF, int SHAPE>
+__global__ void __launch_bounds__(kNttShapes[SHAPE].tmax, kNttShapes[SHAPE].minb) ntt_pass_kernel(PassArgs a) {
+  constexpr int QMAX = kNttShapes[SHAPE].qmax;
   extern __shared__ uint4 smem_raw[];
   Fr* sm = reinterpret_cast<Fr*>(smem_raw);
   const int R = 1 << a.r;
@@ -155,22 +183,20 @@ __global__ void __launch_bounds__(256, 2) ntt_pass_kernel(PassArgs a) {
     sm_store(sm, (j << a.logC) + c, x);
   }
   __syncthreads();
+  // rounds of QMAX stages (the last one shorter); the Q = 3 round is compiled only when QMAX allows it,
+  // since the registers of every round count against the kernel's budget
   if (!DIF) {
     for (int u = 0; u < a.r;) {
-      const int q = a.r - u >= 3 ? 3 : a.r - u;
-      if (q == 3) ntt_round<3, false>(sm, a, u, col0);
-      else if (q == 2) ntt_round<2, false>(sm, a, u, col0);
-      else ntt_round<1, false>(sm, a, u, col0);
+      const int q = a.r - u >= QMAX ? QMAX : a.r - u;
+      run_round<QMAX, false>(q, sm, a, u, col0);
       u += q;
       __syncthreads();
     }
   } else {
     for (int u = a.r; u > 0;) {
-      const int q = u >= 3 ? 3 : u;
+      const int q = u >= QMAX ? QMAX : u;
       u -= q;
-      if (q == 3) ntt_round<3, true>(sm, a, u, col0);
-      else if (q == 2) ntt_round<2, true>(sm, a, u, col0);
-      else ntt_round<1, true>(sm, a, u, col0);
+      run_round<QMAX, true>(q, sm, a, u, col0);
       __syncthreads();
     }
   }
@@ -188,6 +214,27 @@ __global__ void __launch_bounds__(256, 2) ntt_pass_kernel(PassArgs a) {
     if (a.post.hi) x = x * scale_factor(a.post, a.post.rev ? bitrev(u32(gi), a.logn) : u32(gi));
     store_f(a.data + gi, x);
   }
+}
+
+// The kernels of every shape: f(dit kernel, dif kernel) for each.
+template <class Fn, int... S>
+void for_each_shape_impl(Fn&& f, std::integer_sequence<int, S...>) {
+  (f(ntt_pass_kernel<false, S>, ntt_pass_kernel<true, S>), ...);
+}
+template <class Fn>
+void for_each_shape(Fn&& f) {
+  for_each_shape_impl(f, std::make_integer_sequence<int, kNttShapeCount>{});
+}
+
+void launch_pass(int shape, bool dif, unsigned blocks, int threads, std::size_t smem, cudaStream_t st,
+                 const PassArgs& a) {
+  int i = 0;
+  for_each_shape([&](auto dit_k, auto dif_k) {
+    if (i++ != shape) return;
+    if (dif) dif_k<<<blocks, threads, smem, st>>>(a);
+    else dit_k<<<blocks, threads, smem, st>>>(a);
+  });
+  CUZK_CUDA_LAUNCH();
 }
 
 // In-place bit-reversal permutation with an optional scaling by the natural (source) index.
@@ -315,11 +362,18 @@ struct NttDomain::Impl {
 
   void run_passes(Fr* d, int logn, bool dif, bool inverse, ScaleTab pre, ScaleTab post, cudaStream_t st) {
     if (!smem_configured) {
-      CUZK_CUDA(cudaFuncSetAttribute(ntt_pass_kernel<false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     kMaxElemsPerBlock * int(sizeof(Fr))));
-      CUZK_CUDA(cudaFuncSetAttribute(ntt_pass_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     kMaxElemsPerBlock * int(sizeof(Fr))));
+      for_each_shape([](auto dit, auto dif) {
+        CUZK_CUDA(cudaFuncSetAttribute(dit, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       kMaxElemsPerBlock * int(sizeof(Fr))));
+        CUZK_CUDA(cudaFuncSetAttribute(dif, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       kMaxElemsPerBlock * int(sizeof(Fr))));
+      });
       smem_configured = true;
+    }
+    int shape = 0;
+    if (const char* e = std::getenv("CUZK_NTT_SHAPE")) {  // tuning override (kNttShapes)
+      int v = std::atoi(e);
+      if (v >= 0 && v < kNttShapeCount) shape = v;
     }
     max_elems = kDefaultElemsPerBlock;
     if (const char* e = std::getenv("CUZK_NTT_ELEMS")) {  // tuning override
@@ -360,12 +414,11 @@ struct NttDomain::Impl {
       a.pre = step == 0 ? pre : ScaleTab{};
       a.post = step == np - 1 ? post : ScaleTab{};
       const int E = 1 << (a.r + logC);
-      const int threads = std::max(32, std::min(256, E / 8));
+      const NttShape& sh = kNttShapes[shape];
+      const int threads = std::max(32, std::min(sh.tmax, E >> sh.qmax));
       const u64 blocks = (u64(1) << logn) / u64(E);
       const std::size_t smem = std::size_t(E) * sizeof(Fr);
-      if (dif) ntt_pass_kernel<true><<<unsigned(blocks), threads, smem, st>>>(a);
-      else ntt_pass_kernel<false><<<unsigned(blocks), threads, smem, st>>>(a);
-      CUZK_CUDA_LAUNCH();
+      launch_pass(shape, dif, unsigned(blocks), threads, smem, st, a);
     }
   }
 
@@ -427,6 +480,7 @@ NttDomain::NttDomain(int max_log) : impl_(std::make_unique<Impl>()) {
 
 NttDomain::~NttDomain() = default;
 int NttDomain::max_log() const { return impl_->max_log; }
+int NttDomain::shape_count() { return kNttShapeCount; }
 
 void NttDomain::forward(void* d, int log_n, NttOrder order, bool coset, void* stream) {
   impl_->transform(d, log_n, order, coset, false, as_stream(stream));
