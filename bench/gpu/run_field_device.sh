@@ -3,7 +3,9 @@
 # made by bench/gpu/build_prover.sh) -> SASS opcode counts of the field-rate kernels and the
 # registers of the MSM kernels -> gpu_check (defaults, then every MSM on the affine path) ->
 # gpu_prover_check -> bench_gpu (field rates, NTT, G1 2^20..2^27, G2 2^20..2^24) -> bench_prover
-# partitions of 2^$BENCH_LOGS (default 27; e.g. BENCH_LOGS=22,24,27). Logs under $OUT; the lines that matter on stdout.
+# partitions of 2^$BENCH_LOGS (default 27; e.g. BENCH_LOGS=22,24,27), then, with $PROVER_ARGS2, once
+# more with those arguments (e.g. "--logs 27 --random-permille 13"). Logs under $OUT; the lines that
+# matter on stdout.
 set -u
 D=${1:-build-x}
 . "$(dirname "$0")/device_common.sh"
@@ -30,4 +32,9 @@ sed -n '/==== cuzk GPU results/,$p' "$OUT/bench.txt" | head -60
 echo "== bench_prover ${BENCH_LOGS:=27} $(t)"
 timeout 200 "$B/bench_prover" --logs "$BENCH_LOGS" --reps 3 > "$OUT/bench_prover.txt" 2>&1; echo "rc=$?"
 grep -E "^\| (log m|2[0-9]) |device memory" "$OUT/bench_prover.txt" | head -12
+if [ -n "${PROVER_ARGS2:-}" ]; then
+  echo "== bench_prover $PROVER_ARGS2 $(t)"
+  timeout 150 "$B/bench_prover" $PROVER_ARGS2 --reps 3 > "$OUT/bench_prover2.txt" 2>&1; echo "rc=$?"
+  grep -E "^\| (log m|2[0-9]) " "$OUT/bench_prover2.txt" | head -6
+fi
 echo "== done $(t)"
