@@ -16,6 +16,7 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -186,6 +187,27 @@ int main(int argc, char** argv) {
             std::printf("ntt 2^%d variant shape=%d elems=%s: fwd NR %.2f  inv NR %.2f  coset RN %.2f ms\n", l, sh, e, f,
                         iv, cs);
           }
+        }
+      }
+      // pass plans to try (tuning): CUZK_BENCH_NTT_PLANS="9,9,9 11,8,8 ..."; those adding up to l run
+      if (const char* plans = std::getenv("CUZK_BENCH_NTT_PLANS")) {
+        std::stringstream ps(plans);
+        std::string plan;
+        while (ps >> plan) {
+          int sum = 0;
+          for (std::size_t p0 = 0; p0 < plan.size();) {
+            std::size_t p1 = plan.find(',', p0);
+            sum += std::atoi(plan.substr(p0, p1 - p0).c_str());
+            p0 = p1 == std::string::npos ? plan.size() : p1 + 1;
+          }
+          if (sum != l) continue;
+          setenv("CUZK_NTT_PLAN", plan.c_str(), 1);
+          float f = time_ms([&] { dom.forward(buf.get(), l, gpu::NttOrder::kNR); }, r);
+          float iv = time_ms([&] { dom.inverse(buf.get(), l, gpu::NttOrder::kNR); }, r);
+          float cs = time_ms([&] { dom.forward(buf.get(), l, gpu::NttOrder::kRN, true); }, r);
+          unsetenv("CUZK_NTT_PLAN");
+          std::printf("ntt 2^%d variant plan=%s: fwd NR %.2f  inv NR %.2f  coset RN %.2f ms\n", l, plan.c_str(), f, iv,
+                      cs);
         }
       }
       std::printf("ntt 2^%d: fwd NN %.2f  fwd NR %.2f  inv NR %.2f  coset RN %.2f  coset inv NN %.2f ms\n", l,

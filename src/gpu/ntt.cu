@@ -305,14 +305,36 @@ Plan make_plan(int logn) {
   if (first > kMaxFirstPass) {  // cannot happen with the sizes above, kept as a guard
     first = kMaxFirstPass;
   }
+  // From 2^26 up: a first (s = 0) pass of 10 stages, the rest split evenly with the larger pass first.
+  // H200, session 7 (CUZK_NTT_PLAN sweep): 2^27 [10,9,8] fwd NR 36.1 ms against 36.8 for [9,9,9];
+  // 2^26 [10,8,8] 17.3 against 17.5 for [8,9,9]; 2^28 [10,9,9] unchanged.
+  const bool wide_first = logn >= 26 && npass == 3;
+  if (wide_first) first = 10;
   p.r.push_back(first);
   int left = logn - first;
   for (int i = 1; i < npass; ++i) {
-    int rr = left / (npass - i);
+    const int rest = npass - i;
+    int rr = wide_first ? (left + rest - 1) / rest : left / rest;
     p.r.push_back(rr);
     left -= rr;
   }
   return p;
+}
+
+// Pass sizes from a tuning override "r0,r1,..." (r0 is the s = 0 pass), used when they are in
+// [1, kMaxFirstPass] and add up to logn; otherwise `dflt`.
+Plan plan_override(const char* text, int logn, const Plan& dflt) {
+  Plan p;
+  int sum = 0;
+  for (const char* c = text; *c;) {
+    char* end = nullptr;
+    const long r = std::strtol(c, &end, 10);
+    if (end == c || r < 1 || r > kMaxFirstPass || (*end && *end != ',')) return dflt;
+    p.r.push_back(int(r));
+    sum += int(r);
+    c = *end ? end + 1 : end;
+  }
+  return sum == logn ? p : dflt;
 }
 
 }  // namespace
@@ -381,6 +403,7 @@ struct NttDomain::Impl {
       if (v >= 256 && v <= kMaxElemsPerBlock && (v & (v - 1)) == 0) max_elems = v;
     }
     Plan plan = make_plan(logn);
+    if (const char* e = std::getenv("CUZK_NTT_PLAN")) plan = plan_override(e, logn, plan);  // tuning
     const int np = int(plan.r.size());
     std::vector<int> starts(np);
     for (int i = 0, s = 0; i < np; ++i) {
