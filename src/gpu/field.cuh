@@ -106,13 +106,16 @@ CUZK_HD u32 subc(u32 a, u32 b) {
   return u32(u64(a) - b - host_cf);
 #endif
 }
-CUZK_HD u32 mul_lo(u32 a, u32 b) { return a * b; }
-CUZK_HD u32 mul_hi(u32 a, u32 b) {
+// (hi, lo) = a * b in one wide multiply (IMAD.WIDE.U32, where a lo/hi pair costs IMAD + IMAD.HI)
+CUZK_HD void mul_wide(u32 a, u32 b, u32& lo, u32& hi) {
 #if defined(__CUDA_ARCH__)
-  return __umulhi(a, b);
+  u64 r;
+  asm("mul.wide.u32 %0, %1, %2;" : "=l"(r) : "r"(a), "r"(b));
 #else
-  return u32((u64(a) * b) >> 32);
+  const u64 r = u64(a) * b;
 #endif
+  lo = u32(r);
+  hi = u32(r >> 32);
 }
 // lo(a*b) + c, carry out
 CUZK_HD u32 mad_lo_cc(u32 a, u32 b, u32 c) {
@@ -148,16 +151,6 @@ CUZK_HD u32 madc_hi_cc(u32 a, u32 b, u32 c) {
   u64 t = ((u64(a) * b) >> 32) + c + host_cf;
   host_cf = u32(t >> 32);
   return u32(t);
-#endif
-}
-// hi(a*b) + c + carry in (carry out dropped: caller guarantees none)
-CUZK_HD u32 madc_hi(u32 a, u32 b, u32 c) {
-#if defined(__CUDA_ARCH__)
-  u32 r;
-  asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
-  return r;
-#else
-  return u32(((u64(a) * b) >> 32) + c + host_cf);
 #endif
 }
 
@@ -241,10 +234,7 @@ namespace detail {
 template <int n>
 CUZK_HD void mul_even(u32* acc, const u32* a, u32 b) {
   CUZK_UNROLL
-  for (int j = 0; j < n; j += 2) {
-    acc[j] = ptx::mul_lo(a[j], b);
-    acc[j + 1] = ptx::mul_hi(a[j], b);
-  }
+  for (int j = 0; j < n; j += 2) ptx::mul_wide(a[j], b, acc[j], acc[j + 1]);
 }
 
 // acc += sum_{even j < n} a[j] * b * 2^(32 j); starts a fresh carry chain, leaves the carry out in CC.
@@ -267,8 +257,10 @@ CUZK_HD void madc_even_shift2(u32* odd, const u32* a, u32 b) {
     odd[j] = ptx::madc_lo_cc(a[j], b, odd[j + 2]);
     odd[j + 1] = ptx::madc_hi_cc(a[j], b, odd[j + 3]);
   }
+  // the top word cannot carry out; its .cc form lets the pair compile to one IMAD.WIDE.U32.X (every
+  // caller starts a fresh chain next)
   odd[n - 2] = ptx::madc_lo_cc(a[n - 2], b, 0);
-  odd[n - 1] = ptx::madc_hi(a[n - 2], b, 0);
+  odd[n - 1] = ptx::madc_hi_cc(a[n - 2], b, 0);
 }
 
 // One row of the even/odd product scan (the CIOS loop without its reduction; roles as in
@@ -313,7 +305,7 @@ CUZK_HD void sqr_row(u32* main, u32* off, const u32* a, const u32* a2) {
       off[k + 1] = ptx::madc_hi_cc(v[k + 1], b, off[k + 3]);
     }
     off[n - 2] = ptx::madc_lo_cc(v[n - 1], b, 0);
-    off[n - 1] = ptx::madc_hi(v[n - 1], b, 0);
+    off[n - 1] = ptx::madc_hi_cc(v[n - 1], b, 0);  // no carry out (.cc: one wide multiply-add)
     // main += sum over even j >= I of v[j] * b, a fresh chain; its carry goes to word n (off[n - 1])
     constexpr int j0 = (I + 1) & ~1;  // first even j >= I
     if constexpr (j0 < n) {
