@@ -4,9 +4,10 @@
 // 130,169,893 aux, 130,278,869 rows; nnz per row A 2.37, B 1.00, C 2.17; A aux density 99.7%,
 // B aux density 25.4%, B inputs = ONE only. Witness: aux values 45% zero, 45% one, 10% random (so
 // ~90% 0/1; --random-permille P sets the random share to P/1000, e.g. 13 for the 1.3% of non-0/1
-// aux values measured in real 32 GiB partitions, RESULTS_daemon.md). The key's bases are generated on the GPU (P_i = (i+1) G; no toxic waste, so the proof
-// does not verify: correctness is gpu_prover_check's job) and the CSR shape too; the witness lives
-// in pinned host memory (the upload is timed, as part of each proof).
+// aux values measured in real 32 GiB partitions, RESULTS_daemon.md). The key's bases are generated
+// on the GPU (P_i = (i+1) G; no toxic waste, so the proof does not verify: correctness is
+// gpu_prover_check's job) and the CSR shape too; the witness lives in pinned host memory (the upload
+// is timed, as part of each proof).
 //
 // Per size: one warm-up proof, then `reps` proofs with profile = true (stages serialized, per-stage
 // host wall times) and `reps` proofs with overlap (witness MSMs on a second stream during the H NTTs);
