@@ -26,8 +26,7 @@ class Section {
     const toml::node* n = t_ ? t_->get(key) : nullptr;
     std::string pos;
     if (n && n->source().begin) {
-      pos = ":";  // appended (":" + std::string trips GCC 12's false -Wrestrict positive)
-      pos += std::to_string(n->source().begin.line);
+      pos = ":" + std::to_string(n->source().begin.line);
     }
     return file_ + pos + ": " + full;
   }

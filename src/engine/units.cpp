@@ -45,19 +45,10 @@ std::size_t parse_number(std::string_view s, long double& out) {
   return i;
 }
 
-// "text" in quotes, for the error messages (appended piece by piece: a string literal + std::string
-// temporary trips GCC 12's false -Wrestrict positive).
-std::string quote(std::string_view text) {
-  std::string q = "\"";
-  q += text;
-  q += '"';
-  return q;
-}
-
 }  // namespace
 
 Result<std::uint64_t> parse_size(std::string_view text) {
-  const std::string quoted = quote(text);
+  const std::string quoted = "\"" + std::string(text) + "\"";
   std::string_view s = trim(text);
   if (s.empty()) return Error{"empty size"};
   if (s.front() == '-') return Error{"size " + quoted + " is negative"};
@@ -84,7 +75,7 @@ Result<std::uint64_t> parse_size(std::string_view text) {
 }
 
 Result<std::chrono::milliseconds> parse_duration(std::string_view text) {
-  const std::string quoted = quote(text);
+  const std::string quoted = "\"" + std::string(text) + "\"";
   std::string_view s = trim(text);
   if (s.empty()) return Error{"empty duration"};
   if (s.front() == '-') return Error{"duration " + quoted + " is negative"};

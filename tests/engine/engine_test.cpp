@@ -153,13 +153,6 @@ class TestKind final : public JobKind {
   TestKindControl& c_;
 };
 
-// prefix + i (appended: a string literal + std::string temporary trips GCC 12's false -Wrestrict positive)
-std::string numbered(const char* prefix, int i) {
-  std::string s = prefix;
-  s += std::to_string(i);
-  return s;
-}
-
 ProofRequest test_request(const std::string& id, Priority prio = Priority::kNormal) {
   ProofRequest r;
   r.request_id = id;
@@ -271,7 +264,7 @@ TEST(Engine, CriticalOvertakesQueuedNormalJobs) {
   ASSERT_TRUE(s0);
   ASSERT_TRUE(test::eventually([&] { return c.in_synthesis.load() == 1; }));  // n0 holds the only worker
   for (int i = 1; i <= 5; ++i) {
-    auto s = e.submit(test_request(numbered("n", i)));
+    auto s = e.submit(test_request("n" + std::to_string(i)));
     ASSERT_TRUE(s);
     normal.push_back(s->job);
   }
@@ -310,7 +303,7 @@ TEST(Engine, ArrivalOrderWithinAPriority) {
   std::vector<std::shared_ptr<Job>> jobs;
   const Priority prios[] = {Priority::kLow, Priority::kHigh, Priority::kNormal, Priority::kHigh, Priority::kLow,
                             Priority::kNormal};
-  for (int i = 0; i < 6; ++i) jobs.push_back(e.submit(test_request(numbered("j", i), prios[i]))->job);
+  for (int i = 0; i < 6; ++i) jobs.push_back(e.submit(test_request("j" + std::to_string(i), prios[i]))->job);
   ASSERT_TRUE(test::eventually([&] { return e.status().sched_depth == 6; }));
   c.open();
   for (auto& j : jobs) ASSERT_EQ(e.wait(j, 30s).status, ResultStatus::kCompleted);
@@ -576,7 +569,7 @@ TEST(Engine, BudgetHoldsWhenSubmissionsOutnumberIt) {
     }
   });
   std::vector<std::shared_ptr<Job>> jobs;
-  for (int i = 0; i < 40; ++i) jobs.push_back(e.submit(test_request(numbered("b", i)))->job);
+  for (int i = 0; i < 40; ++i) jobs.push_back(e.submit(test_request("b" + std::to_string(i)))->job);
   for (auto& j : jobs) ASSERT_EQ(e.wait(j, 60s).status, ResultStatus::kCompleted);
   done = true;
   sampler.join();
@@ -631,7 +624,7 @@ TEST(Engine, ShutdownCancelsWhatIsLeftAndRefusesNewWork) {
   c.gate_open = false;
   e->register_kind(kTestKind, std::make_shared<TestKind>(c));
   std::vector<std::shared_ptr<Job>> jobs;
-  for (int i = 0; i < 5; ++i) jobs.push_back(e->submit(test_request(numbered("s", i)))->job);
+  for (int i = 0; i < 5; ++i) jobs.push_back(e->submit(test_request("s" + std::to_string(i)))->job);
   EXPECT_FALSE(e->drain(20ms));
   e->stop_accepting();
   auto refused = e->submit(generic_request("bits"));

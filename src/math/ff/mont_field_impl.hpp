@@ -55,7 +55,7 @@ std::string MontField<P>::to_decimal() const {
     }
     out.push_back(char('0' + rem));
   }
-  if (out.empty()) return "0";  // (assigning "0" here tripped GCC 12's false -Wrestrict positive)
+  if (out.empty()) out = "0";
   std::reverse(out.begin(), out.end());
   return out;
 }
