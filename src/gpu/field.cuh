@@ -610,6 +610,14 @@ struct alignas(16) FieldT {
   // One CIOS step on the even/odd accumulator pair (see the header comment). On entry the value is
   // even + odd * 2^32 + (previous step's reduced word, folded here); adds a * bi, then reduces one
   // word with mi = even[0] * M0. On exit even[0] == 0 and the roles swap for the next step.
+  // The reduction half of one CIOS step, shared by mad_redc and dot_redc: adds mi * p with
+  // mi = even[0] * M0, which clears even[0].
+  CUZK_HD static void reduce_word(u32* even, u32* odd, const u32* M) {
+    u32 mi = even[0] * P::m0();
+    detail::cmad_even<N>(odd, M + 1, mi);
+    detail::cmad_even<N>(even, M, mi);
+    odd[N - 1] = ptx::addc(odd[N - 1], 0);
+  }
   CUZK_HD static void mad_redc(u32* even, u32* odd, const u32* a, u32 bi, const u32* M, bool first) {
     if (first) {
       detail::mul_even<N>(odd, a + 1, bi);
@@ -620,10 +628,7 @@ struct alignas(16) FieldT {
       detail::cmad_even<N>(even, a, bi);
       odd[N - 1] = ptx::addc(odd[N - 1], 0);
     }
-    u32 mi = even[0] * P::m0();
-    detail::cmad_even<N>(odd, M + 1, mi);
-    detail::cmad_even<N>(even, M, mi);
-    odd[N - 1] = ptx::addc(odd[N - 1], 0);
+    reduce_word(even, odd, M);
   }
   // mad_redc for a * bi + c * di (mul_sub). The chains that end in the offset accumulator drop their
   // carry: it is zero while the accumulator stays below 3p < 2^(32N) (see mul_sub).
@@ -644,10 +649,7 @@ struct alignas(16) FieldT {
       detail::cmad_even<N>(even, c, di);
       odd[N - 1] = ptx::addc(odd[N - 1], 0);
     }
-    u32 mi = even[0] * P::m0();
-    detail::cmad_even<N>(odd, M + 1, mi);
-    detail::cmad_even<N>(even, M, mi);
-    odd[N - 1] = ptx::addc(odd[N - 1], 0);
+    reduce_word(even, odd, M);
   }
 };
 
