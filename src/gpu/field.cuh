@@ -607,9 +607,6 @@ struct alignas(16) FieldT {
     return r;
   }
 
-  // One CIOS step on the even/odd accumulator pair (see the header comment). On entry the value is
-  // even + odd * 2^32 + (previous step's reduced word, folded here); adds a * bi, then reduces one
-  // word with mi = even[0] * M0. On exit even[0] == 0 and the roles swap for the next step.
   // The reduction half of one CIOS step, shared by mad_redc and dot_redc: adds mi * p with
   // mi = even[0] * M0, which clears even[0].
   CUZK_HD static void reduce_word(u32* even, u32* odd, const u32* M) {
@@ -618,6 +615,9 @@ struct alignas(16) FieldT {
     detail::cmad_even<N>(even, M, mi);
     odd[N - 1] = ptx::addc(odd[N - 1], 0);
   }
+  // One CIOS step on the even/odd accumulator pair (see the header comment). On entry the value is
+  // even + odd * 2^32 + (previous step's reduced word, folded here); adds a * bi, then reduces one
+  // word with mi = even[0] * M0. On exit even[0] == 0 and the roles swap for the next step.
   CUZK_HD static void mad_redc(u32* even, u32* odd, const u32* a, u32 bi, const u32* M, bool first) {
     if (first) {
       detail::mul_even<N>(odd, a + 1, bi);

@@ -113,10 +113,10 @@ __global__ void digits_kernel(const Fr* scalars, u32 n, int c, int w0, int w1, u
 
 // ---------------------------------------------------------------------------------------------
 // Level 1: segments of L sorted entries (key, value) -> buckets + partial list. MINB: blocks of 128
-// per SM the register allocation must allow (2: <= 255 registers, 3: <= 168, 4: <= 128). The kernel
-// is bound by instruction latency at 2 warps per scheduler (Nsight Compute,
-// bench/gpu/logs/h200_2026-11-30_s6_ncu_accumulate_2e24.txt), but 3 blocks (a few spilled registers)
-// and an accumulator in shared memory (fewer registers) both measured slower (RESULTS_gpu.md, session 6).
+// per SM the register allocation must allow (2: <= 255 registers, 3: <= 168, 4: <= 128). 2 is the
+// default: 3 blocks (a few spilled registers), an accumulator in shared memory (session 6) and 3 blocks
+// without spills, the next point fetched through shared memory (session 7), all measured slower, so the
+// kernel is bound by the mixed addition's instruction count rather than by latency (RESULTS_gpu.md).
 template <class F, int MINB>
 __global__ void __launch_bounds__(128, MINB) accumulate_l1_kernel(const AffineT<F>* __restrict__ bases,
                                                             const u32* __restrict__ keys,
