@@ -1,4 +1,5 @@
-// Groth16 GPU prover benchmark: one synthetic PoRep-shaped partition per size, key resident.
+// Groth16 GPU prover benchmark: one synthetic PoRep-shaped partition per size, key resident (or,
+// with --streamed, streamed from pinned host memory in chunks of 2^K bases at each proof).
 //
 // Shape of a 32 GiB PoRep partition (filecoin-formats.md 2.2), scaled by m / 2^27: 328 inputs,
 // 130,169,893 aux, 130,278,869 rows; nnz per row A 2.37, B 1.00, C 2.17; A aux density 99.7%,
@@ -23,7 +24,7 @@
 // evaluation pays for in warp divergence.
 //
 // Usage: bench_prover [--logs 22,24,26,27] [--reps 3] [--nosplit 24,26] [--long-rows K:T]
-//                     [--random-permille P] [--compact]
+//                     [--random-permille P] [--compact] [--streamed [--stream-chunk-log K]]
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -80,7 +81,7 @@ struct Row {
   gpu::GpuProveTimings med;  // medians of the profile runs
   double overlap_total = 0, pageable_upload = 0;
   double nosplit_total = -1, nosplit_l = 0, nosplit_a = 0, nosplit_b1 = 0, nosplit_b2 = 0;
-  double mem_gb = 0, key_gb = 0, shape_gb = 0;
+  double mem_gb = 0, key_gb = 0, key_host_gb = 0, shape_gb = 0;
   gpu::GpuProveTimings::Query l, a, b;
 };
 
@@ -106,6 +107,7 @@ gpu::GpuProveTimings median_of(const std::vector<gpu::GpuProveTimings>& ts) {
 std::uint32_t g_long_every = 0, g_long_terms = 0;  // --long-rows
 std::uint32_t g_random_permille = 100;               // --random-permille
 bool g_compact = false;                              // --compact
+gpu::GpuKeyOptions g_key_opt;                        // --streamed, --stream-chunk-log
 
 Row run_size(int log, int reps, bool nosplit) {
   Row row;
@@ -122,7 +124,7 @@ Row run_size(int log, int reps, bool nosplit) {
   ks.b_aux_density = 33112281.0 / 130169893.0;
   ks.b_inputs_only_one = true;
   ks.seed = 7 + log;
-  auto key = gpu::GpuKey::synthetic(ks);
+  auto key = gpu::GpuKey::synthetic(ks, g_key_opt);
   if (!key) {
     row.error = key.error();
     return row;
@@ -146,6 +148,7 @@ Row run_size(int log, int reps, bool nosplit) {
     return row;
   }
   row.key_gb = double((*key)->device_bytes()) / 1e9;
+  row.key_host_gb = double((*key)->host_bytes()) / 1e9;
   row.shape_gb = double((*shape)->device_bytes()) / 1e9;
 
   const std::size_t nvars = std::size_t(num_inputs) + num_aux;
@@ -245,6 +248,15 @@ int main(int argc, char** argv) {
       g_random_permille = std::uint32_t(v);
     } else if (!std::strcmp(argv[i], "--compact")) {
       g_compact = true;
+    } else if (!std::strcmp(argv[i], "--streamed")) {
+      g_key_opt.streamed = true;
+    } else if (!std::strcmp(argv[i], "--stream-chunk-log") && i + 1 < argc) {
+      const int v = std::atoi(argv[++i]);
+      if (v < 10 || v > 28) {
+        std::fprintf(stderr, "--stream-chunk-log K, 10 <= K <= 28\n");
+        return 2;
+      }
+      g_key_opt.chunk_bases = std::size_t(1) << v;
     } else if (!std::strcmp(argv[i], "--long-rows") && i + 1 < argc) {
       if (std::sscanf(argv[++i], "%u:%u", &g_long_every, &g_long_terms) != 2 || g_long_every < 2) {
         std::fprintf(stderr, "--long-rows K:T, K >= 2\n");
@@ -268,9 +280,13 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
     rows.push_back(r);
   }
-  std::printf("\nGroth16 GPU prover, synthetic PoRep-shaped partition, key resident (ms, medians of %d; witness "
+  const std::size_t chunk = g_key_opt.chunk_bases ? g_key_opt.chunk_bases : gpu::GpuKeyOptions::kDefaultStreamChunk;
+  const std::string where = g_key_opt.streamed ? "key streamed from pinned host memory in chunks of " +
+                                                     std::to_string(chunk) + " bases"
+                                               : std::string("key resident");
+  std::printf("\nGroth16 GPU prover, synthetic PoRep-shaped partition, %s (ms, medians of %d; witness "
               "%s, %.1f%% of aux not 0/1)\n",
-              reps, g_compact ? "compact" : "dense", g_random_permille / 10.0);
+              where.c_str(), reps, g_compact ? "compact" : "dense", g_random_permille / 10.0);
   std::printf("| log m | upload | a,b,c eval | NTT/H | MSM H | MSM L tail | MSM A tail | MSM B1 tail | MSM B2 (G2) tail "
               "| batch-add (4) | split prep | total serial | total overlap |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
@@ -284,14 +300,15 @@ int main(int argc, char** argv) {
                 r.log, m.upload_ms, m.eval_ms, m.ntt_ms, m.msm_h_ms, m.msm_l_ms, m.msm_a_ms, m.msm_b1_ms, m.msm_b2_ms,
                 m.batch_add_ms, m.split_ms, m.total_ms, r.overlap_total);
   }
-  std::printf("\nSizes and memory\n| log m | L n / ones / tail | A n / ones / tail | B n / ones / tail | key GB | shape GB | "
-              "device GB in use | pageable upload ms |\n|---|---|---|---|---|---|---|---|\n");
+  std::printf("\nSizes and memory\n| log m | L n / ones / tail | A n / ones / tail | B n / ones / tail | key GB "
+              "(device / pinned host) | shape GB | device GB in use | pageable upload ms |\n"
+              "|---|---|---|---|---|---|---|---|\n");
   for (auto& r : rows) {
     if (!r.ok) continue;
     auto& m = r.med;
-    std::printf("| %d | %zu / %zu / %zu | %zu / %zu / %zu | %zu / %zu / %zu | %.1f | %.1f | %.1f | %.1f |\n", r.log,
-                m.l.n, m.l.ones, m.l.tail, m.a.n, m.a.ones, m.a.tail, m.b.n, m.b.ones, m.b.tail, r.key_gb, r.shape_gb,
-                r.mem_gb, r.pageable_upload);
+    std::printf("| %d | %zu / %zu / %zu | %zu / %zu / %zu | %zu / %zu / %zu | %.1f / %.1f | %.1f | %.1f | %.1f |\n",
+                r.log, m.l.n, m.l.ones, m.l.tail, m.a.n, m.a.ones, m.a.tail, m.b.n, m.b.ones, m.b.tail, r.key_gb,
+                r.key_host_gb, r.shape_gb, r.mem_gb, r.pageable_upload);
   }
   bool any_ns = false;
   for (auto& r : rows) any_ns |= r.ok && r.nosplit_total >= 0;

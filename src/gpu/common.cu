@@ -3,6 +3,7 @@
 #include <cstring>
 #include <vector>
 
+#include "base/parallel.hpp"
 #include "gpu/cuda_util.cuh"
 #include "gpu/gpu.hpp"
 
@@ -77,6 +78,29 @@ void DeviceBuffer::download(void* host, std::size_t bytes, std::size_t offset) c
 }
 void DeviceBuffer::zero() {
   if (p_) CUZK_CUDA(cudaMemset(p_, 0, n_));
+}
+
+PinnedHostBuffer::PinnedHostBuffer(std::size_t bytes) {
+  if (bytes == 0) return;
+  CUZK_CUDA(cudaHostAlloc(&p_, bytes, cudaHostAllocDefault));
+  n_ = bytes;
+}
+PinnedHostBuffer::~PinnedHostBuffer() {
+  if (p_) cudaFreeHost(p_);
+}
+PinnedHostBuffer::PinnedHostBuffer(PinnedHostBuffer&& o) noexcept : p_(o.p_), n_(o.n_) {
+  o.p_ = nullptr;
+  o.n_ = 0;
+}
+PinnedHostBuffer& PinnedHostBuffer::operator=(PinnedHostBuffer&& o) noexcept {
+  if (this != &o) {
+    if (p_) cudaFreeHost(p_);
+    p_ = o.p_;
+    n_ = o.n_;
+    o.p_ = nullptr;
+    o.n_ = 0;
+  }
+  return *this;
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -268,6 +292,19 @@ void download_g2_bases(math::G2Affine* host, const void* d_bases, std::size_t n)
 }
 
 // Used by msm.cu to upload host bases.
+void host_bases_to_device_layout(void* out, const math::G1Affine* in, std::size_t n) {
+  auto* o = static_cast<G1Affine*>(out);
+  parallel_chunks(n, default_threads(), [&](std::size_t b, std::size_t e, std::size_t) {
+    for (std::size_t i = b; i < e; ++i) o[i] = to_device_affine<Fp>(in[i]);
+  });
+}
+void host_bases_to_device_layout(void* out, const math::G2Affine* in, std::size_t n) {
+  auto* o = static_cast<G2Affine*>(out);
+  parallel_chunks(n, default_threads(), [&](std::size_t b, std::size_t e, std::size_t) {
+    for (std::size_t i = b; i < e; ++i) o[i] = to_device_affine<Fp2>(in[i]);
+  });
+}
+
 void upload_host_bases(G1Affine* d_out, const math::G1Affine* host, std::size_t n) {
   upload_host_bases_t<Fp, math::G1Curve>(d_out, host, n);
 }

@@ -50,6 +50,31 @@ class DeviceBuffer {
   std::size_t n_ = 0;
 };
 
+// Owning page-locked host allocation (cudaHostAlloc), move-only: copies from it to the device run
+// asynchronously at full bus speed (streamed proving keys keep their bases in one).
+class PinnedHostBuffer {
+ public:
+  PinnedHostBuffer() = default;
+  explicit PinnedHostBuffer(std::size_t bytes);
+  ~PinnedHostBuffer();
+  PinnedHostBuffer(PinnedHostBuffer&& o) noexcept;
+  PinnedHostBuffer& operator=(PinnedHostBuffer&& o) noexcept;
+  PinnedHostBuffer(const PinnedHostBuffer&) = delete;
+  PinnedHostBuffer& operator=(const PinnedHostBuffer&) = delete;
+
+  void* get() const { return p_; }
+  std::size_t size() const { return n_; }
+
+ private:
+  void* p_ = nullptr;
+  std::size_t n_ = 0;
+};
+
+// Host points -> the device layout (96 / 192 bytes, infinity as x = y = 0) in host memory, on all
+// threads; `out` holds n device bases.
+void host_bases_to_device_layout(void* out, const math::G1Affine* in, std::size_t n);
+void host_bases_to_device_layout(void* out, const math::G2Affine* in, std::size_t n);
+
 // ------------------------------------------------------------------------------------------------
 // NTT over Fr. ntt(a)_i = sum_j a_j w^(ij) with w = fr_root_of_unity()^(2^(32 - log n)) (order n);
 // coset_ntt evaluates on g * w^i with g = 7 (bellperson's FFT coset), i.e. ntt(a_j * g^j);

@@ -374,16 +374,73 @@ std::uint64_t host_mix64(std::uint64_t x) {
 // =============================================================================================
 // GpuKey
 
+// One query's bases: resident (`dev` holds all n) or streamed (`host` holds all n, device layout).
+template <class C>
+struct QueryBases {
+  std::unique_ptr<Msm<C>> dev;
+  PinnedHostBuffer host;
+  bool streamed() const { return !dev; }
+};
+
+// A streamed key's device side: per curve two buffers of `chunk` bases; chunk j + 1 is copied into one
+// on the `copy` stream (ready[] records its arrival) while chunk j in the other is summed.
+struct ChunkRing {
+  cudaStream_t copy = nullptr;
+  cudaEvent_t ready[2] = {};
+  std::size_t chunk = 0;
+  std::unique_ptr<MsmG1> g1[2];
+  std::unique_ptr<MsmG2> g2[2];
+
+  // g1_n / g2_n: the longest query of each curve (buffers are no larger than that).
+  ChunkRing(std::size_t chunk_bases, std::size_t g1_n, std::size_t g2_n) : chunk(chunk_bases) {
+    CUZK_CUDA(cudaStreamCreateWithFlags(&copy, cudaStreamNonBlocking));
+    for (auto& e : ready) CUZK_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+    for (int i = 0; i < 2; ++i) {
+      if (g1_n) g1[i] = std::make_unique<MsmG1>(std::min(chunk, g1_n));
+      if (g2_n) g2[i] = std::make_unique<MsmG2>(std::min(chunk, g2_n));
+    }
+    CUZK_CUDA(cudaDeviceSynchronize());  // the Msm constructors clear their bases on the legacy stream
+  }
+  ~ChunkRing() {
+    cudaDeviceSynchronize();
+    for (auto e : ready)
+      if (e) cudaEventDestroy(e);
+    if (copy) cudaStreamDestroy(copy);
+  }
+  template <class C>
+  Msm<C>& buffer(int i) {
+    if constexpr (std::is_same_v<C, math::G1Curve>) return *g1[i];
+    else return *g2[i];
+  }
+  std::size_t bytes() const {
+    std::size_t n = 0;
+    for (int i = 0; i < 2; ++i) {
+      if (g1[i]) n += g1[i]->size() * sizeof(G1Affine);
+      if (g2[i]) n += g2[i]->size() * sizeof(G2Affine);
+    }
+    return n;
+  }
+  void release_workspace() {
+    for (int i = 0; i < 2; ++i) {
+      if (g1[i]) g1[i]->release_workspace();
+      if (g2[i]) g2[i]->release_workspace();
+    }
+  }
+};
+
 struct GpuKey::Impl {
   HBasis basis = HBasis::kMonomialOverZ;
   std::uint32_t num_inputs = 0, num_aux = 0, log_m = 0;
-  std::unique_ptr<MsmG1> a, b1, l, h;
-  std::unique_ptr<MsmG2> b2;
+  QueryBases<math::G1Curve> a, b1, l, h;
+  QueryBases<math::G2Curve> b2;
+  std::unique_ptr<ChunkRing> ring;  // streamed keys only
   std::size_t a_n = 0, b_n = 0, l_n = 0, h_n = 0;
   DeviceBuffer a_map, b_map;  // query position -> variable index (u32)
   DeviceBuffer shift_hi, shift_lo;  // snarkjs: powers of the 2m-th root (coset shift)
   HostFr z_inv;                     // bellperson: 1 / (7^m - 1)
-  std::size_t bytes = 0;
+  std::size_t bytes = 0, host_bytes = 0;
+
+  bool streamed() const { return ring != nullptr; }
 
   void finish_setup() {
     const std::size_t m = std::size_t(1) << log_m;
@@ -395,10 +452,58 @@ struct GpuKey::Impl {
       shift_hi = upload_vector(hi);
       shift_lo = upload_vector(lo);
     }
-    bytes = a_n * sizeof(G1Affine) + b_n * (sizeof(G1Affine) + sizeof(G2Affine)) + l_n * sizeof(G1Affine) +
-            h_n * sizeof(G1Affine) + a_map.size() + b_map.size();
+    const std::size_t base_bytes = (a_n + b_n + l_n + h_n) * sizeof(G1Affine) + b_n * sizeof(G2Affine);
+    bytes = (streamed() ? ring->bytes() : base_bytes) + a_map.size() + b_map.size();
+    host_bytes = streamed() ? base_bytes : 0;
+  }
+
+  // Streamed keys: the chunk buffers, sized for the longest query of each curve.
+  void make_ring(std::size_t chunk_bases) {
+    ring = std::make_unique<ChunkRing>(chunk_bases ? chunk_bases : GpuKeyOptions::kDefaultStreamChunk,
+                                       std::max({a_n, b_n, l_n, h_n}), b_n);
   }
 };
+
+namespace {
+
+// The bellperson H bases in the order the H scalars leave the last NTT: p[i] <-> p[bitrev(i)] for
+// i < count (count = m - 1, which bitrev maps onto itself), on the device or on the host.
+void bitrev_h_device(void* bases, std::size_t count, int log_m) {
+  bitrev_points_kernel<Fp><<<grid_for(count, 256), 256>>>(static_cast<G1Affine*>(bases), count, log_m);
+  CUZK_CUDA_LAUNCH();
+}
+void bitrev_h_host(void* bases, std::size_t count, int log_m) {
+  auto* p = static_cast<G1Affine*>(bases);
+  parallel_chunks(count, default_threads(), [&](std::size_t b, std::size_t e, std::size_t) {
+    for (std::size_t i = b; i < e; ++i) {
+      std::size_t j = 0;
+      for (int k = 0; k < log_m; ++k) j |= ((i >> k) & 1) << (log_m - 1 - k);
+      if (i < j && j < count) std::swap(p[i], p[j]);
+    }
+  });
+}
+
+// A streamed query from host points: converted into pinned memory in the device layout.
+template <class C>
+void stream_from_host(QueryBases<C>& q, std::span<const math::Affine<C>> pts) {
+  using Aff = std::conditional_t<std::is_same_v<C, math::G1Curve>, G1Affine, G2Affine>;
+  q.host = PinnedHostBuffer(pts.size() * sizeof(Aff));
+  if (!pts.empty()) host_bases_to_device_layout(q.host.get(), pts.data(), pts.size());
+}
+
+// A streamed query from bases made on the device (synthetic keys): made in a temporary device
+// buffer of n bases by gen(device pointer), then copied to pinned memory.
+template <class C, class Gen>
+void stream_from_device(QueryBases<C>& q, std::size_t n, Gen&& gen) {
+  using Aff = std::conditional_t<std::is_same_v<C, math::G1Curve>, G1Affine, G2Affine>;
+  q.host = PinnedHostBuffer(n * sizeof(Aff));
+  if (n == 0) return;
+  DeviceBuffer tmp(n * sizeof(Aff));
+  gen(tmp.get());
+  tmp.download(q.host.get(), n * sizeof(Aff));
+}
+
+}  // namespace
 
 GpuKey::GpuKey() : impl_(std::make_unique<Impl>()) {}
 GpuKey::~GpuKey() = default;
@@ -407,13 +512,21 @@ std::uint32_t GpuKey::num_aux() const { return impl_->num_aux; }
 std::uint32_t GpuKey::domain_log2() const { return impl_->log_m; }
 HBasis GpuKey::h_basis() const { return impl_->basis; }
 std::size_t GpuKey::device_bytes() const { return impl_->bytes; }
+bool GpuKey::streamed() const { return impl_->streamed(); }
+std::size_t GpuKey::host_bytes() const { return impl_->host_bytes; }
 void GpuKey::release_workspace() {
-  for (MsmG1* m : {impl_->a.get(), impl_->b1.get(), impl_->l.get(), impl_->h.get()})
-    if (m) m->release_workspace();
-  if (impl_->b2) impl_->b2->release_workspace();
+  for (auto* q : {&impl_->a, &impl_->b1, &impl_->l, &impl_->h})
+    if (q->dev) q->dev->release_workspace();
+  if (impl_->b2.dev) impl_->b2.dev->release_workspace();
+  if (impl_->ring) impl_->ring->release_workspace();
 }
 
-Result<std::unique_ptr<GpuKey>> GpuKey::upload(const groth16::ProvingKey& key) {
+std::size_t GpuKey::resident_bytes(const groth16::ProvingKey& key) {
+  return (key.a.size() + key.b_g1.size() + key.l.size() + key.h.size()) * sizeof(G1Affine) +
+         key.b_g2.size() * sizeof(G2Affine) + (key.a.size() + key.b_g1.size()) * sizeof(u32);
+}
+
+Result<std::unique_ptr<GpuKey>> GpuKey::upload(const groth16::ProvingKey& key, const GpuKeyOptions& opt) {
   if (auto st = key.check_consistency(); !st) return Error{st.error()};
   if (key.domain_log2 > 28) return Error{"GPU prover: domains above 2^28 are not supported"};
   if (std::size_t(key.num_inputs) + key.num_aux >= (std::size_t(1) << 30))
@@ -442,16 +555,23 @@ Result<std::unique_ptr<GpuKey>> GpuKey::upload(const groth16::ProvingKey& key) {
       if (key.b_aux_density.bits[j]) bmap.push_back(key.num_inputs + j);
     d.a_map = upload_vector(amap);
     d.b_map = upload_vector(bmap);
-    d.h = std::make_unique<MsmG1>(std::span<const math::G1Affine>(key.h));
-    d.l = std::make_unique<MsmG1>(std::span<const math::G1Affine>(key.l));
-    d.a = std::make_unique<MsmG1>(std::span<const math::G1Affine>(key.a));
-    d.b1 = std::make_unique<MsmG1>(std::span<const math::G1Affine>(key.b_g1));
-    d.b2 = std::make_unique<MsmG2>(std::span<const math::G2Affine>(key.b_g2));
-    if (d.basis == HBasis::kMonomialOverZ && d.h_n > 1) {
+    const bool bitrev_h = d.basis == HBasis::kMonomialOverZ && d.h_n > 1;
+    if (opt.streamed) {
+      d.make_ring(opt.chunk_bases);  // device memory first: a ring that does not fit fails fast
+      stream_from_host(d.h, std::span<const math::G1Affine>(key.h));
+      stream_from_host(d.l, std::span<const math::G1Affine>(key.l));
+      stream_from_host(d.a, std::span<const math::G1Affine>(key.a));
+      stream_from_host(d.b1, std::span<const math::G1Affine>(key.b_g1));
+      stream_from_host(d.b2, std::span<const math::G2Affine>(key.b_g2));
+      if (bitrev_h) bitrev_h_host(d.h.host.get(), d.h_n, int(d.log_m));
+    } else {
+      d.h.dev = std::make_unique<MsmG1>(std::span<const math::G1Affine>(key.h));
+      d.l.dev = std::make_unique<MsmG1>(std::span<const math::G1Affine>(key.l));
+      d.a.dev = std::make_unique<MsmG1>(std::span<const math::G1Affine>(key.a));
+      d.b1.dev = std::make_unique<MsmG1>(std::span<const math::G1Affine>(key.b_g1));
+      d.b2.dev = std::make_unique<MsmG2>(std::span<const math::G2Affine>(key.b_g2));
       // the H scalars come out of the last NTT in bit-reversed order: store the bases the same way
-      bitrev_points_kernel<Fp><<<grid_for(d.h_n, 256), 256>>>(static_cast<G1Affine*>(d.h->device_bases()), d.h_n,
-                                                               int(d.log_m));
-      CUZK_CUDA_LAUNCH();
+      if (bitrev_h) bitrev_h_device(d.h.dev->device_bases(), d.h_n, int(d.log_m));
     }
     d.finish_setup();
     CUZK_CUDA(cudaDeviceSynchronize());
@@ -462,7 +582,7 @@ Result<std::unique_ptr<GpuKey>> GpuKey::upload(const groth16::ProvingKey& key) {
   }
 }
 
-Result<std::unique_ptr<GpuKey>> GpuKey::synthetic(const SyntheticSpec& s) {
+Result<std::unique_ptr<GpuKey>> GpuKey::synthetic(const SyntheticSpec& s, const GpuKeyOptions& opt) {
   if (s.domain_log2 > 28) return Error{"GPU prover: domains above 2^28 are not supported"};
   if (std::size_t(s.num_inputs) + s.num_aux >= (std::size_t(1) << 30)) return Error{"GPU prover: at most 2^30 variables"};
   if (s.num_inputs == 0) return Error{"GPU prover: a key needs ONE among its inputs"};
@@ -496,11 +616,15 @@ Result<std::unique_ptr<GpuKey>> GpuKey::synthetic(const SyntheticSpec& s) {
     d.b_n = (s.b_inputs_only_one ? 1 : s.num_inputs) + b_aux;
     d.h_n = s.h_basis == HBasis::kMonomialOverZ ? m - 1 : m;
     // allocate everything first (a key that does not fit fails before any work)
-    d.l = std::make_unique<MsmG1>(d.l_n);
-    d.h = std::make_unique<MsmG1>(d.h_n);
-    d.a = std::make_unique<MsmG1>(d.a_n);
-    d.b1 = std::make_unique<MsmG1>(d.b_n);
-    d.b2 = std::make_unique<MsmG2>(d.b_n);
+    if (opt.streamed) {
+      d.make_ring(opt.chunk_bases);
+    } else {
+      d.l.dev = std::make_unique<MsmG1>(d.l_n);
+      d.h.dev = std::make_unique<MsmG1>(d.h_n);
+      d.a.dev = std::make_unique<MsmG1>(d.a_n);
+      d.b1.dev = std::make_unique<MsmG1>(d.b_n);
+      d.b2.dev = std::make_unique<MsmG2>(d.b_n);
+    }
     std::vector<u32> amap, bmap;
     amap.reserve(d.a_n);
     bmap.reserve(d.b_n);
@@ -512,11 +636,20 @@ Result<std::unique_ptr<GpuKey>> GpuKey::synthetic(const SyntheticSpec& s) {
       if (flags[j] & 2) bmap.push_back(s.num_inputs + j);
     d.a_map = upload_vector(amap);
     d.b_map = upload_vector(bmap);
-    gen_bases_sequential(d.l->device_bases(), d.l_n);
-    gen_bases_sequential(d.h->device_bases(), d.h_n);
-    gen_bases_sequential(d.a->device_bases(), d.a_n);
-    gen_bases_sequential(d.b1->device_bases(), d.b_n);
-    gen_g2_bases_sequential(d.b2->device_bases(), d.b_n);
+    if (opt.streamed) {  // one query at a time through a temporary device buffer
+      auto g1 = [](std::size_t n) { return [n](void* p) { gen_bases_sequential(p, n); }; };
+      stream_from_device(d.l, d.l_n, g1(d.l_n));
+      stream_from_device(d.h, d.h_n, g1(d.h_n));
+      stream_from_device(d.a, d.a_n, g1(d.a_n));
+      stream_from_device(d.b1, d.b_n, g1(d.b_n));
+      stream_from_device(d.b2, d.b_n, [&](void* p) { gen_g2_bases_sequential(p, d.b_n); });
+    } else {
+      gen_bases_sequential(d.l.dev->device_bases(), d.l_n);
+      gen_bases_sequential(d.h.dev->device_bases(), d.h_n);
+      gen_bases_sequential(d.a.dev->device_bases(), d.a_n);
+      gen_bases_sequential(d.b1.dev->device_bases(), d.b_n);
+      gen_g2_bases_sequential(d.b2.dev->device_bases(), d.b_n);
+    }
     d.finish_setup();
     CUZK_CUDA(cudaDeviceSynchronize());
     return std::move(k);
@@ -962,6 +1095,70 @@ struct GpuProver::Impl {
     return sel + tail;
   }
 
+  // Resident keys: classify one query's n scalars (see classify) and record the counts; the time since
+  // `since` goes to split_ms.
+  Split classify_query(const Fr* s, std::size_t n, double max_tail, cudaStream_t st, bool profile, double since,
+                       GpuProveTimings& t, GpuProveTimings::Query& rec) {
+    const Split sp = classify(s, n, max_tail, st);
+    if (profile) sync(st);
+    rec.n = sp.n;
+    rec.ones = sp.ones;
+    rec.tail = sp.tail;
+    rec.split = sp.split;
+    t.split_ms += now_ms() - since;
+    return sp;
+  }
+
+  // Streamed keys: sum_i s_i P_i over one query of n bases held in pinned host memory, chunk by chunk
+  // through the key's ring: chunk j + 1 crosses the bus on the ring's copy stream while chunk j is
+  // summed on st. Each chunk is classified on its own (the 0/1 split decided per chunk, positions
+  // relative to the chunk); max_tail < 0: no classification, full MSMs (H). rec (if any) gets the
+  // query's totals.
+  template <class C>
+  math::Jacobian<C> run_streamed(ChunkRing& ring, const QueryBases<C>& q, std::size_t n,
+                                 std::unique_ptr<Msm<C>>& scratch, const Fr* s, double max_tail, cudaStream_t st,
+                                 bool profile, double& t_msm, GpuProveTimings& t, GpuProveTimings::Query* rec) {
+    using Jac = math::Jacobian<C>;
+    constexpr std::size_t kBaseBytes = std::is_same_v<C, math::G1Curve> ? sizeof(G1Affine) : sizeof(G2Affine);
+    Jac acc = Jac::identity();
+    if (n == 0) return acc;
+    const std::size_t chunk = ring.chunk, chunks = (n + chunk - 1) / chunk;
+    const char* host = static_cast<const char*>(q.host.get());
+    auto send = [&](std::size_t j) {
+      const std::size_t off = j * chunk, len = std::min(chunk, n - off);
+      CUZK_CUDA(cudaMemcpyAsync(ring.buffer<C>(int(j & 1)).device_bases(), host + off * kBaseBytes, len * kBaseBytes,
+                                cudaMemcpyHostToDevice, ring.copy));
+      CUZK_CUDA(cudaEventRecord(ring.ready[j & 1], ring.copy));
+      t.key_stream_bytes += len * kBaseBytes;
+    };
+    send(0);
+    for (std::size_t j = 0; j < chunks; ++j) {
+      // Buffer (j + 1) & 1 was last read by chunk j - 1, whose sums the host already holds (every
+      // MSM and batch addition returns only after its stream has finished).
+      if (j + 1 < chunks) send(j + 1);
+      const std::size_t off = j * chunk, len = std::min(chunk, n - off);
+      CUZK_CUDA(cudaStreamWaitEvent(st, ring.ready[j & 1], 0));
+      Msm<C>& buf = ring.buffer<C>(int(j & 1));
+      if (max_tail < 0) {
+        const double t0 = now_ms();
+        acc = acc + buf.msm_device(s + off, len, {}, st);
+        t_msm += now_ms() - t0;
+        continue;
+      }
+      const double tq = now_ms();
+      const Split sp = classify(s + off, len, max_tail, st);
+      t.split_ms += now_ms() - tq;
+      if (rec) {
+        rec->n += len;
+        rec->ones += sp.ones;
+        rec->tail += sp.tail;
+        rec->split = rec->split || sp.split;
+      }
+      acc = acc + run_query(buf, scratch, s + off, sp, st, profile, t_msm, t);
+    }
+    return acc;
+  }
+
   PendingProof prove(GpuKey::Impl& k, const GpuShape::Impl& sh, const WitnessIn& w, const GpuProveOptions& opt,
                      GpuProveTimings& t) {
     const bool profile = opt.profile;
@@ -1065,45 +1262,48 @@ struct GpuProver::Impl {
     cudaStream_t ms = overlap ? s1 : s0;
     if (overlap) CUZK_CUDA(cudaStreamWaitEvent(s1, ev_w, 0));
     PendingProof p;
-    auto record = [](GpuProveTimings::Query& q, const Split& sp) {
-      q.n = sp.n;
-      q.ones = sp.ones;
-      q.tail = sp.tail;
-      q.split = sp.split;
-    };
+    t.streamed = k.streamed();
+    const double max_tail = opt.split_max_tail;
     double tq = now_ms();
     {  // L over the aux part of the witness
-      Split sp = classify(dw + k.num_inputs, k.l_n, opt.split_max_tail, ms);
-      if (profile) sync(ms);
-      record(t.l, sp);
-      t.split_ms += now_ms() - tq;
-      p.l_acc = run_query(*k.l, scratch1, dw + k.num_inputs, sp, ms, profile, t.msm_l_ms, t);
+      const Fr* s = dw + k.num_inputs;
+      p.l_acc = k.streamed()
+                    ? run_streamed(*k.ring, k.l, k.l_n, scratch1, s, max_tail, ms, profile, t.msm_l_ms, t, &t.l)
+                    : run_query(*k.l.dev, scratch1, s, classify_query(s, k.l_n, max_tail, ms, profile, tq, t, t.l), ms,
+                                profile, t.msm_l_ms, t);
     }
     tq = now_ms();
     {  // A
       gather_scalars_kernel<<<grid_for(k.a_n, 256), 256, 0, ms>>>(ptr<const u32>(k.a_map), dw, k.a_n, ptr<Fr>(d_q));
       CUZK_CUDA_LAUNCH();
-      Split sp = classify(ptr<Fr>(d_q), k.a_n, opt.split_max_tail, ms);
-      if (profile) sync(ms);
-      record(t.a, sp);
-      t.split_ms += now_ms() - tq;
-      p.a_acc = run_query(*k.a, scratch1, ptr<Fr>(d_q), sp, ms, profile, t.msm_a_ms, t);
+      const Fr* s = ptr<Fr>(d_q);
+      p.a_acc = k.streamed()
+                    ? run_streamed(*k.ring, k.a, k.a_n, scratch1, s, max_tail, ms, profile, t.msm_a_ms, t, &t.a)
+                    : run_query(*k.a.dev, scratch1, s, classify_query(s, k.a_n, max_tail, ms, profile, tq, t, t.a), ms,
+                                profile, t.msm_a_ms, t);
     }
     tq = now_ms();
-    {  // B in G1 and G2 share one classification
+    {  // B in G1 and G2 (a resident key classifies once for both)
       gather_scalars_kernel<<<grid_for(k.b_n, 256), 256, 0, ms>>>(ptr<const u32>(k.b_map), dw, k.b_n, ptr<Fr>(d_q));
       CUZK_CUDA_LAUNCH();
-      Split sp = classify(ptr<Fr>(d_q), k.b_n, opt.split_max_tail, ms);
-      if (profile) sync(ms);
-      record(t.b, sp);
-      t.split_ms += now_ms() - tq;
-      p.b1_acc = run_query(*k.b1, scratch1, ptr<Fr>(d_q), sp, ms, profile, t.msm_b1_ms, t);
-      p.b2_acc = run_query(*k.b2, scratch2, ptr<Fr>(d_q), sp, ms, profile, t.msm_b2_ms, t);
+      const Fr* s = ptr<Fr>(d_q);
+      if (k.streamed()) {
+        p.b1_acc = run_streamed(*k.ring, k.b1, k.b_n, scratch1, s, max_tail, ms, profile, t.msm_b1_ms, t, &t.b);
+        p.b2_acc = run_streamed(*k.ring, k.b2, k.b_n, scratch2, s, max_tail, ms, profile, t.msm_b2_ms, t, nullptr);
+      } else {
+        const Split sp = classify_query(s, k.b_n, max_tail, ms, profile, tq, t, t.b);
+        p.b1_acc = run_query(*k.b1.dev, scratch1, s, sp, ms, profile, t.msm_b1_ms, t);
+        p.b2_acc = run_query(*k.b2.dev, scratch2, s, sp, ms, profile, t.msm_b2_ms, t);
+      }
     }
 
     // 5. H
     tq = now_ms();
-    p.h_acc = k.h_n ? k.h->msm_device(h_scalars, k.h_n, {}, s0) : math::G1Jacobian::identity();
+    double h_unused = 0;
+    p.h_acc = !k.h_n ? math::G1Jacobian::identity()
+              : k.streamed()
+                  ? run_streamed(*k.ring, k.h, k.h_n, scratch1, h_scalars, -1.0, s0, profile, h_unused, t, nullptr)
+                  : k.h.dev->msm_device(h_scalars, k.h_n, {}, s0);
     t.msm_h_ms = now_ms() - tq;
     sync(s0);
     sync(s1);
@@ -1294,16 +1494,41 @@ struct CudaBackend::Impl {
       }
     }
     while (!keys.empty() && keys.size() >= std::max<std::size_t>(1, opt.max_cached_keys)) keys.pop_back();
-    auto up = GpuKey::upload(key);
-    if (!up && up.error().find("out of memory") != std::string::npos) {
+    const bool stream = opt.key_residency == KeyResidency::kStreamed ||
+                        (opt.key_residency == KeyResidency::kAuto && opt.max_resident_key_bytes &&
+                         GpuKey::resident_bytes(key) > opt.max_resident_key_bytes);
+    auto up = GpuKey::upload(key, key_options(stream));
+    if (!up && is_oom_error(up.error())) {
       make_room(nullptr, nullptr);
-      (void)(up = GpuKey::upload(key));
+      (void)(up = GpuKey::upload(key, key_options(stream)));
+      if (!up && is_oom_error(up.error()) && !stream && opt.key_residency == KeyResidency::kAuto)
+        (void)(up = GpuKey::upload(key, key_options(true)));  // does not fit: stream it
     }
+    return cache_key(id, std::move(up));
+  }
+
+  GpuKeyOptions key_options(bool stream) const {
+    GpuKeyOptions o;
+    o.streamed = stream;
+    o.chunk_bases = opt.stream_chunk_bases;
+    return o;
+  }
+  static bool is_oom_error(const std::string& e) { return e.find("out of memory") != std::string::npos; }
+
+  Result<GpuKey*> cache_key(const KeyId& id, Result<std::unique_ptr<GpuKey>> up) {
     if (!up) return Error{up.error()};
     stats.key_uploads++;
-    stats.key_bytes_uploaded += (*up)->device_bytes();
+    stats.key_bytes_uploaded += (*up)->device_bytes() + (*up)->host_bytes();
     keys.emplace_front(id, std::move(*up));
     return keys.front().second.get();
+  }
+
+  // A resident key that fits but leaves too little room to prove (an out-of-memory even after
+  // make_room): replaced in the cache by the same key streamed (kAuto only).
+  Result<GpuKey*> restream_key(const groth16::ProvingKey& key, GpuKey* resident, const GpuShape* keep_shape) {
+    keys.remove_if([&](const auto& e) { return e.second.get() == resident; });
+    make_room(nullptr, keep_shape);
+    return cache_key(KeyId::of(key), GpuKey::upload(key, key_options(true)));
   }
 
   Result<GpuShape*> get_shape(const groth16::R1csShape& shape, const GpuKey* keep_key) {
@@ -1316,7 +1541,7 @@ struct CudaBackend::Impl {
     }
     while (!shapes.empty() && shapes.size() >= std::max<std::size_t>(1, opt.max_cached_shapes)) shapes.pop_back();
     auto up = GpuShape::upload(shape);
-    if (!up && up.error().find("out of memory") != std::string::npos) {
+    if (!up && is_oom_error(up.error())) {
       make_room(keep_key, nullptr);
       (void)(up = GpuShape::upload(shape));
     }
@@ -1360,8 +1585,13 @@ Result<PendingProof> CudaBackend::Impl::start(const groth16::R1csShape& shape, c
   auto s = get_shape(shape, *k);
   if (!s) return Error{s.error()};
   auto r = prover->start(**k, **s, w, opt.prove, &last);
-  if (!r && r.error().find("out of memory") != std::string::npos) {
+  if (!r && is_oom_error(r.error())) {
     make_room(*k, *s);
+    (void)(r = prover->start(**k, **s, w, opt.prove, &last));
+  }
+  if (!r && is_oom_error(r.error()) && !(*k)->streamed() && opt.key_residency == KeyResidency::kAuto) {
+    (void)(k = restream_key(key, *k, *s));
+    if (!k) return Error{k.error()};
     (void)(r = prover->start(**k, **s, w, opt.prove, &last));
   }
   if (r) stats.proofs++;
@@ -1413,6 +1643,11 @@ CudaBackendStats CudaBackend::stats() const {
   std::lock_guard<std::mutex> lock(impl_->mu);
   CudaBackendStats s = impl_->stats;
   s.resident_keys = impl_->keys.size();
+  for (const auto& e : impl_->keys) {
+    if (!e.second->streamed()) continue;
+    s.streamed_keys++;
+    s.key_host_bytes += e.second->host_bytes();
+  }
   s.resident_shapes = impl_->shapes.size();
   s.device_bytes = impl_->resident_bytes();
   return s;

@@ -17,6 +17,11 @@
 //      gathered rest (the "tail"), whose bases are copied into a scratch Msm. The B classification
 //      is shared by B_G1 and B_G2.
 //   With `overlap`, the witness MSMs (L, A, B) run on a second stream while the H NTTs run.
+//   A streamed key (GpuKeyOptions::streamed; CudaBackend picks it when the key does not fit) keeps its
+//   bases in pinned host memory and sends each query through two device chunk buffers: chunk j+1
+//   crosses the bus on a copy stream while chunk j is summed (0/1 split per chunk), and the
+//   chunks' partial sums are added. The result is the same group element, so the proof is the
+//   same byte for byte.
 //
 // Device caches: CudaBackend keeps the last used keys and shapes resident (GpuKey / GpuShape), keyed
 // by the host object's address plus a fingerprint (sizes, data pointers, sampled points), so a second
@@ -60,6 +65,8 @@ struct GpuProveTimings {
   double split_ms = 0;      // classification, compaction and gathers of the split
   double total_ms = 0;
   std::size_t upload_bytes = 0;  // host -> device witness bytes
+  bool streamed = false;         // the key was streamed from pinned host memory
+  std::size_t key_stream_bytes = 0;  // host -> device base bytes of a streamed key
   bool compact = false;          // the witness came compact (bits + values) and was expanded on the device
   // Sizes: query length, scalars equal to 1, tail (neither 0 nor 1), and whether the split was used.
   struct Query {
@@ -68,12 +75,25 @@ struct GpuProveTimings {
   } l, a, b;
 };
 
-// A proving key resident in device memory: the H, L, A, B_G1, B_G2 bases (H bit-reversed for the
-// bellperson layout) and the query -> variable maps of A and B.
+// Where a GpuKey's bases live.
+struct GpuKeyOptions {
+  // false: every base resident in device memory. true: the bases stay in pinned host memory (in the
+  // device layout) and are streamed through two device buffers of chunk_bases bases per curve at
+  // each proof; device memory then holds only those buffers and their MSM workspaces.
+  bool streamed = false;
+  std::size_t chunk_bases = 0;  // 0: kDefaultStreamChunk; any other count works (tests use odd ones)
+  static constexpr std::size_t kDefaultStreamChunk = std::size_t(1) << 22;
+};
+
+// A proving key for the GPU: the H, L, A, B_G1, B_G2 bases (H bit-reversed for the bellperson
+// layout), resident in device memory or streamed from pinned host memory, and the query -> variable
+// maps of A and B (always resident).
 class GpuKey {
  public:
   // Uploads every query of `key` (checks its consistency first).
-  static Result<std::unique_ptr<GpuKey>> upload(const groth16::ProvingKey& key);
+  static Result<std::unique_ptr<GpuKey>> upload(const groth16::ProvingKey& key, const GpuKeyOptions& opt = {});
+  // Device bytes a resident upload of `key` takes (bases and maps), without touching the device.
+  static std::size_t resident_bytes(const groth16::ProvingKey& key);
 
   // For benchmarks: a key of the given shape with pseudo-random densities and bases generated on the
   // GPU (P_i = (i+1) G: real, distinct points, but no toxic waste behind them, so proofs do not
@@ -87,7 +107,7 @@ class GpuKey {
     groth16::HBasis h_basis = groth16::HBasis::kMonomialOverZ;
     std::uint64_t seed = 1;
   };
-  static Result<std::unique_ptr<GpuKey>> synthetic(const SyntheticSpec& spec);
+  static Result<std::unique_ptr<GpuKey>> synthetic(const SyntheticSpec& spec, const GpuKeyOptions& opt = {});
 
   ~GpuKey();
   GpuKey(const GpuKey&) = delete;
@@ -97,7 +117,9 @@ class GpuKey {
   std::uint32_t num_aux() const;
   std::uint32_t domain_log2() const;
   groth16::HBasis h_basis() const;
-  std::size_t device_bytes() const;  // bases + maps
+  std::size_t device_bytes() const;  // bases (or, streamed, the chunk buffers) + maps
+  bool streamed() const;
+  std::size_t host_bytes() const;    // streamed: the pinned copy of the bases; else 0
   void release_workspace();          // the MSM workspaces held by this key's Msm objects
 
   struct Impl;
@@ -172,9 +194,17 @@ class GpuProver {
   std::unique_ptr<Impl> impl_;
 };
 
+// Whether CudaBackend keeps a key's bases in device memory or streams them from pinned host memory.
+// kAuto: resident while it fits (max_resident_key_bytes, and the device's memory: an out-of-memory
+// while uploading, or while proving with a resident key, switches that key to streamed).
+enum class KeyResidency { kAuto, kResident, kStreamed };
+
 struct CudaBackendOptions {
   GpuProveOptions prove;
   int device = -1;  // CUDA device ordinal every call runs on; -1: the calling thread's current device
+  KeyResidency key_residency = KeyResidency::kAuto;
+  std::size_t max_resident_key_bytes = 0;  // kAuto: keys needing more device bytes are streamed; 0: no limit
+  std::size_t stream_chunk_bases = 0;      // streamed keys: GpuKeyOptions::chunk_bases
   std::size_t max_cached_keys = 1;    // least recently used keys beyond this are freed
   std::size_t max_cached_shapes = 2;
 };
@@ -182,7 +212,9 @@ struct CudaBackendOptions {
 struct CudaBackendStats {
   std::size_t key_uploads = 0, shape_uploads = 0;  // uploads since construction
   std::size_t key_bytes_uploaded = 0, shape_bytes_uploaded = 0;
-  std::size_t resident_keys = 0, resident_shapes = 0;
+  std::size_t resident_keys = 0, resident_shapes = 0;  // cached on this device (streamed keys included)
+  std::size_t streamed_keys = 0;      // cached keys whose bases are streamed from pinned host memory
+  std::size_t key_host_bytes = 0;     // their pinned host bytes
   std::size_t proofs = 0;
   std::size_t device_bytes = 0;  // resident keys + shapes + the prover's buffers (excl. MSM workspaces)
 };

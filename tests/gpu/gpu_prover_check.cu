@@ -13,7 +13,12 @@
 // every case above is proved a second time from the compact form and must give the CPU backend's
 // PendingProof and byte-identical proofs; compact witnesses whose counts do not match the bitmaps
 // or the circuit are Result errors (through CudaBackend and GpuProver directly), backend still usable.
+// Streamed keys (bases in pinned host memory, sent in chunks at each proof): through GpuProver with
+// odd chunk sizes, through CudaBackend on request and over a byte limit, and a key that does not fit
+// (most device memory taken): kAuto streams it and proves, kResident reports the out-of-memory.
 // Usage: gpu_prover_check [--quick] [--max-log N]
+#include <cuda_runtime.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -501,6 +506,145 @@ int main(int argc, char** argv) {
     }
     return all;
   });
+
+  // Streamed keys: the bases stay in pinned host memory and cross the bus in chunks at every proof.
+  // Chunk sizes that divide no query length, a single chunk per query, the split off and always, both
+  // H layouts, every witness family, dense and compact: always the CPU backend's PendingProof and
+  // proof bytes, and every base sent exactly once per proof.
+  check("streamed keys: GpuProver, odd chunk sizes, both layouts, dense and compact", [&](std::string& d) {
+    struct S {
+      int log_m;
+      Mode mode;
+      HBasis basis;
+      std::size_t chunk;
+      double max_tail;
+      bool profile;
+    };
+    const S cases[] = {
+        {10, Mode::kMixed, B::kMonomialOverZ, 100, 0.5, false},
+        {12, Mode::kMixed, B::kMonomialOverZ, 1000, 0.5, false},
+        {12, Mode::kRandomAux, B::kMonomialOverZ, 777, 0.5, true},
+        {12, Mode::kZeroAux, B::kOddCosetLagrange, 1000, 0.5, false},
+        {12, Mode::kMixed, B::kOddCosetLagrange, 4096, 0.0, false},
+        {12, Mode::kMixed, B::kMonomialOverZ, std::size_t(1) << 20, 1.0, false},
+        {14, Mode::kMixed, B::kMonomialOverZ, 5000, 0.5, false},
+        {20, Mode::kMixed, B::kMonomialOverZ, 300000, 0.5, false},
+    };
+    bool all = true;
+    std::uint64_t sd = 500;
+    for (const S& c : cases) {
+      if (c.log_m > max_log || (quick && c.log_m > 14)) continue;
+      Circuit circ = random_circuit(c.log_m, c.mode, sd++);
+      auto pk = generate_test_key(circ.shape, c.basis, ToxicWaste::from_seed(sd));
+      if (!pk) return d = pk.error(), false;
+      auto cpu = make_cpu_backend()->start(circ.shape, circ.w, *pk);
+      gpu::GpuKeyOptions ko;
+      ko.streamed = true;
+      ko.chunk_bases = c.chunk;
+      auto gk = gpu::GpuKey::upload(*pk, ko);
+      auto gs = gpu::GpuShape::upload(circ.shape);
+      if (!cpu || !gk || !gs) return d = "setup failed: " + (gk ? std::string() : gk.error()), false;
+      gpu::GpuProver prover;
+      gpu::GpuProveOptions po;
+      po.split_max_tail = c.max_tail;
+      po.profile = c.profile;
+      gpu::GpuProveTimings t1, t2;
+      auto g1 = prover.start(**gk, **gs, circ.w, po, &t1);
+      const auto cw = CompactAssignment::from_dense(circ.w, circ.shape.num_inputs);
+      auto g2 = prover.start(**gk, **gs, cw, po, &t2);
+      ProofRandomness rs{Fr::from_u64(sd), Fr::from_u64(sd + 1)};
+      const auto want = finish(*cpu, *pk, rs).to_bytes();
+      const bool dense_ok = g1 && component_diff(*cpu, *g1).empty() && finish(*g1, *pk, rs).to_bytes() == want;
+      const bool compact_ok = g2 && component_diff(*cpu, *g2).empty() && finish(*g2, *pk, rs).to_bytes() == want;
+      const bool sent_once = t1.streamed && t2.streamed && t1.key_stream_bytes == (*gk)->host_bytes() &&
+                             t2.key_stream_bytes == (*gk)->host_bytes();
+      const bool counts = t1.l.n == pk->l.size() && t1.a.n == pk->a.size() && t1.b.n == pk->b_g1.size();
+      char b[240];
+      std::snprintf(b, sizeof b, "2^%d %s %s chunk %zu split %.1f: dense %s compact %s, %zu of %zu host bytes sent%s; ",
+                    c.log_m, mode_name(c.mode), c.basis == B::kMonomialOverZ ? "bellperson" : "snarkjs", c.chunk,
+                    c.max_tail, dense_ok ? "ok" : (g1 ? "MISMATCH" : g1.error().c_str()),
+                    compact_ok ? "ok" : (g2 ? "MISMATCH" : g2.error().c_str()), t1.key_stream_bytes,
+                    (*gk)->host_bytes(), counts ? "" : " (query counts WRONG)");
+      d += b;
+      all = all && dense_ok && compact_ok && sent_once && counts && (*gk)->streamed();
+    }
+    return all;
+  });
+
+  // CudaBackend: streamed on request (kStreamed, or kAuto over max_resident_key_bytes), holding only
+  // the chunk buffers on the device; stats name the streamed key and its pinned bytes.
+  check("streamed keys: CudaBackend kStreamed and kAuto over the byte limit", [&](std::string& d) {
+    Circuit c = random_circuit(14, Mode::kMixed, 600);
+    auto pk = generate_test_key(c.shape, B::kMonomialOverZ, ToxicWaste::from_seed(601));
+    if (!pk) return d = pk.error(), false;
+    auto cpu = make_cpu_backend()->start(c.shape, c.w, *pk);
+    ProofRandomness rs{Fr::from_u64(11), Fr::from_u64(12)};
+    bool all = cpu.ok();
+    for (int variant = 0; variant < 2; ++variant) {
+      gpu::CudaBackendOptions o;
+      o.stream_chunk_bases = 3001;
+      if (variant == 0) o.key_residency = gpu::KeyResidency::kStreamed;
+      else o.max_resident_key_bytes = gpu::GpuKey::resident_bytes(*pk) - 1;
+      gpu::CudaBackend be(o);
+      auto g = be.start(c.shape, c.w, *pk);
+      auto g2 = be.start(c.shape, c.w, *pk);
+      const auto st = be.stats();
+      const bool same = g && g2 && finish(*g, *pk, rs).to_bytes() == finish(*cpu, *pk, rs).to_bytes() &&
+                        finish(*g2, *pk, rs).to_bytes() == finish(*cpu, *pk, rs).to_bytes();
+      const bool shape_ok = st.streamed_keys == 1 && st.key_uploads == 1 && st.key_host_bytes > 0 &&
+                            st.device_bytes < gpu::GpuKey::resident_bytes(*pk) + st.key_host_bytes &&
+                            be.last_timings().streamed;
+      d += std::string(variant == 0 ? "kStreamed" : "kAuto limit") + ": proofs " + (same ? "ok" : "FAILED") +
+           ", streamed keys " + std::to_string(st.streamed_keys) + ", host bytes " + std::to_string(st.key_host_bytes) +
+           ", device bytes " + std::to_string(st.device_bytes) + "; ";
+      all = all && same && shape_ok;
+    }
+    return all;
+  });
+
+  // A key that does not fit: with most of the device memory taken, kAuto streams it (the upload's
+  // out-of-memory switches the key), kResident reports the out-of-memory as an error; both backends
+  // stay usable.
+  if (max_log >= 20 && !quick) {
+    check("streamed keys: kAuto streams a key that does not fit, kResident reports it", [&](std::string& d) {
+      Circuit c = random_circuit(20, Mode::kMixed, 610);
+      auto pk = generate_test_key(c.shape, B::kMonomialOverZ, ToxicWaste::from_seed(611));
+      if (!pk) return d = pk.error(), false;
+      auto cpu = make_cpu_backend()->start(c.shape, c.w, *pk);
+      if (!cpu) return d = cpu.error(), false;
+      ProofRandomness rs{Fr::from_u64(13), Fr::from_u64(14)};
+      const auto want = finish(*cpu, *pk, rs).to_bytes();
+      const std::size_t m = std::size_t(1) << 20, key_bytes = gpu::GpuKey::resident_bytes(*pk);
+      const std::size_t chunk = 4096;
+      // Room to prove with a streamed key: the prover's buffers (witness, a, b, c, tmp, query
+      // scalars), the chunk buffers, MSM workspaces, twiddles and the shape (~40 MiB at 2^20), with a
+      // margin; less than the key (~450 MiB at 2^20).
+      const std::size_t room = 6 * m * 32 + 2 * chunk * (96 + 192) + (std::size_t(160) << 20);
+      if (room >= key_bytes) return d = "test sizing: key " + std::to_string(key_bytes) + " B fits in the room", false;
+      gpu::CudaBackendOptions auto_opt, res_opt;
+      auto_opt.stream_chunk_bases = chunk;
+      res_opt.key_residency = gpu::KeyResidency::kResident;
+      gpu::CudaBackend be_auto(auto_opt), be_res(res_opt);
+      Result<PendingProof> ga = Error{"not run"}, gr = Error{"not run"};
+      {
+        std::size_t free_b = 0, total_b = 0;
+        cudaMemGetInfo(&free_b, &total_b);
+        gpu::DeviceBuffer hog(free_b - room);
+        (void)(ga = be_auto.start(c.shape, c.w, *pk));
+        (void)(gr = be_res.start(c.shape, c.w, *pk));
+      }
+      const auto sa = be_auto.stats();
+      const bool auto_ok = ga && finish(*ga, *pk, rs).to_bytes() == want && sa.streamed_keys == 1;
+      const bool res_err = !gr && gr.error().find("out of memory") != std::string::npos;
+      auto after = be_res.start(c.shape, c.w, *pk);  // the memory is back: resident now
+      const bool after_ok = after && finish(*after, *pk, rs).to_bytes() == want && be_res.stats().streamed_keys == 0;
+      d = "key " + std::to_string(key_bytes >> 20) + " MiB, room " + std::to_string(room >> 20) + " MiB | kAuto: " +
+          (ga ? std::string("proved") : ga.error()) + (auto_ok ? " (streamed, proof ok)" : " WRONG") +
+          " | kResident: " + (gr ? std::string("NO ERROR") : gr.error()) + " | kResident after: " +
+          (after_ok ? "ok" : "FAILED");
+      return auto_ok && res_err && after_ok;
+    });
+  }
 
   std::printf("GPU PROVER CHECK: %d passed, %d failed\n", g_passes, g_failures);
   return g_failures ? 1 : 0;
