@@ -236,6 +236,12 @@ Result<DaemonConfig> parse_config(std::string_view text, const std::string& name
     s.uint("gpu_threads", c.gpu_threads, 0, 4096);
     s.uint("gpu_workers_per_device", c.gpu_workers_per_device, 0, 64);
     if (c.gpu_workers_per_device == 0) c.gpu_workers_per_device = 1;  // the Rust daemon's max(1, value)
+    s.str("key_residency", c.key_residency);
+    if (c.key_residency != "auto" && c.key_residency != "resident" && c.key_residency != "streamed") {
+      s.error("key_residency", "expected \"auto\", \"resident\" or \"streamed\", got \"" + c.key_residency + "\"");
+    }
+    s.size("max_resident_key_bytes", c.max_resident_key_bytes);
+    s.uint("stream_chunk_bases", c.stream_chunk_bases, 0, std::uint64_t(1) << 30);
     s.deprecated("affinity", "not implemented, ignored", c.warnings);
     s.report_unknown(c.warnings);
   }

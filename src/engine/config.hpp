@@ -39,6 +39,9 @@ struct DaemonConfig {
   std::vector<std::uint32_t> devices;
   std::uint32_t gpu_threads = 0;
   std::uint32_t gpu_workers_per_device = 2;
+  std::string key_residency = "auto";      // ours: auto, resident, streamed (CUDA proving keys)
+  std::uint64_t max_resident_key_bytes = 0;  // ours: auto streams keys needing more device memory; 0 = no limit
+  std::uint64_t stream_chunk_bases = 0;    // ours: streamed keys' chunk (bases); 0 = the backend's default
   // [backend] (ours)
   std::string backend = "auto";            // "cpu", "cuda", "auto"
   // [scheduler]

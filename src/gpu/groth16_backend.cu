@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <future>
 #include <list>
 #include <mutex>
 #include <type_traits>
@@ -216,11 +217,26 @@ __global__ void compact_expand_kernel(const u64* __restrict__ is_binary, const u
 }
 
 template <class F>
+// out[i] = bases[idx[i] - first] (first: the position of bases[0] in the query, for a streamed chunk).
 __global__ void gather_points_kernel(const AffineT<F>* __restrict__ bases, const u32* __restrict__ idx, u64 count,
-                                     AffineT<F>* out) {
+                                     u32 first, AffineT<F>* out) {
   const u64 i = u64(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= count) return;
-  store_affine(out + i, load_affine(bases + idx[i]));
+  store_affine(out + i, load_affine(bases + (idx[i] - first)));
+}
+
+// Streamed keys: out[j] = the first k with tail_idx[k] >= j * chunk (j <= chunks; ascending tail_idx).
+__global__ void chunk_first_tail_kernel(const u32* __restrict__ tail_idx, u32 tail, u64 chunk, u32 chunks, u32* out) {
+  const u32 j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j > chunks) return;
+  const u64 bound = u64(j) * chunk;
+  u32 lo = 0, hi = tail;
+  while (lo < hi) {
+    const u32 mid = lo + (hi - lo) / 2;
+    if (tail_idx[mid] < bound) lo = mid + 1;
+    else hi = mid;
+  }
+  out[j] = lo;
 }
 
 __device__ __forceinline__ bool is_tail(const Fr& x) { return !(x.is_zero() || x.is_one()); }
@@ -382,24 +398,21 @@ struct QueryBases {
   bool streamed() const { return !dev; }
 };
 
-// A streamed key's device side: per curve two buffers of `chunk` bases; chunk j + 1 is copied into one
-// on the `copy` stream (ready[] records its arrival) while chunk j in the other is summed.
+// A streamed key's device side for one curve: two buffers of `chunk` bases; chunk j + 1 is copied
+// into one on the `copy` stream (ready[] records its arrival) while chunk j in the other is summed.
+template <class C>
 struct ChunkRing {
   cudaStream_t copy = nullptr;
   cudaEvent_t ready[2] = {};
   std::size_t chunk = 0;
-  std::unique_ptr<MsmG1> g1[2];
-  std::unique_ptr<MsmG2> g2[2];
+  std::unique_ptr<Msm<C>> buf[2];
 
-  // g1_n / g2_n: the longest query of each curve (buffers are no larger than that).
-  ChunkRing(std::size_t chunk_bases, std::size_t g1_n, std::size_t g2_n) : chunk(chunk_bases) {
+  // longest: the longest query this ring serves (the buffers are no larger than that).
+  ChunkRing(std::size_t chunk_bases, std::size_t longest) : chunk(chunk_bases) {
     CUZK_CUDA(cudaStreamCreateWithFlags(&copy, cudaStreamNonBlocking));
     for (auto& e : ready) CUZK_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
-    for (int i = 0; i < 2; ++i) {
-      if (g1_n) g1[i] = std::make_unique<MsmG1>(std::min(chunk, g1_n));
-      if (g2_n) g2[i] = std::make_unique<MsmG2>(std::min(chunk, g2_n));
-    }
-    CUZK_CUDA(cudaDeviceSynchronize());  // the Msm constructors clear their bases on the legacy stream
+    for (auto& b : buf) b = std::make_unique<Msm<C>>(std::min(chunk, std::max<std::size_t>(longest, 1)));
+    CUZK_CUDA(cudaDeviceSynchronize());  // the Msm constructor clears its bases on the legacy stream
   }
   ~ChunkRing() {
     cudaDeviceSynchronize();
@@ -407,24 +420,11 @@ struct ChunkRing {
       if (e) cudaEventDestroy(e);
     if (copy) cudaStreamDestroy(copy);
   }
-  template <class C>
-  Msm<C>& buffer(int i) {
-    if constexpr (std::is_same_v<C, math::G1Curve>) return *g1[i];
-    else return *g2[i];
-  }
   std::size_t bytes() const {
-    std::size_t n = 0;
-    for (int i = 0; i < 2; ++i) {
-      if (g1[i]) n += g1[i]->size() * sizeof(G1Affine);
-      if (g2[i]) n += g2[i]->size() * sizeof(G2Affine);
-    }
-    return n;
+    return 2 * buf[0]->size() * (std::is_same_v<C, math::G1Curve> ? sizeof(G1Affine) : sizeof(G2Affine));
   }
   void release_workspace() {
-    for (int i = 0; i < 2; ++i) {
-      if (g1[i]) g1[i]->release_workspace();
-      if (g2[i]) g2[i]->release_workspace();
-    }
+    for (auto& b : buf) b->release_workspace();
   }
 };
 
@@ -433,14 +433,17 @@ struct GpuKey::Impl {
   std::uint32_t num_inputs = 0, num_aux = 0, log_m = 0;
   QueryBases<math::G1Curve> a, b1, l, h;
   QueryBases<math::G2Curve> b2;
-  std::unique_ptr<ChunkRing> ring;  // streamed keys only
+  // Streamed keys only: H has its own ring, so that it can be summed while the witness queries
+  // (L, A, B_G1 in ring_g1, B_G2 in ring_g2) cross the bus.
+  std::unique_ptr<ChunkRing<math::G1Curve>> ring_h, ring_g1;
+  std::unique_ptr<ChunkRing<math::G2Curve>> ring_g2;
   std::size_t a_n = 0, b_n = 0, l_n = 0, h_n = 0;
   DeviceBuffer a_map, b_map;  // query position -> variable index (u32)
   DeviceBuffer shift_hi, shift_lo;  // snarkjs: powers of the 2m-th root (coset shift)
   HostFr z_inv;                     // bellperson: 1 / (7^m - 1)
   std::size_t bytes = 0, host_bytes = 0;
 
-  bool streamed() const { return ring != nullptr; }
+  bool streamed() const { return ring_h != nullptr; }
 
   void finish_setup() {
     const std::size_t m = std::size_t(1) << log_m;
@@ -453,14 +456,19 @@ struct GpuKey::Impl {
       shift_lo = upload_vector(lo);
     }
     const std::size_t base_bytes = (a_n + b_n + l_n + h_n) * sizeof(G1Affine) + b_n * sizeof(G2Affine);
-    bytes = (streamed() ? ring->bytes() : base_bytes) + a_map.size() + b_map.size();
+    const std::size_t ring_bytes = streamed() ? ring_h->bytes() + ring_g1->bytes() + ring_g2->bytes() : 0;
+    bytes = (streamed() ? ring_bytes : base_bytes) + a_map.size() + b_map.size();
     host_bytes = streamed() ? base_bytes : 0;
   }
 
   // Streamed keys: the chunk buffers, sized for the longest query of each curve.
-  void make_ring(std::size_t chunk_bases) {
-    ring = std::make_unique<ChunkRing>(chunk_bases ? chunk_bases : GpuKeyOptions::kDefaultStreamChunk,
-                                       std::max({a_n, b_n, l_n, h_n}), b_n);
+  void make_rings(std::size_t chunk_bases) {
+    // a multiple of 64, so that each chunk's slice of a 0/1 bitmap starts on a 64-bit word
+    const std::size_t want = chunk_bases ? chunk_bases : GpuKeyOptions::kDefaultStreamChunk;
+    const std::size_t chunk = (std::max<std::size_t>(want, 1) + 63) / 64 * 64;
+    ring_h = std::make_unique<ChunkRing<math::G1Curve>>(chunk, h_n);
+    ring_g1 = std::make_unique<ChunkRing<math::G1Curve>>(chunk, std::max({a_n, b_n, l_n}));
+    ring_g2 = std::make_unique<ChunkRing<math::G2Curve>>(chunk, b_n);
   }
 };
 
@@ -518,7 +526,11 @@ void GpuKey::release_workspace() {
   for (auto* q : {&impl_->a, &impl_->b1, &impl_->l, &impl_->h})
     if (q->dev) q->dev->release_workspace();
   if (impl_->b2.dev) impl_->b2.dev->release_workspace();
-  if (impl_->ring) impl_->ring->release_workspace();
+  if (impl_->streamed()) {
+    impl_->ring_h->release_workspace();
+    impl_->ring_g1->release_workspace();
+    impl_->ring_g2->release_workspace();
+  }
 }
 
 std::size_t GpuKey::resident_bytes(const groth16::ProvingKey& key) {
@@ -557,7 +569,7 @@ Result<std::unique_ptr<GpuKey>> GpuKey::upload(const groth16::ProvingKey& key, c
     d.b_map = upload_vector(bmap);
     const bool bitrev_h = d.basis == HBasis::kMonomialOverZ && d.h_n > 1;
     if (opt.streamed) {
-      d.make_ring(opt.chunk_bases);  // device memory first: a ring that does not fit fails fast
+      d.make_rings(opt.chunk_bases);  // device memory first: a ring that does not fit fails fast
       stream_from_host(d.h, std::span<const math::G1Affine>(key.h));
       stream_from_host(d.l, std::span<const math::G1Affine>(key.l));
       stream_from_host(d.a, std::span<const math::G1Affine>(key.a));
@@ -617,7 +629,7 @@ Result<std::unique_ptr<GpuKey>> GpuKey::synthetic(const SyntheticSpec& s, const 
     d.h_n = s.h_basis == HBasis::kMonomialOverZ ? m - 1 : m;
     // allocate everything first (a key that does not fit fails before any work)
     if (opt.streamed) {
-      d.make_ring(opt.chunk_bases);
+      d.make_rings(opt.chunk_bases);
     } else {
       d.l.dev = std::make_unique<MsmG1>(d.l_n);
       d.h.dev = std::make_unique<MsmG1>(d.h_n);
@@ -890,6 +902,7 @@ struct GpuProver::Impl {
   std::vector<int> warmed_logs;  // NTT sizes whose lazily built scale tables exist
   DeviceBuffer d_w, d_a, d_b, d_c, d_tmp, d_q, d_pieces;
   DeviceBuffer cls_counts, cls_offsets, cls_scan_tmp, cls_ones, bitmap, tail_idx, tail_s;
+  DeviceBuffer chunk_first;  // streamed keys: the first tail entry of each chunk
   DeviceBuffer cw_binary, cw_bits, cw_values, cw_counts, cw_offsets, cw_scan_tmp;  // compact witness
   std::unique_ptr<MsmG1> scratch1;
   std::unique_ptr<MsmG2> scratch2;
@@ -916,8 +929,8 @@ struct GpuProver::Impl {
   void release() {
     CUZK_CUDA(cudaDeviceSynchronize());
     for (DeviceBuffer* b : {&d_w, &d_a, &d_b, &d_c, &d_tmp, &d_q, &d_pieces, &cls_counts, &cls_offsets,
-                            &cls_scan_tmp, &cls_ones, &bitmap, &tail_idx, &tail_s, &cw_binary, &cw_bits, &cw_values,
-                            &cw_counts, &cw_offsets, &cw_scan_tmp})
+                            &cls_scan_tmp, &cls_ones, &bitmap, &tail_idx, &tail_s, &chunk_first, &cw_binary, &cw_bits,
+                            &cw_values, &cw_counts, &cw_offsets, &cw_scan_tmp})
       *b = DeviceBuffer();
     scratch1.reset();
     scratch2.reset();
@@ -929,8 +942,8 @@ struct GpuProver::Impl {
   std::size_t bytes() const {
     std::size_t s = 0;
     for (const DeviceBuffer* b : {&d_w, &d_a, &d_b, &d_c, &d_tmp, &d_q, &d_pieces, &cls_counts, &cls_offsets,
-                                  &cls_scan_tmp, &cls_ones, &bitmap, &tail_idx, &tail_s, &cw_binary, &cw_bits,
-                                  &cw_values, &cw_counts, &cw_offsets, &cw_scan_tmp})
+                                  &cls_scan_tmp, &cls_ones, &bitmap, &tail_idx, &tail_s, &chunk_first, &cw_binary,
+                                  &cw_bits, &cw_values, &cw_counts, &cw_offsets, &cw_scan_tmp})
       s += b->size();
     if (scratch1) s += scratch1->size() * sizeof(G1Affine) + scratch1->workspace_bytes();
     if (scratch2) s += scratch2->size() * sizeof(G2Affine) + scratch2->workspace_bytes();
@@ -1083,7 +1096,7 @@ struct GpuProver::Impl {
       }
       using Aff = AffineT<std::conditional_t<std::is_same_v<C, math::G1Curve>, Fp, Fp2>>;
       gather_points_kernel<<<grid_for(sp.tail, 256), 256, 0, st>>>(static_cast<const Aff*>(full.device_bases()),
-                                                                   ptr<const u32>(tail_idx), sp.tail,
+                                                                   ptr<const u32>(tail_idx), sp.tail, 0u,
                                                                    static_cast<Aff*>(scratch->device_bases()));
       CUZK_CUDA_LAUNCH();
       if (profile) sync(st);
@@ -1095,7 +1108,7 @@ struct GpuProver::Impl {
     return sel + tail;
   }
 
-  // Resident keys: classify one query's n scalars (see classify) and record the counts; the time since
+  // Classifies one query's n scalars (see classify) and records the counts; the time since
   // `since` goes to split_ms.
   Split classify_query(const Fr* s, std::size_t n, double max_tail, cudaStream_t st, bool profile, double since,
                        GpuProveTimings& t, GpuProveTimings::Query& rec) {
@@ -1109,52 +1122,90 @@ struct GpuProver::Impl {
     return sp;
   }
 
-  // Streamed keys: sum_i s_i P_i over one query of n bases held in pinned host memory, chunk by chunk
-  // through the key's ring: chunk j + 1 crosses the bus on the ring's copy stream while chunk j is
-  // summed on st. Each chunk is classified on its own (the 0/1 split decided per chunk, positions
-  // relative to the chunk); max_tail < 0: no classification, full MSMs (H). rec (if any) gets the
-  // query's totals.
-  template <class C>
-  math::Jacobian<C> run_streamed(ChunkRing& ring, const QueryBases<C>& q, std::size_t n,
-                                 std::unique_ptr<Msm<C>>& scratch, const Fr* s, double max_tail, cudaStream_t st,
-                                 bool profile, double& t_msm, GpuProveTimings& t, GpuProveTimings::Query* rec) {
-    using Jac = math::Jacobian<C>;
+  // Streamed keys: one query of n bases held in pinned host memory, chunk by chunk through `ring`:
+  // chunk j + 1 crosses the bus on the ring's copy stream while chunk j is used on st, by
+  // f(device buffer holding the chunk, offset, length).
+  template <class C, class PerChunk>
+  void for_each_chunk(ChunkRing<C>& ring, const QueryBases<C>& q, std::size_t n, cudaStream_t st, GpuProveTimings& t,
+                      PerChunk&& f) {
     constexpr std::size_t kBaseBytes = std::is_same_v<C, math::G1Curve> ? sizeof(G1Affine) : sizeof(G2Affine);
-    Jac acc = Jac::identity();
-    if (n == 0) return acc;
+    if (n == 0) return;
     const std::size_t chunk = ring.chunk, chunks = (n + chunk - 1) / chunk;
     const char* host = static_cast<const char*>(q.host.get());
     auto send = [&](std::size_t j) {
       const std::size_t off = j * chunk, len = std::min(chunk, n - off);
-      CUZK_CUDA(cudaMemcpyAsync(ring.buffer<C>(int(j & 1)).device_bases(), host + off * kBaseBytes, len * kBaseBytes,
+      CUZK_CUDA(cudaMemcpyAsync(ring.buf[j & 1]->device_bases(), host + off * kBaseBytes, len * kBaseBytes,
                                 cudaMemcpyHostToDevice, ring.copy));
       CUZK_CUDA(cudaEventRecord(ring.ready[j & 1], ring.copy));
       t.key_stream_bytes += len * kBaseBytes;
     };
     send(0);
     for (std::size_t j = 0; j < chunks; ++j) {
-      // Buffer (j + 1) & 1 was last read by chunk j - 1, whose sums the host already holds (every
-      // MSM and batch addition returns only after its stream has finished).
+      // Buffer (j + 1) & 1 was last read by chunk j - 1, and f returns only after its stream has
+      // finished with the chunk (every MSM and batch addition waits for its result; see run_streamed).
       if (j + 1 < chunks) send(j + 1);
-      const std::size_t off = j * chunk, len = std::min(chunk, n - off);
       CUZK_CUDA(cudaStreamWaitEvent(st, ring.ready[j & 1], 0));
-      Msm<C>& buf = ring.buffer<C>(int(j & 1));
-      if (max_tail < 0) {
+      const std::size_t off = j * chunk;
+      f(*ring.buf[j & 1], off, std::min(chunk, n - off));
+    }
+  }
+
+  // Streamed keys: sum_i s_i P_i over one query, its n scalars at s classified as a whole (sp, as for
+  // a resident key; positions relative to the query). Without the split: a full MSM per chunk. With it:
+  // per chunk, the batch addition over the chunk's slice of the bitmap (chunks are multiples of 64
+  // bases, so a slice starts on a 64-bit word) and the chunk's tail bases gathered into `scratch` at
+  // their place in the query's tail; then one tail MSM over the whole tail (a tail MSM per chunk
+  // measured 9x slower: small MSMs are mostly fixed costs).
+  template <class C>
+  math::Jacobian<C> run_streamed(ChunkRing<C>& ring, const QueryBases<C>& q, std::unique_ptr<Msm<C>>& scratch,
+                                 const Fr* s, const Split& sp, cudaStream_t st, double& t_msm, GpuProveTimings& t) {
+    using Jac = math::Jacobian<C>;
+    using Aff = AffineT<std::conditional_t<std::is_same_v<C, math::G1Curve>, Fp, Fp2>>;
+    Jac acc = Jac::identity();
+    if (!sp.split) {
+      for_each_chunk(ring, q, sp.n, st, t, [&](Msm<C>& buf, std::size_t off, std::size_t len) {
         const double t0 = now_ms();
         acc = acc + buf.msm_device(s + off, len, {}, st);
         t_msm += now_ms() - t0;
-        continue;
+      });
+      return acc;
+    }
+    // The tail positions of chunk j are tail_idx[first[j] .. first[j + 1]) (tail_idx is ascending).
+    const std::size_t chunks = (sp.n + ring.chunk - 1) / ring.chunk;
+    std::vector<u32> first(chunks + 1, 0);
+    if (sp.tail) {
+      chunk_first.resize_discard((chunks + 1) * 4);
+      chunk_first_tail_kernel<<<grid_for(chunks + 1, 128), 128, 0, st>>>(ptr<const u32>(tail_idx), u32(sp.tail),
+                                                                          ring.chunk, u32(chunks),
+                                                                          ptr<u32>(chunk_first));
+      CUZK_CUDA_LAUNCH();
+      CUZK_CUDA(cudaMemcpyAsync(first.data(), chunk_first.get(), (chunks + 1) * 4, cudaMemcpyDeviceToHost, st));
+      sync(st);
+      if (!scratch || scratch->size() < sp.tail) {
+        scratch.reset();
+        scratch = std::make_unique<Msm<C>>(sp.tail + sp.tail / 4);
+        CUZK_CUDA(cudaDeviceSynchronize());  // the constructor clears the bases on the legacy stream
       }
-      const double tq = now_ms();
-      const Split sp = classify(s + off, len, max_tail, st);
-      t.split_ms += now_ms() - tq;
-      if (rec) {
-        rec->n += len;
-        rec->ones += sp.ones;
-        rec->tail += sp.tail;
-        rec->split = rec->split || sp.split;
+    }
+    for_each_chunk(ring, q, sp.n, st, t, [&](Msm<C>& buf, std::size_t off, std::size_t len) {
+      const std::size_t j = off / ring.chunk;
+      double t0 = now_ms();
+      if (sp.ones) acc = acc + buf.sum_selected(static_cast<const u64*>(bitmap.get()) + off / 64, len, st);
+      double t1 = now_ms();
+      t.batch_add_ms += t1 - t0;
+      if (const u32 cnt = first[j + 1] - first[j]) {
+        gather_points_kernel<<<grid_for(cnt, 256), 256, 0, st>>>(static_cast<const Aff*>(buf.device_bases()),
+                                                                 ptr<const u32>(tail_idx) + first[j], cnt, u32(off),
+                                                                 static_cast<Aff*>(scratch->device_bases()) + first[j]);
+        CUZK_CUDA_LAUNCH();
       }
-      acc = acc + run_query(buf, scratch, s + off, sp, st, profile, t_msm, t);
+      sync(st);  // the chunk's buffer is free again only once the gather has read it
+      t.split_ms += now_ms() - t1;
+    });
+    if (sp.tail) {
+      const double t0 = now_ms();
+      acc = acc + scratch->msm_device(tail_s.get(), sp.tail, {}, st);
+      t_msm += now_ms() - t0;
     }
     return acc;
   }
@@ -1263,35 +1314,50 @@ struct GpuProver::Impl {
     if (overlap) CUZK_CUDA(cudaStreamWaitEvent(s1, ev_w, 0));
     PendingProof p;
     t.streamed = k.streamed();
+    // A streamed key's H is summed on a host thread of its own, through its own ring, while the witness
+    // queries below cross the bus: H's chunks are compute-bound (full MSMs), the witness queries'
+    // bus-bound (0/1 split), so the two overlap well. Only with overlap (s0 is then H's alone).
+    GpuProveTimings th;                  // the H thread's counters
+    std::unique_ptr<MsmG1> h_no_scratch;  // H has no 0/1 split, so no tail
+    Split h_all;                         // H: every scalar, no split
+    h_all.n = k.h_n;
+    std::future<math::G1Jacobian> h_async;
+    const bool h_thread = k.streamed() && overlap && k.h_n;
+    if (h_thread) {
+      int dev = 0;
+      CUZK_CUDA(cudaGetDevice(&dev));
+      h_async = std::async(std::launch::async, [&, dev] {
+        CUZK_CUDA(cudaSetDevice(dev));  // the device is per host thread
+        return run_streamed(*k.ring_h, k.h, h_no_scratch, h_scalars, h_all, s0, th.msm_h_ms, th);
+      });
+    }
     const double max_tail = opt.split_max_tail;
     double tq = now_ms();
     {  // L over the aux part of the witness
       const Fr* s = dw + k.num_inputs;
-      p.l_acc = k.streamed()
-                    ? run_streamed(*k.ring, k.l, k.l_n, scratch1, s, max_tail, ms, profile, t.msm_l_ms, t, &t.l)
-                    : run_query(*k.l.dev, scratch1, s, classify_query(s, k.l_n, max_tail, ms, profile, tq, t, t.l), ms,
-                                profile, t.msm_l_ms, t);
+      const Split sp = classify_query(s, k.l_n, max_tail, ms, profile, tq, t, t.l);
+      p.l_acc = k.streamed() ? run_streamed(*k.ring_g1, k.l, scratch1, s, sp, ms, t.msm_l_ms, t)
+                             : run_query(*k.l.dev, scratch1, s, sp, ms, profile, t.msm_l_ms, t);
     }
     tq = now_ms();
     {  // A
       gather_scalars_kernel<<<grid_for(k.a_n, 256), 256, 0, ms>>>(ptr<const u32>(k.a_map), dw, k.a_n, ptr<Fr>(d_q));
       CUZK_CUDA_LAUNCH();
       const Fr* s = ptr<Fr>(d_q);
-      p.a_acc = k.streamed()
-                    ? run_streamed(*k.ring, k.a, k.a_n, scratch1, s, max_tail, ms, profile, t.msm_a_ms, t, &t.a)
-                    : run_query(*k.a.dev, scratch1, s, classify_query(s, k.a_n, max_tail, ms, profile, tq, t, t.a), ms,
-                                profile, t.msm_a_ms, t);
+      const Split sp = classify_query(s, k.a_n, max_tail, ms, profile, tq, t, t.a);
+      p.a_acc = k.streamed() ? run_streamed(*k.ring_g1, k.a, scratch1, s, sp, ms, t.msm_a_ms, t)
+                             : run_query(*k.a.dev, scratch1, s, sp, ms, profile, t.msm_a_ms, t);
     }
     tq = now_ms();
-    {  // B in G1 and G2 (a resident key classifies once for both)
+    {  // B in G1 and G2 share one classification
       gather_scalars_kernel<<<grid_for(k.b_n, 256), 256, 0, ms>>>(ptr<const u32>(k.b_map), dw, k.b_n, ptr<Fr>(d_q));
       CUZK_CUDA_LAUNCH();
       const Fr* s = ptr<Fr>(d_q);
+      const Split sp = classify_query(s, k.b_n, max_tail, ms, profile, tq, t, t.b);
       if (k.streamed()) {
-        p.b1_acc = run_streamed(*k.ring, k.b1, k.b_n, scratch1, s, max_tail, ms, profile, t.msm_b1_ms, t, &t.b);
-        p.b2_acc = run_streamed(*k.ring, k.b2, k.b_n, scratch2, s, max_tail, ms, profile, t.msm_b2_ms, t, nullptr);
+        p.b1_acc = run_streamed(*k.ring_g1, k.b1, scratch1, s, sp, ms, t.msm_b1_ms, t);
+        p.b2_acc = run_streamed(*k.ring_g2, k.b2, scratch2, s, sp, ms, t.msm_b2_ms, t);
       } else {
-        const Split sp = classify_query(s, k.b_n, max_tail, ms, profile, tq, t, t.b);
         p.b1_acc = run_query(*k.b1.dev, scratch1, s, sp, ms, profile, t.msm_b1_ms, t);
         p.b2_acc = run_query(*k.b2.dev, scratch2, s, sp, ms, profile, t.msm_b2_ms, t);
       }
@@ -1299,12 +1365,17 @@ struct GpuProver::Impl {
 
     // 5. H
     tq = now_ms();
-    double h_unused = 0;
-    p.h_acc = !k.h_n ? math::G1Jacobian::identity()
-              : k.streamed()
-                  ? run_streamed(*k.ring, k.h, k.h_n, scratch1, h_scalars, -1.0, s0, profile, h_unused, t, nullptr)
-                  : k.h.dev->msm_device(h_scalars, k.h_n, {}, s0);
-    t.msm_h_ms = now_ms() - tq;
+    if (h_thread) {
+      p.h_acc = h_async.get();
+      t.key_stream_bytes += th.key_stream_bytes;
+      t.msm_h_ms = th.msm_h_ms;  // its chunks' MSM time, concurrent with the witness queries
+    } else {
+      double h_unused = 0;
+      p.h_acc = !k.h_n        ? math::G1Jacobian::identity()
+                : k.streamed() ? run_streamed(*k.ring_h, k.h, h_no_scratch, h_scalars, h_all, s0, h_unused, t)
+                               : k.h.dev->msm_device(h_scalars, k.h_n, {}, s0);
+      t.msm_h_ms = now_ms() - tq;
+    }
     sync(s0);
     sync(s1);
     t.total_ms = now_ms() - t_start;

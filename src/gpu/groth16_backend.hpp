@@ -19,9 +19,11 @@
 //   With `overlap`, the witness MSMs (L, A, B) run on a second stream while the H NTTs run.
 //   A streamed key (GpuKeyOptions::streamed; CudaBackend picks it when the key does not fit) keeps its
 //   bases in pinned host memory and sends each query through two device chunk buffers: chunk j+1
-//   crosses the bus on a copy stream while chunk j is summed (0/1 split per chunk), and the
-//   chunks' partial sums are added. The result is the same group element, so the proof is the
-//   same byte for byte.
+//   crosses the bus on a copy stream while chunk j is used. Each query is classified as a whole; per
+//   chunk, the batch addition over its bitmap slice and a gather of its tail bases; one tail MSM at
+//   the end (H: an MSM per chunk). With `overlap`, H runs on a host thread of its own (its own
+//   buffers) while the witness queries stream: H is compute-bound, they are bus-bound. The sums are
+//   the same group elements, so the proof is the same byte for byte.
 //
 // Device caches: CudaBackend keeps the last used keys and shapes resident (GpuKey / GpuShape), keyed
 // by the host object's address plus a fingerprint (sizes, data pointers, sampled points), so a second
@@ -81,7 +83,7 @@ struct GpuKeyOptions {
   // device layout) and are streamed through two device buffers of chunk_bases bases per curve at
   // each proof; device memory then holds only those buffers and their MSM workspaces.
   bool streamed = false;
-  std::size_t chunk_bases = 0;  // 0: kDefaultStreamChunk; any other count works (tests use odd ones)
+  std::size_t chunk_bases = 0;  // 0: kDefaultStreamChunk; rounded up to a multiple of 64 (tests use odd ones)
   static constexpr std::size_t kDefaultStreamChunk = std::size_t(1) << 22;
 };
 

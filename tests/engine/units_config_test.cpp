@@ -55,6 +55,8 @@ TEST(Config, DefaultsWhenEmpty) {
   EXPECT_EQ(c->safety_margin, 5ull << 30);
   EXPECT_EQ(c->eviction_min_idle, std::chrono::minutes(5));
   EXPECT_EQ(c->gpu_workers_per_device, 2u);
+  EXPECT_EQ(c->key_residency, "auto");
+  EXPECT_EQ(c->max_resident_key_bytes, 0u);
   EXPECT_EQ(c->max_parallel_synthesis, 18u);
   EXPECT_TRUE(c->self_verify);
   EXPECT_TRUE(c->warnings.empty());
@@ -123,6 +125,10 @@ drain_timeout = "1h"
 [memory]
 total_budget = 1073741824
 partition_memory_factor = 1.5
+[gpus]
+key_residency = "streamed"
+max_resident_key_bytes = "20GiB"
+stream_chunk_bases = 8388608
 [scheduler]
 max_active_jobs = 64
 result_ttl = "30s"
@@ -148,6 +154,9 @@ zkey = "/x/bits.zkey"
   EXPECT_EQ(c->drain_timeout, std::chrono::hours(1));
   EXPECT_EQ(c->total_budget, 1ull << 30);
   EXPECT_DOUBLE_EQ(c->partition_memory_factor, 1.5);
+  EXPECT_EQ(c->key_residency, "streamed");
+  EXPECT_EQ(c->max_resident_key_bytes, 20ull << 30);
+  EXPECT_EQ(c->stream_chunk_bases, 8388608u);
   EXPECT_EQ(c->max_active_jobs, 64u);
   EXPECT_EQ(c->result_ttl, std::chrono::seconds(30));
   EXPECT_EQ(c->finalizer_threads, 3u);
@@ -171,6 +180,9 @@ TEST(Config, ErrorsNameTheKey) {
   expect_error("[memory]\neviction_min_idle = \"soon\"\n", "memory.eviction_min_idle");
   expect_error("[gpus]\ngpu_workers_per_device = \"two\"\n", "gpus.gpu_workers_per_device: expected an integer");
   expect_error("[gpus]\ngpu_workers_per_device = -1\n", "gpus.gpu_workers_per_device: must be between");
+  expect_error("[gpus]\nkey_residency = \"host\"\n", "gpus.key_residency: expected \"auto\", \"resident\" or \"streamed\"");
+  expect_error("[gpus]\nmax_resident_key_bytes = \"lots\"\n", "gpus.max_resident_key_bytes");
+  expect_error("[gpus]\nstream_chunk_bases = -5\n", "gpus.stream_chunk_bases: must be between");
   expect_error("[daemon]\nlisten = \"localhost\"\n", "daemon.listen");
   expect_error("[daemon]\nlisten = \"unix://relative.sock\"\n", "absolute path");
   expect_error("[daemon]\nmax_message_size = \"128MiB\"\n", "at least 256MiB");

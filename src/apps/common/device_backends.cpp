@@ -74,6 +74,7 @@ class SharedCudaHandle final : public groth16::Backend {
 
 class CudaBackends final : public DeviceBackends {
  public:
+  explicit CudaBackends(const KeyResidencySettings& keys) : keys_(keys) {}
   std::string name() const override { return "cuda"; }
   std::unique_ptr<groth16::Backend> make(std::uint32_t device) override {
     return std::make_unique<SharedCudaHandle>(of(device), profile_mu_);
@@ -101,11 +102,17 @@ class CudaBackends final : public DeviceBackends {
       // PoRep and a generic circuit may alternate; on an out-of-memory the backend frees the
       // key not in use and retries, so two resident keys cost nothing when they do not fit.
       opt.max_cached_keys = 2;
+      opt.key_residency = keys_.residency == "streamed"   ? gpu::KeyResidency::kStreamed
+                          : keys_.residency == "resident" ? gpu::KeyResidency::kResident
+                                                          : gpu::KeyResidency::kAuto;
+      opt.max_resident_key_bytes = keys_.max_resident_key_bytes;
+      opt.stream_chunk_bases = keys_.stream_chunk_bases;
       opt.prove.profile = gpu_profile_requested();
       b = std::make_shared<gpu::CudaBackend>(opt);
     }
     return b;
   }
+  KeyResidencySettings keys_;
   mutable std::mutex mu_;
   std::map<std::uint32_t, std::shared_ptr<gpu::CudaBackend>> by_device_;
   std::shared_ptr<std::mutex> profile_mu_ = std::make_shared<std::mutex>();
@@ -138,10 +145,13 @@ Result<std::string> choose_backend(const std::string& requested, const BackendPr
   return std::string("cuda");
 }
 
-Result<std::shared_ptr<DeviceBackends>> DeviceBackends::create(const std::string& name) {
+Result<std::shared_ptr<DeviceBackends>> DeviceBackends::create(const std::string& name,
+                                                                const KeyResidencySettings& keys) {
   if (name == "cpu") return std::shared_ptr<DeviceBackends>(std::make_shared<CpuBackends>());
+  if (keys.residency != "auto" && keys.residency != "resident" && keys.residency != "streamed")
+    return Error{"key residency: expected auto, resident or streamed, got \"" + keys.residency + "\""};
 #if CUZK_HAVE_CUDA
-  if (name == "cuda") return std::shared_ptr<DeviceBackends>(std::make_shared<CudaBackends>());
+  if (name == "cuda") return std::shared_ptr<DeviceBackends>(std::make_shared<CudaBackends>(keys));
 #endif
   return Error{"backend " + name + " is not available in this build"};
 }

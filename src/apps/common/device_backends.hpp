@@ -3,7 +3,8 @@
 //
 // CUDA: one gpu::CudaBackend per device, shared by every backend worker of that device (its start()
 // serializes them), so the proving key is uploaded once per device and stays resident; workers get
-// thin handles. preload() uploads a key ahead of the first proof.
+// thin handles. preload() uploads a key ahead of the first proof. A key that does not fit in device
+// memory is streamed from pinned host memory at each proof (KeyResidencySettings).
 #pragma once
 
 #include <cstdint>
@@ -28,10 +29,17 @@ BackendProbe probe_backends();
 // "auto" | "cpu" | "cuda" as the command line spells it -> "cpu" | "cuda", or a one-line error.
 Result<std::string> choose_backend(const std::string& requested, const BackendProbe& probe);
 
+// Where the CUDA backend keeps proving keys (config [gpus]; gpu::KeyResidency and its options).
+struct KeyResidencySettings {
+  std::string residency = "auto";  // auto: resident while it fits, else streamed; resident; streamed
+  std::uint64_t max_resident_key_bytes = 0;  // auto: keys needing more device bytes are streamed; 0: no limit
+  std::uint64_t stream_chunk_bases = 0;      // 0: the backend's default
+};
+
 class DeviceBackends {
  public:
-  // name: "cpu" or "cuda" (already resolved; "cuda" needs a CUDA build).
-  static Result<std::shared_ptr<DeviceBackends>> create(const std::string& name);
+  // name: "cpu" or "cuda" (already resolved; "cuda" needs a CUDA build). keys: ignored by "cpu".
+  static Result<std::shared_ptr<DeviceBackends>> create(const std::string& name, const KeyResidencySettings& keys = {});
   virtual ~DeviceBackends() = default;
 
   virtual std::string name() const = 0;

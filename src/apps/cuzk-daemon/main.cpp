@@ -105,7 +105,8 @@ int main(int argc, char** argv) {
   auto opts = engine::engine_options_from(*cfg, std::thread::hardware_concurrency(),
                                           {probe.cuda_built, probe.cuda_devices});
   if (!opts) return fail(opts.error());
-  auto backends = apps::DeviceBackends::create(opts->backend_name);
+  auto backends = apps::DeviceBackends::create(
+      opts->backend_name, {cfg->key_residency, cfg->max_resident_key_bytes, cfg->stream_chunk_bases});
   if (!backends) return fail(backends.error());
   opts->backend_factory = [b = *backends](std::uint32_t device) { return b->make(device); };
   opts->device_memory_bytes = [b = *backends] { return b->device_bytes(); };
@@ -121,12 +122,16 @@ int main(int argc, char** argv) {
 
   engine::Engine eng(*opts);
   if (opts->backend_name == "cuda") {
-    spdlog::info("CUDA backend: {} device(s) present ({}); serving device(s) {} with one shared backend each",
+    spdlog::info("CUDA backend: {} device(s) present ({}); serving device(s) {} with one shared backend each; "
+                 "proving keys {}{}",
                  probe.cuda_devices, probe.device_name, [&] {
                    std::string d;
                    for (auto x : opts->devices) d += (d.empty() ? "" : ",") + std::to_string(x);
                    return d;
-                 }());
+                 }(), cfg->key_residency,
+                 cfg->key_residency == "auto" && cfg->max_resident_key_bytes
+                     ? " (streamed above " + engine::format_bytes(cfg->max_resident_key_bytes) + ")"
+                     : std::string(cfg->key_residency == "auto" ? " (streamed when they do not fit)" : ""));
   } else if (probe.cuda_built) {
     spdlog::info("CPU backend ({} CUDA device(s) present, backend.kind = {})", probe.cuda_devices, cfg->backend);
   }
