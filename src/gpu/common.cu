@@ -291,20 +291,21 @@ void download_g2_bases(math::G2Affine* host, const void* d_bases, std::size_t n)
   download_bases_t<Fp2, math::G2Curve>(host, d_bases, n);
 }
 
-// Used by msm.cu to upload host bases.
-void host_bases_to_device_layout(void* out, const math::G1Affine* in, std::size_t n) {
-  auto* o = static_cast<G1Affine*>(out);
+template <class DF, class C>
+void to_device_layout_t(void* out, const math::Affine<C>* in, std::size_t n) {
+  auto* o = static_cast<AffineT<DF>*>(out);
   parallel_chunks(n, default_threads(), [&](std::size_t b, std::size_t e, std::size_t) {
-    for (std::size_t i = b; i < e; ++i) o[i] = to_device_affine<Fp>(in[i]);
+    for (std::size_t i = b; i < e; ++i) o[i] = to_device_affine<DF>(in[i]);
   });
+}
+void host_bases_to_device_layout(void* out, const math::G1Affine* in, std::size_t n) {
+  to_device_layout_t<Fp>(out, in, n);
 }
 void host_bases_to_device_layout(void* out, const math::G2Affine* in, std::size_t n) {
-  auto* o = static_cast<G2Affine*>(out);
-  parallel_chunks(n, default_threads(), [&](std::size_t b, std::size_t e, std::size_t) {
-    for (std::size_t i = b; i < e; ++i) o[i] = to_device_affine<Fp2>(in[i]);
-  });
+  to_device_layout_t<Fp2>(out, in, n);
 }
 
+// Used by msm.cu to upload host bases.
 void upload_host_bases(G1Affine* d_out, const math::G1Affine* host, std::size_t n) {
   upload_host_bases_t<Fp, math::G1Curve>(d_out, host, n);
 }

@@ -216,8 +216,8 @@ __global__ void compact_expand_kernel(const u64* __restrict__ is_binary, const u
   store_f(out + j, v);
 }
 
-template <class F>
 // out[i] = bases[idx[i] - first] (first: the position of bases[0] in the query, for a streamed chunk).
+template <class F>
 __global__ void gather_points_kernel(const AffineT<F>* __restrict__ bases, const u32* __restrict__ idx, u64 count,
                                      u32 first, AffineT<F>* out) {
   const u64 i = u64(blockIdx.x) * blockDim.x + threadIdx.x;

@@ -62,7 +62,9 @@ struct GpuProveTimings {
   double upload_ms = 0;   // witness host -> device
   double eval_ms = 0;     // a, b, c row evaluations
   double ntt_ms = 0;      // H scalars: 7 NTTs + pointwise (+ snarkjs permutations)
-  double msm_h_ms = 0, msm_l_ms = 0, msm_a_ms = 0, msm_b1_ms = 0, msm_b2_ms = 0;  // full or tail MSMs
+  // Full or tail MSMs. A streamed key's H, with overlap, runs on its own thread: msm_h_ms is then the
+  // sum of its chunk MSMs, concurrent with the witness queries.
+  double msm_h_ms = 0, msm_l_ms = 0, msm_a_ms = 0, msm_b1_ms = 0, msm_b2_ms = 0;
   double batch_add_ms = 0;  // Msm::sum_selected over the 0/1 parts (L, A, B_G1, B_G2 together)
   double split_ms = 0;      // classification, compaction and gathers of the split
   double total_ms = 0;
@@ -80,8 +82,9 @@ struct GpuProveTimings {
 // Where a GpuKey's bases live.
 struct GpuKeyOptions {
   // false: every base resident in device memory. true: the bases stay in pinned host memory (in the
-  // device layout) and are streamed through two device buffers of chunk_bases bases per curve at
-  // each proof; device memory then holds only those buffers and their MSM workspaces.
+  // device layout) and are streamed at each proof through two device buffers of chunk_bases bases in
+  // each of three rings (H; L, A, B_G1; B_G2); device memory then holds only those buffers and their
+  // MSM workspaces.
   bool streamed = false;
   std::size_t chunk_bases = 0;  // 0: kDefaultStreamChunk; rounded up to a multiple of 64 (tests use odd ones)
   static constexpr std::size_t kDefaultStreamChunk = std::size_t(1) << 22;
