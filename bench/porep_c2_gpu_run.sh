@@ -13,7 +13,8 @@
 # Environment: PROOF (registered proof, default StackedDrg32GiBV1_1; StackedDrg2KiBV1_1 for a smoke
 # test), SECTORS (different synthetic sectors, default 4), BACKEND (cuda | auto | cpu, default cuda),
 # PHASES (any of "key inputs run", default all three), SEED (toxic-waste seed, default 7),
-# GPU_WORKERS (backend workers per GPU, default 2), COUNT (proofs per J, overrides COUNT_J).
+# GPU_WORKERS (backend workers per GPU, default 2), COUNT (proofs per J, overrides COUNT_J),
+# KEY_RESIDENCY (gpus.key_residency: auto | resident | streamed, default auto).
 #
 # Steps: 1. TEST-ONLY key for PROOF with `cuzk setup --registered-proof` (GPU setup; official names:
 # .params/.vk/.meta, plus the recorded partition shape cached next to the .params); 2. SECTORS
@@ -34,6 +35,7 @@ BACKEND=${BACKEND:-cuda}
 PHASES=${PHASES:-key inputs run}
 SEED=${SEED:-7}
 GPU_WORKERS=${GPU_WORKERS:-2}
+KEY_RESIDENCY=${KEY_RESIDENCY:-auto}
 
 if [ -x "$PACK/bin/cuzk" ]; then
   BIN=$PACK/bin
@@ -114,6 +116,7 @@ listen = "unix://$SOCK"
 kind = "$BACKEND"
 [gpus]
 gpu_workers_per_device = $GPU_WORKERS
+key_residency = "$KEY_RESIDENCY"
 [pipeline]
 synthesis_concurrency = 2
 [srs]
