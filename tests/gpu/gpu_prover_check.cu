@@ -508,9 +508,10 @@ int main(int argc, char** argv) {
   });
 
   // Streamed keys: the bases stay in pinned host memory and cross the bus in chunks at every proof.
-  // Chunk sizes that divide no query length, a single chunk per query, the split off and always, both
-  // H layouts, every witness family, dense and compact: always the CPU backend's PendingProof and
-  // proof bytes, and every base sent exactly once per proof.
+  // Chunk sizes that divide no query length (even rounded up to multiples of 64), a single chunk per
+  // query, the split off and always, H on its own thread (overlap) and not (profile), both H layouts,
+  // every witness family, dense and compact: always the CPU backend's PendingProof and proof bytes,
+  // and every base sent exactly once per proof.
   check("streamed keys: GpuProver, odd chunk sizes, both layouts, dense and compact", [&](std::string& d) {
     struct S {
       int log_m;
