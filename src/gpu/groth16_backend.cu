@@ -395,7 +395,6 @@ template <class C>
 struct QueryBases {
   std::unique_ptr<Msm<C>> dev;
   PinnedHostBuffer host;
-  bool streamed() const { return !dev; }
 };
 
 // A streamed key's device side for one curve: two buffers of `chunk` bases; chunk j + 1 is copied
@@ -1332,12 +1331,17 @@ struct GpuProver::Impl {
       });
     }
     const double max_tail = opt.split_max_tail;
+    // One witness query's sum from its classified scalars, through the key's ring (a streamed key;
+    // `ring` is its unique_ptr, null for a resident key) or its resident bases.
+    auto query_sum = [&](auto& q, auto& ring, auto& scratch, const Fr* s, const Split& sp, double& t_msm) {
+      return k.streamed() ? run_streamed(*ring, q, scratch, s, sp, ms, t_msm, t)
+                          : run_query(*q.dev, scratch, s, sp, ms, profile, t_msm, t);
+    };
     double tq = now_ms();
     {  // L over the aux part of the witness
       const Fr* s = dw + k.num_inputs;
       const Split sp = classify_query(s, k.l_n, max_tail, ms, profile, tq, t, t.l);
-      p.l_acc = k.streamed() ? run_streamed(*k.ring_g1, k.l, scratch1, s, sp, ms, t.msm_l_ms, t)
-                             : run_query(*k.l.dev, scratch1, s, sp, ms, profile, t.msm_l_ms, t);
+      p.l_acc = query_sum(k.l, k.ring_g1, scratch1, s, sp, t.msm_l_ms);
     }
     tq = now_ms();
     {  // A
@@ -1345,8 +1349,7 @@ struct GpuProver::Impl {
       CUZK_CUDA_LAUNCH();
       const Fr* s = ptr<Fr>(d_q);
       const Split sp = classify_query(s, k.a_n, max_tail, ms, profile, tq, t, t.a);
-      p.a_acc = k.streamed() ? run_streamed(*k.ring_g1, k.a, scratch1, s, sp, ms, t.msm_a_ms, t)
-                             : run_query(*k.a.dev, scratch1, s, sp, ms, profile, t.msm_a_ms, t);
+      p.a_acc = query_sum(k.a, k.ring_g1, scratch1, s, sp, t.msm_a_ms);
     }
     tq = now_ms();
     {  // B in G1 and G2 share one classification
@@ -1354,13 +1357,8 @@ struct GpuProver::Impl {
       CUZK_CUDA_LAUNCH();
       const Fr* s = ptr<Fr>(d_q);
       const Split sp = classify_query(s, k.b_n, max_tail, ms, profile, tq, t, t.b);
-      if (k.streamed()) {
-        p.b1_acc = run_streamed(*k.ring_g1, k.b1, scratch1, s, sp, ms, t.msm_b1_ms, t);
-        p.b2_acc = run_streamed(*k.ring_g2, k.b2, scratch2, s, sp, ms, t.msm_b2_ms, t);
-      } else {
-        p.b1_acc = run_query(*k.b1.dev, scratch1, s, sp, ms, profile, t.msm_b1_ms, t);
-        p.b2_acc = run_query(*k.b2.dev, scratch2, s, sp, ms, profile, t.msm_b2_ms, t);
-      }
+      p.b1_acc = query_sum(k.b1, k.ring_g1, scratch1, s, sp, t.msm_b1_ms);
+      p.b2_acc = query_sum(k.b2, k.ring_g2, scratch2, s, sp, t.msm_b2_ms);
     }
 
     // 5. H
