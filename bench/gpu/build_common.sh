@@ -1,8 +1,8 @@
 # Shared by the no-CMake GPU build scripts (build_prover.sh, build_setup_check.sh): compiler flags
 # for sm_90a, an up-to-date test on -MD dependency files, and at most J compiles in the background.
-# Source it after setting J.
+# Source it after setting J. NVCC_EXTRA adds nvcc flags (e.g. -DCUZK_FIELD_KARATSUBA=1 for a variant).
 ARCH="-gencode arch=compute_90a,code=sm_90a"
-NVF="-std=c++20 -O3 $ARCH --expt-relaxed-constexpr -lineinfo -Isrc -diag-suppress 1675,550 -Xcompiler=-Wall"
+NVF="-std=c++20 -O3 $ARCH --expt-relaxed-constexpr -lineinfo -Isrc -diag-suppress 1675,550 -Xcompiler=-Wall ${NVCC_EXTRA:-}"
 GXF="-std=c++20 -O3 -DNDEBUG -Isrc -Wall -Wextra -Wno-unused-parameter"
 
 stale() {  # object missing, or older than a file in its dependency list

@@ -161,6 +161,15 @@ CUZK_HD u32 madc_hi_cc(u32 a, u32 b, u32 c) {
 // unrolling every index is a compile-time constant and the loads fold into immediates, in device
 // and host code alike (a constexpr member array could not be indexed from device code).
 
+// Which fields multiply by one level of Karatsuba (detail::mul_wide_karatsuba) and a separate
+// reduction instead of interleaved CIOS: bit 0 Fp, bit 1 Fr. Off by default: on the H200 it saves 12%
+// of the limb products but measured slower (Fp mul rate +1%, G1 MSM 2^26 364.6 -> 400.1 ms with 248
+// instead of 204 registers in the accumulation, NTT 2^27 34.5 -> 38.8 ms with Fr; bench/RESULTS_gpu.md,
+// session 9). Kept as a build option for other GPUs; the host tests check both products.
+#ifndef CUZK_FIELD_KARATSUBA
+#define CUZK_FIELD_KARATSUBA 0
+#endif
+
 #if defined(__CUDACC__)
 // The Montgomery factors -p^-1 mod 2^32, read from constant memory so that ptxas cannot see them as
 // constants. Fr's is 2^32 - 1: seen as a constant, it made ptxas split most limb products of the
@@ -190,6 +199,7 @@ struct FpParams32 {
     return u32(m[i >> 1] >> (32 * (i & 1)));
   }
   static constexpr u32 kM0 = 0xfffcfffdu;  // -p^-1 mod 2^32
+  static constexpr bool kKaratsuba = (CUZK_FIELD_KARATSUBA & 1) != 0;
   CUZK_HD static u32 m0() {
 #if defined(__CUDA_ARCH__)
     return kFpM0Opaque;
@@ -218,6 +228,7 @@ struct FrParams32 {
     return u32(m[i >> 1] >> (32 * (i & 1)));
   }
   static constexpr u32 kM0 = 0xffffffffu;
+  static constexpr bool kKaratsuba = (CUZK_FIELD_KARATSUBA & 2) != 0;
   CUZK_HD static u32 m0() {
 #if defined(__CUDA_ARCH__)
     return kFrM0Opaque;
@@ -337,6 +348,78 @@ CUZK_HD void row_tail(const u32* main, const u32* off, u32* t) {
   t[2 * n - 1] = ptx::addc(off[n - 1], 0);
 }
 
+
+// t[0 .. 2n) = a * b for n-word a, b: the even/odd row scan without reduction (n even).
+template <int n>
+CUZK_HD void mul_wide_rows(const u32* a, const u32* b, u32* t) {
+  u32 even[n], odd[n];
+  mul_even<n>(odd, a + 1, b[0]);
+  mul_even<n>(even, a, b[0]);
+  t[0] = even[0];
+  CUZK_UNROLL
+  for (int i = 1; i < n; i += 2) {
+    row_next<n>(odd, even, a, b[i]);
+    t[i] = odd[0];
+    if (i + 1 < n) {
+      row_next<n>(even, odd, a, b[i + 1]);
+      t[i + 1] = even[0];
+    }
+  }
+  row_tail<n>(odd, even, t);  // n even: the last row left its word in odd
+}
+
+// d = |x - y| for h-word x, y; returns all ones when x < y, else 0.
+template <int h>
+CUZK_HD u32 abs_diff(const u32* x, const u32* y, u32* d) {
+  d[0] = ptx::sub_cc(x[0], y[0]);
+  CUZK_UNROLL
+  for (int i = 1; i < h; ++i) d[i] = ptx::subc_cc(x[i], y[i]);
+  const u32 neg = ptx::subc(0, 0);
+  // two's complement negation when negative: (d ^ neg) + (neg & 1)
+  d[0] = ptx::add_cc(d[0] ^ neg, neg & 1);
+  CUZK_UNROLL
+  for (int i = 1; i < h - 1; ++i) d[i] = ptx::addc_cc(d[i] ^ neg, 0);
+  d[h - 1] = ptx::addc(d[h - 1] ^ neg, 0);
+  return neg;
+}
+
+// t[0 .. 2n) = a * b by one level of subtractive Karatsuba on halves of h = n / 2 words (h even, so
+// that each half product is an even/odd row scan): with z0 = a0 b0, z2 = a1 b1 and
+// z1 = |a0 - a1| |b0 - b1|, the middle term a0 b1 + a1 b0 = z0 + z2 -/+ z1 (minus when the two
+// differences have the same sign). 3 h^2 limb products instead of 4 h^2 (108 instead of 144 for Fp),
+// for about 5n extra additions, which run on the integer ALU beside the multiply pipe. Exact for any
+// n-word inputs (the middle term is below 2^(32 (n + 1)) and the product below 2^(64 n)).
+template <int n>
+CUZK_HD void mul_wide_karatsuba(const u32* a, const u32* b, u32* t) {
+  constexpr int h = n / 2;
+  static_assert(h % 2 == 0, "halves of an even number of words");
+  u32 da[h], db[h], z1[n], mid[n + 1];
+  const u32 na = abs_diff<h>(a, a + h, da);
+  const u32 nb = abs_diff<h>(b, b + h, db);
+  mul_wide_rows<h>(da, db, z1);
+  mul_wide_rows<h>(a, b, t);          // z0 in t[0 .. n)
+  mul_wide_rows<h>(a + h, b + h, t + n);  // z2 in t[n .. 2n)
+  // mid = z0 + z2
+  mid[0] = ptx::add_cc(t[0], t[n]);
+  CUZK_UNROLL
+  for (int i = 1; i < n; ++i) mid[i] = ptx::addc_cc(t[i], t[n + i]);
+  mid[n] = ptx::addc(0, 0);
+  // mid -= z1 (same signs) or mid += z1: add (z1 ^ keep) + (keep & 1) over n + 1 words, keep = ~0 to
+  // subtract; the carry flag is set to keep & 1 by adding it to all ones.
+  const u32 keep = ~(na ^ nb);
+  (void)ptx::add_cc(keep & 1, 0xffffffffu);
+  CUZK_UNROLL
+  for (int i = 0; i < n; ++i) mid[i] = ptx::addc_cc(mid[i], z1[i] ^ keep);
+  mid[n] = ptx::addc(mid[n], keep);
+  // t += mid * 2^(32 h)
+  t[h] = ptx::add_cc(t[h], mid[0]);
+  CUZK_UNROLL
+  for (int i = 1; i <= n; ++i) t[h + i] = ptx::addc_cc(t[h + i], mid[i]);
+  CUZK_UNROLL
+  for (int i = h + n + 1; i < 2 * n - 1; ++i) t[i] = ptx::addc_cc(t[i], 0);
+  t[2 * n - 1] = ptx::addc(t[2 * n - 1], 0);
+}
+
 }  // namespace detail
 
 template <class P>
@@ -431,6 +514,18 @@ struct alignas(16) FieldT {
   CUZK_HD FieldT cneg(bool flag) const { return flag ? -*this : *this; }
 
   CUZK_HD friend FieldT operator*(const FieldT& a, const FieldT& b) {
+    if constexpr (P::kKaratsuba) return mul_karatsuba(a, b);
+    else return mul_cios(a, b);
+  }
+  // The two multiplications behind operator* (both tested on the host whichever is selected).
+  // Karatsuba product (3/4 of the limb products) + one Montgomery reduction (redc).
+  CUZK_HD static FieldT mul_karatsuba(const FieldT& a, const FieldT& b) {
+    u32 t[2 * N];
+    detail::mul_wide_karatsuba<N>(a.v, b.v, t);
+    return redc(t);
+  }
+  // CIOS: product rows and reduction interleaved, 2 N^2 limb products.
+  CUZK_HD static FieldT mul_cios(const FieldT& a, const FieldT& b) {
     u32 even[N], odd[N], M[N];
     modulus_words(M);
     CUZK_UNROLL
@@ -453,20 +548,8 @@ struct alignas(16) FieldT {
   // --- Lazy reduction: full 2N-word products, combined, then one Montgomery reduction. ---
   // t = a * b as a 2N-word integer (any N-word a, b, reduced or not).
   CUZK_HD static void mul_wide(const FieldT& a, const FieldT& b, u32* t) {
-    u32 even[N], odd[N];
-    detail::mul_even<N>(odd, a.v + 1, b.v[0]);
-    detail::mul_even<N>(even, a.v, b.v[0]);
-    t[0] = even[0];
-    CUZK_UNROLL
-    for (int i = 1; i < N; i += 2) {
-      detail::row_next<N>(odd, even, a.v, b.v[i]);
-      t[i] = odd[0];
-      if (i + 1 < N) {
-        detail::row_next<N>(even, odd, a.v, b.v[i + 1]);
-        t[i + 1] = even[0];
-      }
-    }
-    detail::row_tail<N>(odd, even, t);  // N even: the last row left its word in odd
+    if constexpr (P::kKaratsuba) detail::mul_wide_karatsuba<N>(a.v, b.v, t);
+    else detail::mul_wide_rows<N>(a.v, b.v, t);
   }
   // t = a^2, for a below 2^(32N - 1) (every reduced element: Fp and Fr leave the top bit clear).
   CUZK_HD static void sqr_wide(const FieldT& a, u32* t) {
@@ -525,11 +608,21 @@ struct alignas(16) FieldT {
     return r;
   }
   // a * b - c * d with one reduction instead of two (canonical inputs). With two spare bits in the top
-  // limb (Fp): a * b + (p - c) * d in one interleaved CIOS pass, whose accumulator stays below 3p <
-  // 2^(32N) and takes N + 1 words (fewer registers than two 2N-word products). Otherwise (Fr): the two
-  // 2N-word products, subtracted, then one reduction.
+  // limb (Fp): a * b + (p - c) * d, either as two Karatsuba products added and reduced once, or (CIOS
+  // fields) in one interleaved CIOS pass, whose accumulator stays below 3p < 2^(32N) and takes N + 1
+  // words. Otherwise (Fr): the two 2N-word products, subtracted, then one reduction.
   CUZK_HD static FieldT mul_sub(const FieldT& a, const FieldT& b, const FieldT& c, const FieldT& d) {
-    if constexpr (P::kBits > 32 * N - 2) {
+    if constexpr (P::kKaratsuba && P::kBits <= 32 * N - 2) {
+      // a * b + (p - c) * d < 2p^2 < pR: two Karatsuba products, added, one reduction
+      u32 t[2 * N], u[2 * N];
+      mul_wide(a, b, t);
+      mul_wide(modulus() - c, d, u);
+      t[0] = ptx::add_cc(t[0], u[0]);
+      CUZK_UNROLL
+      for (int i = 1; i < 2 * N - 1; ++i) t[i] = ptx::addc_cc(t[i], u[i]);
+      t[2 * N - 1] = ptx::addc(t[2 * N - 1], u[2 * N - 1]);
+      return redc(t);
+    } else if constexpr (P::kBits > 32 * N - 2) {
       u32 t[2 * N], u[2 * N];
       mul_wide(a, b, t);
       mul_wide(c, d, u);

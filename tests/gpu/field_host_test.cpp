@@ -37,6 +37,8 @@ void check_field(test::Rng& rng, int iters) {
     if (it % 7 == 3) b = -HF::one();
     DF da = to_dev<DF>(a), db = to_dev<DF>(b);
     ASSERT_EQ(to_host<HF>(da * db), a * b) << it;
+    ASSERT_EQ(to_host<HF>(DF::mul_cios(da, db)), a * b) << it;
+    ASSERT_EQ(to_host<HF>(DF::mul_karatsuba(da, db)), a * b) << it;
     ASSERT_EQ(to_host<HF>(da + db), a + b) << it;
     ASSERT_EQ(to_host<HF>(da - db), a - b) << it;
     ASSERT_EQ(to_host<HF>(-da), -a) << it;
@@ -104,6 +106,11 @@ void check_wide(test::Rng& rng, int iters) {
     gpu::u32 t[2 * N], s[2 * N], s2[2 * N];
     DF::mul_wide(a, b, t);
     for (int i = 0; i < 2 * N; ++i) ASSERT_EQ(t[i], ref[i]) << "mul_wide word " << i << " it " << it;
+    // both product algorithms, whichever mul_wide selects
+    gpu::detail::mul_wide_rows<N>(a.v, b.v, t);
+    for (int i = 0; i < 2 * N; ++i) ASSERT_EQ(t[i], ref[i]) << "rows word " << i << " it " << it;
+    gpu::detail::mul_wide_karatsuba<N>(a.v, b.v, t);
+    for (int i = 0; i < 2 * N; ++i) ASSERT_EQ(t[i], ref[i]) << "karatsuba word " << i << " it " << it;
     a.v[N - 1] &= 0x7fffffffu;  // sqr_wide's domain: the top bit clear
     DF::sqr_wide(a, s);
     DF::mul_wide(a, a, s2);
