@@ -154,6 +154,29 @@ CUZK_HD u32 madc_hi_cc(u32 a, u32 b, u32 c) {
 #endif
 }
 
+// hi(a*b) + c, carry out
+CUZK_HD u32 mad_hi_cc(u32 a, u32 b, u32 c) {
+#if defined(__CUDA_ARCH__)
+  u32 r;
+  asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+  return r;
+#else
+  u64 t = ((u64(a) * b) >> 32) + c;
+  host_cf = u32(t >> 32);
+  return u32(t);
+#endif
+}
+// hi(a*b) + c + carry in, no carry out
+CUZK_HD u32 madc_hi(u32 a, u32 b, u32 c) {
+#if defined(__CUDA_ARCH__)
+  u32 r;
+  asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+  return r;
+#else
+  return u32(((u64(a) * b) >> 32) + c + host_cf);
+#endif
+}
+
 }  // namespace ptx
 
 // ---------------------------------------------------------------------------------------------
@@ -655,6 +678,30 @@ struct alignas(16) FieldT {
   CUZK_HD FieldT& operator+=(const FieldT& b) { return *this = *this + b; }
   CUZK_HD FieldT& operator-=(const FieldT& b) { return *this = *this - b; }
   CUZK_HD FieldT& operator*=(const FieldT& b) { return *this = *this * b; }
+
+  // this / 2^k for 1 <= k <= 31 (Montgomery form or not: the division commutes with R), in fields with
+  // p = 1 mod 2^32 (Fr). There -p^-1 = -1 mod 2^32, so the quotient digit that makes v + m p divisible
+  // by 2^k is m = -v mod 2^k, and (v + m p) / 2^k < p + p / 2^k needs one conditional subtraction:
+  // 2N limb products instead of a multiplication's 2N^2 (the 1/n of an inverse NTT of size 2^k).
+  CUZK_HD FieldT div_pow2(int k) const {
+    static_assert(P::kM0 == 0xffffffffu, "div_pow2 needs p = 1 mod 2^32");
+    const u32 m = (0u - v[0]) & ((1u << k) - 1);
+    u32 t[N + 1];
+    // t = v + m p: the low halves of the limb products in one chain, the high halves in a second
+    t[0] = ptx::mad_lo_cc(m, P::mod(0), v[0]);
+    CUZK_UNROLL
+    for (int i = 1; i < N; ++i) t[i] = ptx::madc_lo_cc(m, P::mod(i), v[i]);
+    t[N] = ptx::addc(0, 0);
+    t[1] = ptx::mad_hi_cc(m, P::mod(0), t[1]);
+    CUZK_UNROLL
+    for (int i = 1; i < N - 1; ++i) t[i + 1] = ptx::madc_hi_cc(m, P::mod(i), t[i + 1]);
+    t[N] = ptx::madc_hi(m, P::mod(N - 1), t[N]);
+    FieldT r;
+    CUZK_UNROLL
+    for (int i = 0; i < N; ++i) r.v[i] = u32(((u64(t[i + 1]) << 32) | t[i]) >> k);
+    r.final_sub();
+    return r;
+  }
 
   // Montgomery <-> canonical.
   CUZK_HD FieldT to_mont() const { return *this * r2(); }

@@ -3,10 +3,11 @@
 // that compile in parallel; G2 alone takes several minutes).
 //
 // 1. digits:     one thread per scalar: Montgomery -> canonical; scalars above (r-1)/2 become r - k
-//                with the point negated; ceil(255/c) signed c-bit digits in [-2^(c-1), 2^(c-1)];
-//                per window a key |digit| (the bucket) and a value (point index | sign << 31).
-//                Zero digits are counted per window and skipped from then on.
-// 2. sort:       per window, CUB radix sort of (key, value) on c bits.
+//                with the point negated; one signed digit per window (WindowLayout: ceil(255/c)
+//                windows of c bits, or for G1 a count of windows of c and c + 1 bits covering 255),
+//                in [-2^(width-1), 2^(width-1)]; per window a key |digit| (the bucket) and a value
+//                (point index | sign << 31). Zero digits are counted per window and skipped from then on.
+// 2. sort:       per window, CUB radix sort of (key, value) on the window's width.
 // 3. accumulate: the sorted nonzero entries of each window are cut into segments of L entries, one
 //                thread each, added with mixed XYZZ additions; a bucket run wholly inside a segment
 //                is stored straight into its bucket, a run touching a segment end becomes a partial
@@ -16,9 +17,9 @@
 //                all-equal scalars give one huge bucket that is summed as a tree.
 //                G2 (and G1 with CUZK_MSM_AFFINE_LOG) from 2^20 scalars instead: digits, sort and
 //                batch-affine rounds by groups of windows (msm_affine.cuh), one point per bucket.
-// 4. reduce:     per window, sum_b b * B_b by chunks of K buckets (running sums, then the chunk's
-//                offset times its plain sum), then a tree sum of the chunk results.
-// 5. host:       Horner over the window sums (c doublings each) in host Jacobian coordinates.
+// 4. reduce:     per window, sum_b b * B_b by chunks of K buckets (running sums), the chunks' plain
+//                sums reduced again the same way (their offsets), then tree sums of the chunk results.
+// 5. host:       Horner over the window sums (width doublings each) in host Jacobian coordinates.
 #pragma once
 
 #include <cub/device/device_radix_sort.cuh>
@@ -48,9 +49,51 @@ constexpr int kL2 = 16;           // segment length of the merge levels
 
 int num_windows(int c) { return (kScalarBits + c - 1) / c; }
 
+// The windows of an MSM: the first nlo are c bits wide, the other nwin - nlo are c + 1 bits, together
+// at least 255 bits (scalars are at most (r - 1) / 2 < 2^254 after the negation in digits_kernel, so
+// the top window absorbs the last carry). Mixed widths let the window count fall by one without
+// doubling every window's buckets: ceil(255 / c) windows of c bits waste up to c - 1 bits.
+// Window w holds buckets 1 .. 2^(width - 1), stored at bucket_offset(w) + key - 1.
+struct WindowLayout {
+  int c = 0, nlo = 0, nwin = 0;
+
+  static WindowLayout uniform(int c) { return WindowLayout{c, num_windows(c), num_windows(c)}; }
+  // nwin windows of floor(255 / nwin) or one more bits
+  static WindowLayout mixed(int nwin) {
+    const int c = kScalarBits / nwin;
+    return WindowLayout{c, nwin - (kScalarBits - c * nwin), nwin};
+  }
+  __host__ __device__ int width(int w) const { return w < nlo ? c : c + 1; }
+  __host__ __device__ int start(int w) const { return w <= nlo ? w * c : nlo * c + (w - nlo) * (c + 1); }
+  __host__ __device__ u32 buckets(int w) const { return 1u << (width(w) - 1); }
+  __host__ __device__ std::size_t bucket_offset(int w) const {
+    return w <= nlo ? std::size_t(w) << (c - 1) : (std::size_t(nlo) << (c - 1)) + (std::size_t(w - nlo) << c);
+  }
+  std::size_t total_buckets() const { return bucket_offset(nwin); }
+  int max_width() const { return nlo < nwin ? c + 1 : c; }
+};
+
+// G1 layout for n scalars (mixed XYZZ path): the window count minimizing nwin * n + 4 * (buckets), the
+// cost model of msm_default_window_bits (a bucket's share of the reduction is two full additions, about
+// four mixed ones). At 2^26 this picks 12 windows of 21-22 bits (15.7M buckets) over 13 of 20 bits
+// (6.8M), saving one window of accumulation.
+WindowLayout g1_window_layout(std::size_t n) {
+  WindowLayout best;
+  double best_cost = 1e300;
+  for (int nwin = num_windows(24); nwin <= num_windows(4); ++nwin) {  // widths 24 .. 3
+    const WindowLayout l = WindowLayout::mixed(nwin);
+    const double cost = double(nwin) * double(n) + 4.0 * double(l.total_buckets());
+    if (cost < best_cost) {
+      best_cost = cost;
+      best = l;
+    }
+  }
+  return best;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Windows [w0, w1) are written (at (w - w0) * n + i); the lower windows are still walked for their carries.
-__global__ void digits_kernel(const Fr* scalars, u32 n, int c, int w0, int w1, u32* keys, u32* vals,
+__global__ void digits_kernel(const Fr* scalars, u32 n, WindowLayout win, int w0, int w1, u32* keys, u32* vals,
                               u32* zero_counts) {
   const u32 i = blockIdx.x * blockDim.x + threadIdx.x;
   const bool valid = i < n;
@@ -82,10 +125,11 @@ __global__ void digits_kernel(const Fr* scalars, u32 n, int c, int w0, int w1, u
     for (int l = 0; l < 8; ++l) s[l] = 0;
   }
   s[8] = 0;
-  const u32 mask = (1u << c) - 1, halfw = 1u << (c - 1);
   u32 carry = 0;
   for (int w = 0; w < w1; ++w) {
-    const int bit = w * c;
+    const int c = win.width(w);
+    const u32 mask = (1u << c) - 1, halfw = 1u << (c - 1);
+    const int bit = win.start(w);
     const int limb = bit >> 5, sh = bit & 31;
     const u64 two = u64(s[limb]) | (u64(s[limb + 1]) << 32);
     const u32 raw = u32(two >> sh) & mask;
@@ -121,7 +165,7 @@ template <class F, int MINB>
 __global__ void __launch_bounds__(128, MINB) accumulate_l1_kernel(const AffineT<F>* __restrict__ bases,
                                                             const u32* __restrict__ keys,
                                                             const u32* __restrict__ vals, u32 n, u32 L,
-                                                            const u32* zero_counts, XyzzT<F>* buckets, u32 nb,
+                                                            const u32* zero_counts, XyzzT<F>* buckets, WindowLayout win,
                                                             u32* out_keys, XyzzT<F>* out_pts, u32 out_stride,
                                                             u32* out_counts) {
   using Xyzz = XyzzT<F>;
@@ -138,7 +182,7 @@ __global__ void __launch_bounds__(128, MINB) accumulate_l1_kernel(const AffineT<
   const u32 b = seg * L, e = min(b + L, m);
   const u32 prev_key = b > 0 ? K[b - 1] : 0u;  // keys are >= 1 here, 0 never matches
   const u32 next_key = e < m ? K[e] : 0u;
-  Xyzz* B = buckets + std::size_t(w) * nb;
+  Xyzz* B = buckets + win.bucket_offset(w);
   u32* OK = out_keys + std::size_t(w) * out_stride + 2 * seg;
   Xyzz* OP = out_pts + std::size_t(w) * out_stride + 2 * seg;
   u32 cur = K[b];
@@ -187,7 +231,7 @@ __global__ void __launch_bounds__(128, MINB) accumulate_l1_kernel(const AffineT<
 // Levels >= 2: the same on a sorted list of (key, XYZZ partial sums).
 template <class F>
 __global__ void __launch_bounds__(128) accumulate_lk_kernel(const u32* in_keys, const XyzzT<F>* in_pts, u32 in_stride,
-                                                            const u32* in_counts, u32 L, XyzzT<F>* buckets, u32 nb,
+                                                            const u32* in_counts, u32 L, XyzzT<F>* buckets, WindowLayout win,
                                                             u32* out_keys, XyzzT<F>* out_pts, u32 out_stride,
                                                             u32* out_counts) {
   using Xyzz = XyzzT<F>;
@@ -202,7 +246,7 @@ __global__ void __launch_bounds__(128) accumulate_lk_kernel(const u32* in_keys, 
   const u32 b = seg * L, e = min(b + L, m);
   const u32 prev_key = b > 0 ? K[b - 1] : 0u;
   const u32 next_key = e < m ? K[e] : 0u;
-  Xyzz* B = buckets + std::size_t(w) * nb;
+  Xyzz* B = buckets + win.bucket_offset(w);
   u32* OK = out_keys + std::size_t(w) * out_stride + 2 * seg;
   Xyzz* OP = out_pts + std::size_t(w) * out_stride + 2 * seg;
   u32 cur = K[b];
@@ -282,25 +326,47 @@ __device__ XyzzT<F> mul_small(const XyzzT<F>& p, u32 k) {
   return r;
 }
 
-// Chunk j of window w covers buckets [j*K + 1, j*K + K] (K = chunk): returns
-// sum (b - lo + 1) B_b + (lo - 1) sum B_b.
-template <class F>
-__global__ void __launch_bounds__(128) bucket_reduce_kernel(const XyzzT<F>* buckets, u32 nb, u32 chunk, u32 nchunks,
-                                                            XyzzT<F>* partial) {
+// Bucket reduction, sum_b b B_b per window, in two levels. Level 0: chunk j (buckets lo = j K + 1 ..
+// lo + K - 1, K = chunk) gives t_j = sum (b - lo + 1) B_b and s_j = sum B_b, two full additions per
+// bucket; then sum_b b B_b = sum_j t_j + K sum_j j s_j. Level 1 is the same kernel on the s_j (bucket j
+// weighs j), where each chunk adds its offset times its sum by double-and-add (mul_small): at level 0
+// that tail cost about a quarter more additions per bucket; at level 1 it serves K times fewer values.
+// Src describes window w's values: count(w) of them at base + offset(w), value i weighing i + 1.
+struct LayoutBuckets {  // level 0: the buckets of a WindowLayout
+  WindowLayout win;
+  __device__ std::size_t offset(int w) const { return win.bucket_offset(w); }
+  __device__ u32 count(int w) const { return win.buckets(w); }
+};
+struct ChunkSums {  // level 1: window w's chunk sums s_1 .. s_{m-1} (s_0 weighs 0), stride apart
+  WindowLayout win;
+  u32 chunk, stride;
+  __device__ std::size_t offset(int w) const { return std::size_t(w) * stride + 1; }
+  __device__ u32 count(int w) const { return (win.buckets(w) + chunk - 1) / chunk - 1; }
+};
+
+template <class F, class Src, bool kLevel0>
+__global__ void __launch_bounds__(128) bucket_reduce_kernel(const XyzzT<F>* base, Src src, u32 chunk, u32 stride,
+                                                            XyzzT<F>* t_out, XyzzT<F>* s_out) {
   using Xyzz = XyzzT<F>;
   const int w = blockIdx.y;
   const u32 j = blockIdx.x * blockDim.x + threadIdx.x;
-  if (j >= nchunks) return;
-  const Xyzz* B = buckets + std::size_t(w) * nb;
-  const u32 lo = j * chunk + 1;
-  const u32 hi = min(lo + chunk - 1, nb);
+  if (j >= stride) return;
+  const u32 count = src.count(w);
   Xyzz s = Xyzz::infinity(), t = Xyzz::infinity();
-  for (u32 b = hi; b >= lo; --b) {
-    s.add(load_xyzz(B + (b - 1)));
-    t.add(s);
+  const u32 lo = j * chunk + 1;
+  if (lo <= count) {  // chunks past this window's count store infinity
+    const Xyzz* B = base + src.offset(w);
+    const u32 hi = min(lo + chunk - 1, count);
+    for (u32 b = hi; b >= lo; --b) {
+      s.add(load_xyzz(B + (b - 1)));
+      t.add(s);
+    }
+    if constexpr (!kLevel0) {
+      if (lo > 1) t.add(mul_small(s, lo - 1));
+    }
   }
-  if (lo > 1) t.add(mul_small(s, lo - 1));
-  store_xyzz(partial + std::size_t(w) * nchunks + j, t);
+  store_xyzz(t_out + std::size_t(w) * stride + j, t);
+  if constexpr (kLevel0) store_xyzz(s_out + std::size_t(w) * stride + j, s);
 }
 
 // out[w * gridDim.x + blockIdx.x] = sum of in[w * in_stride + (block's slice of [0, count))].
@@ -407,8 +473,8 @@ struct DevCurve<math::G2Curve> {
 
 template <class F, int MINB>
 void launch_l1(dim3 grid, cudaStream_t st, const AffineT<F>* pb, const u32* kout, const u32* vout, u32 N, u32 L,
-               const u32* zc, XyzzT<F>* bk, u32 nb, u32* lk, XyzzT<F>* lp, u32 stride, u32* lc) {
-  accumulate_l1_kernel<F, MINB><<<grid, 128, 0, st>>>(pb, kout, vout, N, L, zc, bk, nb, lk, lp, stride, lc);
+               const u32* zc, XyzzT<F>* bk, WindowLayout win, u32* lk, XyzzT<F>* lp, u32 stride, u32* lc) {
+  accumulate_l1_kernel<F, MINB><<<grid, 128, 0, st>>>(pb, kout, vout, N, L, zc, bk, win, lk, lp, stride, lc);
 }
 
 }  // namespace
@@ -425,7 +491,7 @@ struct Msm<C>::Impl {
   DeviceBuffer bases;
   // workspace (grow-only)
   DeviceBuffer keys_in, vals_in, keys_out, vals_out, cub_tmp, zero_counts, buckets, lvl_keys[2], lvl_pts[2],
-      lvl_counts[2], partial[2], result;
+      lvl_counts[2], partial[2], result, red_sums, red_level1;
   // batch-affine path (msm_affine.cuh): per-bucket offsets/counts and the lists of two rounds,
   // the inversion levels, and small counters (list lengths per round, the largest bucket)
   DeviceBuffer aff_off[2], aff_cnt[2], aff_keys[2], aff_pts[2], aff_refs, aff_inv, aff_misc;
@@ -443,7 +509,8 @@ struct Msm<C>::Impl {
     return {&keys_in,     &vals_in,     &keys_out,    &vals_out,    &cub_tmp,      &zero_counts,  &buckets,
             &lvl_keys[0], &lvl_keys[1], &lvl_pts[0],  &lvl_pts[1],  &lvl_counts[0], &lvl_counts[1], &partial[0],
             &partial[1],  &result,      &aff_off[0],  &aff_off[1],  &aff_cnt[0],   &aff_cnt[1],   &aff_keys[0],
-            &aff_keys[1], &aff_pts[0],  &aff_pts[1],  &aff_refs,    &aff_inv,      &aff_misc};
+            &aff_keys[1], &aff_pts[0],  &aff_pts[1],  &aff_refs,    &aff_inv,      &aff_misc,     &red_sums,
+            &red_level1};
   }
   ~Impl() {
     for (auto& e : ev)
@@ -584,7 +651,8 @@ struct Msm<C>::Impl {
       const int gw = std::min(g, nwin - w0);
       const u32 n = u32(gw) * N, nbk = u32(gw) * nb;  // this group's entries and buckets
       if (timing) CUZK_CUDA(cudaEventRecord(ev[5], st));
-      digits_kernel<<<grid_for(N, 256), 256, 0, st>>>(d_scalars, N, c, w0, w0 + gw, kin, vin, zc);
+      digits_kernel<<<grid_for(N, 256), 256, 0, st>>>(d_scalars, N, WindowLayout::uniform(c), w0, w0 + gw, kin, vin,
+                                                      zc);
       CUZK_CUDA_LAUNCH();
       if (timing) CUZK_CUDA(cudaEventRecord(ev[6], st));
       for (int i = 0; i < gw; ++i) {
@@ -645,7 +713,8 @@ struct Msm<C>::Impl {
   }
 
   // Mixed XYZZ accumulation of every window at once (the segment levels of the header comment).
-  void accumulate_xyzz(const Fr* d_scalars, u32 N, int c, int nwin, u32 nb, Xyzz* bk, bool timing, cudaStream_t st) {
+  void accumulate_xyzz(const Fr* d_scalars, u32 N, const WindowLayout& win, Xyzz* bk, bool timing, cudaStream_t st) {
+    const int nwin = win.nwin;
     const std::size_t entries = std::size_t(nwin) * N;
     keys_in.resize_discard(entries * 4);
     vals_in.resize_discard(entries * 4);
@@ -657,18 +726,19 @@ struct Msm<C>::Impl {
     u32* vout = static_cast<u32*>(vals_out.get());
     u32* zc = static_cast<u32*>(zero_counts.get());
 
-    digits_kernel<<<grid_for(N, 256), 256, 0, st>>>(d_scalars, N, c, 0, nwin, kin, vin, zc);
+    digits_kernel<<<grid_for(N, 256), 256, 0, st>>>(d_scalars, N, win, 0, nwin, kin, vin, zc);
     CUZK_CUDA_LAUNCH();
     if (timing) CUZK_CUDA(cudaEventRecord(ev[1], st));
 
     std::size_t tmp_bytes = 0;
-    CUZK_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, tmp_bytes, kin, kout, vin, vout, int(N), 0, c, st));
+    CUZK_CUDA(
+        cub::DeviceRadixSort::SortPairs(nullptr, tmp_bytes, kin, kout, vin, vout, int(N), 0, win.max_width(), st));
     cub_tmp.resize_discard(std::max<std::size_t>(tmp_bytes, 16));
-    for (int w = 0; w < nwin; ++w) {
+    for (int w = 0; w < nwin; ++w) {  // keys are at most 2^(width - 1): width bits
       std::size_t tb = cub_tmp.size();
       CUZK_CUDA(cub::DeviceRadixSort::SortPairs(cub_tmp.get(), tb, kin + std::size_t(w) * N, kout + std::size_t(w) * N,
-                                                vin + std::size_t(w) * N, vout + std::size_t(w) * N, int(N), 0, c,
-                                                st));
+                                                vin + std::size_t(w) * N, vout + std::size_t(w) * N, int(N), 0,
+                                                win.width(w), st));
     }
     if (timing) CUZK_CUDA(cudaEventRecord(ev[2], st));
 
@@ -694,13 +764,13 @@ struct Msm<C>::Impl {
       dim3 grid(grid_for(segs, 128), nwin);
       const Aff* pb = static_cast<const Aff*>(bases.get());
       if (occ <= 1) {
-        launch_l1<F, 1>(grid, st, pb, kout, vout, N, L, zc, bk, nb, LK(0), LP(0), strides[0], LC(0));
+        launch_l1<F, 1>(grid, st, pb, kout, vout, N, L, zc, bk, win, LK(0), LP(0), strides[0], LC(0));
       } else if constexpr (std::is_same_v<F, Fp>) {  // G1 only: Fp2 points do not fit in fewer registers
-        if (occ == 3) launch_l1<F, 3>(grid, st, pb, kout, vout, N, L, zc, bk, nb, LK(0), LP(0), strides[0], LC(0));
-        else if (occ >= 4) launch_l1<F, 4>(grid, st, pb, kout, vout, N, L, zc, bk, nb, LK(0), LP(0), strides[0], LC(0));
-        else launch_l1<F, 2>(grid, st, pb, kout, vout, N, L, zc, bk, nb, LK(0), LP(0), strides[0], LC(0));
+        if (occ == 3) launch_l1<F, 3>(grid, st, pb, kout, vout, N, L, zc, bk, win, LK(0), LP(0), strides[0], LC(0));
+        else if (occ >= 4) launch_l1<F, 4>(grid, st, pb, kout, vout, N, L, zc, bk, win, LK(0), LP(0), strides[0], LC(0));
+        else launch_l1<F, 2>(grid, st, pb, kout, vout, N, L, zc, bk, win, LK(0), LP(0), strides[0], LC(0));
       } else {
-        launch_l1<F, 2>(grid, st, pb, kout, vout, N, L, zc, bk, nb, LK(0), LP(0), strides[0], LC(0));
+        launch_l1<F, 2>(grid, st, pb, kout, vout, N, L, zc, bk, win, LK(0), LP(0), strides[0], LC(0));
       }
       CUZK_CUDA_LAUNCH();
     }
@@ -712,7 +782,7 @@ struct Msm<C>::Impl {
       const int out = in ^ 1;
       if (out_len > strides[out]) throw std::logic_error("Msm: level buffer too small");
       dim3 grid(grid_for(segs, 128), nwin);
-      accumulate_lk_kernel<F><<<grid, 128, 0, st>>>(LK(in), LP(in), strides[in], LC(in), kL2, bk, nb, LK(out), LP(out),
+      accumulate_lk_kernel<F><<<grid, 128, 0, st>>>(LK(in), LP(in), strides[in], LC(in), kL2, bk, win, LK(out), LP(out),
                                                     strides[out], LC(out));
       CUZK_CUDA_LAUNCH();
       if (m <= kL2) break;
@@ -742,34 +812,30 @@ struct Msm<C>::Impl {
     if (cfg.window_bits <= 0 && std::is_same_v<F, Fp2>)
       c = std::min(c, env_int("CUZK_MSM_G2_CMAX", count <= (std::size_t(1) << 22) ? 16 : 17));
     if (c < 2 || c > 24) throw std::invalid_argument("Msm: window bits must be in [2, 24]");  // <= 128 windows
-    const int nwin = num_windows(c);
-    const u32 nb = 1u << (c - 1);
-    prof.window_bits = c;
+    // batch-affine accumulation from 2^CUZK_MSM_AFFINE_LOG scalars (tuning override; 0 = never)
+    const int affine_log = env_int("CUZK_MSM_AFFINE_LOG", DevCurve<C>::kAffineLog);
+    const bool affine = affine_log > 0 && N >= (u64(1) << affine_log);
+    // G1 on the XYZZ path picks mixed window widths by default (tuning override: CUZK_MSM_MIXED=0);
+    // the affine rounds and an explicit window size keep c bits throughout
+    const bool mixed = std::is_same_v<F, Fp> && !affine && cfg.window_bits <= 0 && env_int("CUZK_MSM_MIXED", 1) != 0;
+    const WindowLayout win = mixed ? g1_window_layout(count) : WindowLayout::uniform(c);
+    const int nwin = win.nwin;
+    prof.window_bits = win.c;
     prof.windows = nwin;
     const bool timing = cfg.profile;
     if (timing) CUZK_CUDA(cudaEventRecord(ev[0], st));
     zero_counts.resize_discard(256 * 4);
     CUZK_CUDA(cudaMemsetAsync(zero_counts.get(), 0, 256 * 4, st));
     // buckets: all-zero memory is the point at infinity
-    buckets.resize_discard(std::size_t(nwin) * nb * sizeof(Xyzz));
-    CUZK_CUDA(cudaMemsetAsync(buckets.get(), 0, std::size_t(nwin) * nb * sizeof(Xyzz), st));
+    const std::size_t bucket_bytes = win.total_buckets() * sizeof(Xyzz);
+    buckets.resize_discard(bucket_bytes);
+    CUZK_CUDA(cudaMemsetAsync(buckets.get(), 0, bucket_bytes, st));
     Xyzz* bk = static_cast<Xyzz*>(buckets.get());
-    // batch-affine accumulation from 2^CUZK_MSM_AFFINE_LOG scalars (tuning override; 0 = never)
-    const int affine_log = env_int("CUZK_MSM_AFFINE_LOG", DevCurve<C>::kAffineLog);
-    const bool affine = affine_log > 0 && N >= (u64(1) << affine_log);
-    if (affine) accumulate_affine(d_scalars, N, c, nwin, nb, bk, timing, st);
-    else accumulate_xyzz(d_scalars, N, c, nwin, nb, bk, timing, st);
+    if (affine) accumulate_affine(d_scalars, N, c, nwin, u32(1) << (c - 1), bk, timing, st);
+    else accumulate_xyzz(d_scalars, N, win, bk, timing, st);
     if (timing) CUZK_CUDA(cudaEventRecord(ev[3], st));
 
-    // buckets per thread in the bucket reduction (tuning override: CUZK_MSM_RED_CHUNK)
-    const u32 chunk = u32(std::max(1, env_int("CUZK_MSM_RED_CHUNK", DevCurve<C>::kReduceChunk)));
-    const u32 nchunks = (nb + chunk - 1) / chunk;
-    result.resize_discard(std::size_t(nwin) * nchunks * sizeof(Xyzz));
-    Xyzz* chunk_sums = static_cast<Xyzz*>(result.get());
-    bucket_reduce_kernel<F><<<dim3(grid_for(nchunks, 128), nwin), 128, 0, st>>>(bk, nb, chunk, nchunks, chunk_sums);
-    CUZK_CUDA_LAUNCH();
-    std::vector<HostXyzz> wsum;
-    reduce_windows(chunk_sums, nchunks, nchunks, nwin, wsum, st);
+    const std::vector<Jacobian> wsum = reduce_buckets(bk, win, st);
     if (timing) {
       CUZK_CUDA(cudaEventRecord(ev[4], st));
       CUZK_CUDA(cudaEventSynchronize(ev[4]));
@@ -777,12 +843,51 @@ struct Msm<C>::Impl {
       prof.total_ms = elapsed(ev[0], ev[4]);
     }
     // Horner over windows on the host
-    Jacobian acc = wsum[nwin - 1].to_jacobian();
+    Jacobian acc = wsum[nwin - 1];
     for (int w = nwin - 2; w >= 0; --w) {
-      for (int i = 0; i < c; ++i) acc = acc.dbl();
-      acc += wsum[w].to_jacobian();
+      for (int i = 0; i < win.width(w); ++i) acc = acc.dbl();
+      acc += wsum[w];
     }
     return acc;
+  }
+
+  // sum_b b B_b for every window (the two levels of bucket_reduce_kernel), as host points.
+  std::vector<Jacobian> reduce_buckets(const Xyzz* bk, const WindowLayout& win, cudaStream_t st) {
+    const int nwin = win.nwin;
+    // buckets per thread (tuning override: CUZK_MSM_RED_CHUNK)
+    const u32 chunk = u32(std::max(1, env_int("CUZK_MSM_RED_CHUNK", DevCurve<C>::kReduceChunk)));
+    const u32 stride0 = (win.buckets(nwin - 1) + chunk - 1) / chunk;  // the widest window's chunks
+    result.resize_discard(std::size_t(nwin) * stride0 * sizeof(Xyzz));
+    red_sums.resize_discard(std::size_t(nwin) * stride0 * sizeof(Xyzz));
+    Xyzz* t0 = static_cast<Xyzz*>(result.get());
+    Xyzz* s0 = static_cast<Xyzz*>(red_sums.get());
+    bucket_reduce_kernel<F, LayoutBuckets, true>
+        <<<dim3(grid_for(stride0, 128), nwin), 128, 0, st>>>(bk, LayoutBuckets{win}, chunk, stride0, t0, s0);
+    CUZK_CUDA_LAUNCH();
+    std::vector<HostXyzz> w0;
+    std::vector<Jacobian> wsum(nwin);
+    if (stride0 == 1) {  // one chunk per window: no level 1
+      reduce_windows(t0, stride0, stride0, nwin, w0, st);
+      for (int w = 0; w < nwin; ++w) wsum[w] = w0[w].to_jacobian();
+      return wsum;
+    }
+    const u32 stride1 = std::max<u32>(1, (stride0 - 1 + chunk - 1) / chunk);
+    red_level1.resize_discard(std::size_t(nwin) * stride1 * sizeof(Xyzz));
+    Xyzz* t1 = static_cast<Xyzz*>(red_level1.get());
+    bucket_reduce_kernel<F, ChunkSums, false><<<dim3(grid_for(stride1, 128), nwin), 128, 0, st>>>(
+        s0, ChunkSums{win, chunk, stride0}, chunk, stride1, t1, nullptr);
+    CUZK_CUDA_LAUNCH();
+    std::vector<HostXyzz> w1;
+    reduce_windows(t1, stride1, stride1, nwin, w1, st);
+    reduce_windows(t0, stride0, stride0, nwin, w0, st);
+    // window sum = sum_j t_j + chunk * sum_j j s_j
+    for (int w = 0; w < nwin; ++w) {
+      Jacobian k = w1[w].to_jacobian();
+      wsum[w] = w0[w].to_jacobian();
+      for (u32 bits = chunk; bits; bits >>= 1, k = k.dbl())
+        if (bits & 1) wsum[w] += k;
+    }
+    return wsum;
   }
 };
 

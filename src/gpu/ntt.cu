@@ -31,10 +31,13 @@ constexpr int kMaxFirstPass = 11;
 constexpr int kMaxPass = 9;
 
 // f(m) = hi[m >> 14] * lo[m & mask]; lo == nullptr means the constant hi[0]; hi == nullptr: none.
+// shift > 0 instead divides by 2^shift (the plain inverse's 1/n: Fr::div_pow2 costs N limb products
+// where a multiplication by the constant 1/n costs 2N^2).
 struct ScaleTab {
   const Fr* hi = nullptr;
   const Fr* lo = nullptr;
   bool rev = false;  // natural index m of array position i is bitrev(i)
+  int shift = 0;
 };
 
 __device__ __forceinline__ u32 bitrev(u32 x, int bits) { return bits == 0 ? 0 : __brev(x) >> (32 - bits); }
@@ -212,6 +215,7 @@ __global__ void __launch_bounds__(kNttShapes[SHAPE].tmax, kNttShapes[SHAPE].minb
     const u64 gi = base + u64(j) * sj + u64(c) * sc;
     Fr x = sm_load(sm, (j << a.logC) + c);
     if (a.post.hi) x = x * scale_factor(a.post, a.post.rev ? bitrev(u32(gi), a.logn) : u32(gi));
+    else if (a.post.shift) x = x.div_pow2(a.post.shift);
     store_f(a.data + gi, x);
   }
 }
@@ -343,8 +347,8 @@ struct NttDomain::Impl {
   int max_log = 0;
   DeviceBuffer tw;  // w_N^e, e < N/2
   std::mutex mu;
-  // scale tables keyed by (log n, kind): kind 0 = coset forward (g^m), 1 = inverse (1/n),
-  // 2 = coset inverse (g^-m / n)
+  // scale tables keyed by (log n, kind): kind 0 = coset forward (g^m), 1 = inverse (1/n: no table,
+  // a division by 2^(log n)), 2 = coset inverse (g^-m / n)
   struct Tab {
     DeviceBuffer hi, lo;
     bool has_lo = false;
@@ -354,6 +358,11 @@ struct NttDomain::Impl {
   int max_elems = kMaxElemsPerBlock;
 
   ScaleTab scale(int logn, int kind, bool rev) {
+    if (kind == 1) {
+      ScaleTab s;
+      s.shift = logn;
+      return s;
+    }
     std::lock_guard<std::mutex> lock(mu);
     auto key = std::make_pair(logn, kind);
     auto it = tabs.find(key);
@@ -364,7 +373,6 @@ struct NttDomain::Impl {
       math::Fr ninv = math::Fr::from_u64(n).inverse();
       std::vector<math::Fr> hi, lo;
       if (kind == 0) build_split_tables(n, g, math::Fr::one(), hi, lo);
-      else if (kind == 1) hi = {ninv};
       else build_split_tables(n, g.inverse(), ninv, hi, lo);
       t.hi = DeviceBuffer(hi.size() * sizeof(Fr));
       t.hi.upload(hi.data(), hi.size() * sizeof(Fr));

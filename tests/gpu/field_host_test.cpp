@@ -133,6 +133,24 @@ TEST(GpuFieldHost, Fr) {
   check_field<math::Fr, gpu::Fr>(rng, 20000);
 }
 
+// Division by 2^k (the inverse NTT's 1/n) against multiplication by the inverse of 2^k, for every k,
+// including 0, r - 1 and values whose low k bits are all zero (quotient digit 0).
+TEST(GpuFieldHost, FrDivPow2) {
+  test::Rng rng(17);
+  std::vector<math::Fr> xs = {math::Fr::zero(), math::Fr::one(), -math::Fr::one(), math::Fr::from_u64(1u << 31)};
+  for (int i = 0; i < 200; ++i) xs.push_back(rng.field<math::Fr>());
+  for (int k = 1; k <= 31; ++k) {
+    const math::Fr inv = math::Fr::from_u64(std::uint64_t(1) << k).inverse();
+    for (const math::Fr& x : xs) {
+      gpu::Fr d = to_dev<gpu::Fr>(x);
+      ASSERT_EQ(to_host<math::Fr>(d.div_pow2(k)), x * inv) << "k " << k;
+      d.v[0] &= ~((1u << k) - 1);  // still below r
+      const math::Fr y = to_host<math::Fr>(d);
+      ASSERT_EQ(to_host<math::Fr>(d.div_pow2(k)), y * inv) << "k " << k;
+    }
+  }
+}
+
 gpu::G1Affine to_dev_affine(const math::G1Affine& a) {
   if (a.infinity) return gpu::G1Affine::infinity();
   return gpu::G1Affine{to_dev<gpu::Fp>(a.x), to_dev<gpu::Fp>(a.y)};
