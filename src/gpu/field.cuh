@@ -154,29 +154,6 @@ CUZK_HD u32 madc_hi_cc(u32 a, u32 b, u32 c) {
 #endif
 }
 
-// hi(a*b) + c, carry out
-CUZK_HD u32 mad_hi_cc(u32 a, u32 b, u32 c) {
-#if defined(__CUDA_ARCH__)
-  u32 r;
-  asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
-  return r;
-#else
-  u64 t = ((u64(a) * b) >> 32) + c;
-  host_cf = u32(t >> 32);
-  return u32(t);
-#endif
-}
-// hi(a*b) + c + carry in, no carry out
-CUZK_HD u32 madc_hi(u32 a, u32 b, u32 c) {
-#if defined(__CUDA_ARCH__)
-  u32 r;
-  asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
-  return r;
-#else
-  return u32(((u64(a) * b) >> 32) + c + host_cf);
-#endif
-}
-
 }  // namespace ptx
 
 // ---------------------------------------------------------------------------------------------
@@ -686,16 +663,19 @@ struct alignas(16) FieldT {
   CUZK_HD FieldT div_pow2(int k) const {
     static_assert(P::kM0 == 0xffffffffu, "div_pow2 needs p = 1 mod 2^32");
     const u32 m = (0u - v[0]) & ((1u << k) - 1);
-    u32 t[N + 1];
-    // t = v + m p: the low halves of the limb products in one chain, the high halves in a second
-    t[0] = ptx::mad_lo_cc(m, P::mod(0), v[0]);
+    u32 t[N + 1], odd[N], M[N];
+    modulus_words(M);
+    // t = v + m p with wide products: the even limbs' products added in place, the odd limbs' ones
+    // (a word apart) added after
     CUZK_UNROLL
-    for (int i = 1; i < N; ++i) t[i] = ptx::madc_lo_cc(m, P::mod(i), v[i]);
+    for (int i = 0; i < N; ++i) t[i] = v[i];
+    detail::cmad_even<N>(t, M, m);
     t[N] = ptx::addc(0, 0);
-    t[1] = ptx::mad_hi_cc(m, P::mod(0), t[1]);
+    detail::mul_even<N>(odd, M + 1, m);
+    t[1] = ptx::add_cc(t[1], odd[0]);
     CUZK_UNROLL
-    for (int i = 1; i < N - 1; ++i) t[i + 1] = ptx::madc_hi_cc(m, P::mod(i), t[i + 1]);
-    t[N] = ptx::madc_hi(m, P::mod(N - 1), t[N]);
+    for (int i = 2; i < N; ++i) t[i] = ptx::addc_cc(t[i], odd[i - 1]);
+    t[N] = ptx::addc(t[N], odd[N - 1]);
     FieldT r;
     CUZK_UNROLL
     for (int i = 0; i < N; ++i) r.v[i] = u32(((u64(t[i + 1]) << 32) | t[i]) >> k);
@@ -705,10 +685,14 @@ struct alignas(16) FieldT {
 
   // Montgomery <-> canonical.
   CUZK_HD FieldT to_mont() const { return *this * r2(); }
-  CUZK_HD FieldT from_mont() const {
-    FieldT one_raw = zero();
-    one_raw.v[0] = 1;
-    return *this * one_raw;
+  CUZK_HD FieldT from_mont() const {  // v R^-1: the reduction alone (half the limb products of v * 1)
+    u32 t[2 * N];
+    CUZK_UNROLL
+    for (int i = 0; i < N; ++i) {
+      t[i] = v[i];
+      t[N + i] = 0;
+    }
+    return redc(t);
   }
 
   // this^e for an exponent of `nbits` bits given as little-endian 32-bit words (variable time).

@@ -345,27 +345,37 @@ struct ChunkSums {  // level 1: window w's chunk sums s_1 .. s_{m-1} (s_0 weighs
 };
 
 template <class F, class Src, bool kLevel0>
-__global__ void __launch_bounds__(128) bucket_reduce_kernel(const XyzzT<F>* base, Src src, u32 chunk, u32 stride,
+__global__ void __launch_bounds__(128) bucket_reduce_kernel(XyzzT<F>* base, Src src, u32 chunk, u32 stride,
                                                             XyzzT<F>* t_out, XyzzT<F>* s_out) {
   using Xyzz = XyzzT<F>;
   const int w = blockIdx.y;
   const u32 j = blockIdx.x * blockDim.x + threadIdx.x;
   if (j >= stride) return;
   const u32 count = src.count(w);
-  Xyzz s = Xyzz::infinity(), t = Xyzz::infinity();
+  // t waits in shared memory while s takes the next bucket, so that one of the two running sums is
+  // live in registers at a time
+  __shared__ Xyzz t_sh[128];
+  Xyzz s = Xyzz::infinity();
+  store_xyzz(&t_sh[threadIdx.x], Xyzz::infinity());
   const u32 lo = j * chunk + 1;
   if (lo <= count) {  // chunks past this window's count store infinity
-    const Xyzz* B = base + src.offset(w);
+    Xyzz* B = base + src.offset(w);
     const u32 hi = min(lo + chunk - 1, count);
     for (u32 b = hi; b >= lo; --b) {
       s.add(load_xyzz(B + (b - 1)));
+      Xyzz t = load_xyzz(&t_sh[threadIdx.x]);
       t.add(s);
+      store_xyzz(&t_sh[threadIdx.x], t);
     }
     if constexpr (!kLevel0) {
-      if (lo > 1) t.add(mul_small(s, lo - 1));
+      if (lo > 1) {
+        Xyzz t = load_xyzz(&t_sh[threadIdx.x]);
+        t.add(mul_small(s, lo - 1));
+        store_xyzz(&t_sh[threadIdx.x], t);
+      }
     }
   }
-  store_xyzz(t_out + std::size_t(w) * stride + j, t);
+  store_xyzz(t_out + std::size_t(w) * stride + j, load_xyzz(&t_sh[threadIdx.x]));
   if constexpr (kLevel0) store_xyzz(s_out + std::size_t(w) * stride + j, s);
 }
 
@@ -491,7 +501,7 @@ struct Msm<C>::Impl {
   DeviceBuffer bases;
   // workspace (grow-only)
   DeviceBuffer keys_in, vals_in, keys_out, vals_out, cub_tmp, zero_counts, buckets, lvl_keys[2], lvl_pts[2],
-      lvl_counts[2], partial[2], result, red_sums, red_level1;
+      lvl_counts[2], partial[2], result, red_sums;
   // batch-affine path (msm_affine.cuh): per-bucket offsets/counts and the lists of two rounds,
   // the inversion levels, and small counters (list lengths per round, the largest bucket)
   DeviceBuffer aff_off[2], aff_cnt[2], aff_keys[2], aff_pts[2], aff_refs, aff_inv, aff_misc;
@@ -509,8 +519,7 @@ struct Msm<C>::Impl {
     return {&keys_in,     &vals_in,     &keys_out,    &vals_out,    &cub_tmp,      &zero_counts,  &buckets,
             &lvl_keys[0], &lvl_keys[1], &lvl_pts[0],  &lvl_pts[1],  &lvl_counts[0], &lvl_counts[1], &partial[0],
             &partial[1],  &result,      &aff_off[0],  &aff_off[1],  &aff_cnt[0],   &aff_cnt[1],   &aff_keys[0],
-            &aff_keys[1], &aff_pts[0],  &aff_pts[1],  &aff_refs,    &aff_inv,      &aff_misc,     &red_sums,
-            &red_level1};
+            &aff_keys[1], &aff_pts[0],  &aff_pts[1],  &aff_refs,    &aff_inv,      &aff_misc,     &red_sums};
   }
   ~Impl() {
     for (auto& e : ev)
@@ -852,12 +861,14 @@ struct Msm<C>::Impl {
   }
 
   // sum_b b B_b for every window (the two levels of bucket_reduce_kernel), as host points.
-  std::vector<Jacobian> reduce_buckets(const Xyzz* bk, const WindowLayout& win, cudaStream_t st) {
+  std::vector<Jacobian> reduce_buckets(Xyzz* bk, const WindowLayout& win, cudaStream_t st) {
     const int nwin = win.nwin;
     // buckets per thread (tuning override: CUZK_MSM_RED_CHUNK)
     const u32 chunk = u32(std::max(1, env_int("CUZK_MSM_RED_CHUNK", DevCurve<C>::kReduceChunk)));
     const u32 stride0 = (win.buckets(nwin - 1) + chunk - 1) / chunk;  // the widest window's chunks
-    result.resize_discard(std::size_t(nwin) * stride0 * sizeof(Xyzz));
+    // t0: level 0's results in rows 0 .. nwin - 1 and level 1's in rows nwin .. 2 nwin - 1 (stride0
+    // apart, padded with infinity), so that one tree sum and one wait serve both levels
+    result.resize_discard(2 * std::size_t(nwin) * stride0 * sizeof(Xyzz));
     red_sums.resize_discard(std::size_t(nwin) * stride0 * sizeof(Xyzz));
     Xyzz* t0 = static_cast<Xyzz*>(result.get());
     Xyzz* s0 = static_cast<Xyzz*>(red_sums.get());
@@ -871,18 +882,16 @@ struct Msm<C>::Impl {
       for (int w = 0; w < nwin; ++w) wsum[w] = w0[w].to_jacobian();
       return wsum;
     }
-    const u32 stride1 = std::max<u32>(1, (stride0 - 1 + chunk - 1) / chunk);
-    red_level1.resize_discard(std::size_t(nwin) * stride1 * sizeof(Xyzz));
-    Xyzz* t1 = static_cast<Xyzz*>(red_level1.get());
-    bucket_reduce_kernel<F, ChunkSums, false><<<dim3(grid_for(stride1, 128), nwin), 128, 0, st>>>(
-        s0, ChunkSums{win, chunk, stride0}, chunk, stride1, t1, nullptr);
+    // level 1 in chunks of 8: its few values would otherwise leave long serial chains to few threads
+    // (measured: chunks of 64 cost ~2 ms at 2^20 scalars)
+    constexpr u32 chunk1 = 8;
+    bucket_reduce_kernel<F, ChunkSums, false><<<dim3(grid_for(stride0, 128), nwin), 128, 0, st>>>(
+        s0, ChunkSums{win, chunk, stride0}, chunk1, stride0, t0 + std::size_t(nwin) * stride0, nullptr);
     CUZK_CUDA_LAUNCH();
-    std::vector<HostXyzz> w1;
-    reduce_windows(t1, stride1, stride1, nwin, w1, st);
-    reduce_windows(t0, stride0, stride0, nwin, w0, st);
+    reduce_windows(t0, stride0, stride0, 2 * nwin, w0, st);
     // window sum = sum_j t_j + chunk * sum_j j s_j
     for (int w = 0; w < nwin; ++w) {
-      Jacobian k = w1[w].to_jacobian();
+      Jacobian k = w0[nwin + w].to_jacobian();
       wsum[w] = w0[w].to_jacobian();
       for (u32 bits = chunk; bits; bits >>= 1, k = k.dbl())
         if (bits & 1) wsum[w] += k;
