@@ -348,7 +348,6 @@ CUZK_HD void row_tail(const u32* main, const u32* off, u32* t) {
   t[2 * n - 1] = ptx::addc(off[n - 1], 0);
 }
 
-
 // t[0 .. 2n) = a * b for n-word a, b: the even/odd row scan without reduction (n even).
 template <int n>
 CUZK_HD void mul_wide_rows(const u32* a, const u32* b, u32* t) {

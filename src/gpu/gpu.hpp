@@ -117,15 +117,15 @@ class NttDomain {
 // Pippenger with signed c-bit digits (scalars above (r-1)/2 are negated with their point), digits
 // sorted per window with CUB radix sort, bucket accumulation by fixed-length segments of the sorted
 // digit list with a segmented tree merge (no bucket is ever summed by one thread alone, so skewed or
-// all-equal scalars stay parallel), bucket reduction by chunked running sums, all on the GPU; the
-// final ~15 window sums are combined on the host.
+// all-equal scalars stay parallel), bucket reduction by chunked running sums in two levels, all on
+// the GPU; the final ~12-15 window sums are combined on the host.
 struct MsmConfig {
-  int window_bits = 0;  // 0: choose from n
+  int window_bits = 0;  // 0: choose from n (G1: windows of two widths, c and c + 1 bits); else c throughout
   bool profile = false;  // record per-phase times (adds synchronization)
 };
 struct MsmProfile {
   float digits_ms = 0, sort_ms = 0, accumulate_ms = 0, reduce_ms = 0, total_ms = 0;
-  int window_bits = 0, windows = 0;
+  int window_bits = 0, windows = 0;  // the narrower width c, and the window count
 };
 
 int msm_default_window_bits(std::size_t n);
