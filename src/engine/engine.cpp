@@ -851,7 +851,8 @@ Engine::Engine(EngineOptions options) : options_(std::move(options)) {
   options_.finalizer_threads = std::max<std::uint32_t>(1, options_.finalizer_threads);
   if (options_.partition_memory_factor <= 0) options_.partition_memory_factor = 1.0;
   budget_ = std::make_unique<MemoryBudget>(options_.memory_budget_bytes);
-  srs_ = std::make_unique<SrsManager>(*budget_, SrsManager::Options{options_.param_cache, options_.srs_min_idle});
+  srs_ = std::make_unique<SrsManager>(
+      *budget_, SrsManager::Options{options_.param_cache, options_.srs_min_idle, options_.on_key_unloaded});
   impl_ = std::make_unique<Impl>(*this, options_, *budget_, *srs_);
   Impl& im = *impl_;
 

@@ -67,6 +67,9 @@ struct EngineOptions {
   std::function<std::unique_ptr<groth16::Backend>(std::uint32_t device)> backend_factory;
   // Device memory the backends hold (keys, shapes, buffers), for status; unset: not reported.
   std::function<std::uint64_t()> device_memory_bytes;
+  // Called when the SrsManager drops a loaded key (SrsManager::Options::on_unload): the daemon
+  // frees the backends' copies of it there.
+  std::function<void(const LoadedKey&)> on_key_unloaded;
   // r and s of every proof; default: groth16::ProofRandomness::random(). Tests inject fixed values.
   std::function<groth16::ProofRandomness()> randomness;
   // Receives "TIMELINE,<ms>,<EVENT>,<job>,<detail>" lines (the Rust daemon's format) when set.

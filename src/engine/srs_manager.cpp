@@ -305,7 +305,12 @@ Status SrsManager::register_zkey(const std::string& id, const std::string& path,
     e.last_error.clear();
     if (replaced) *replaced = true;
   }
+  unloaded(dropped_key);
   return ok_status();  // `dropped` returns the memory as it goes out of scope, outside the lock
+}
+
+void SrsManager::unloaded(const std::shared_ptr<const LoadedKey>& key) const {
+  if (key && options_.on_unload) options_.on_unload(*key);
 }
 
 Result<SrsLease> SrsManager::acquire(const std::string& id, const std::function<bool()>& cancelled,
@@ -440,6 +445,7 @@ Result<SrsManager::EvictOutcome> SrsManager::evict(const std::string& id) {
     e.key.reset();
     e.st = SrsEntry::St::kCold;
   }
+  unloaded(key);
   return out;
 }
 
@@ -469,6 +475,7 @@ std::uint64_t SrsManager::evict_idle(std::uint64_t needed) {
       e->st = SrsEntry::St::kCold;
     }
   }
+  for (const auto& k : keys) unloaded(k);
   dropped.clear();  // returns the memory (and wakes budget waiters) outside the lock
   return freed;
 }

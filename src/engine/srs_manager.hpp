@@ -102,6 +102,10 @@ class SrsManager {
   struct Options {
     std::string param_cache;  // directory of the Filecoin .params files
     std::chrono::milliseconds min_idle{std::chrono::minutes(5)};  // before the evictor may drop a key
+    // Called for every loaded key the manager drops (evicted, or replaced by a re-registration),
+    // after its lock is released and while the key is still alive, so that a backend can free what
+    // it keeps for that key (a GPU copy, a pinned host copy and its budget charge).
+    std::function<void(const LoadedKey&)> on_unload;
   };
   SrsManager(MemoryBudget& budget, Options options);
   ~SrsManager();
@@ -147,6 +151,7 @@ class SrsManager {
 
  private:
   Result<std::shared_ptr<detail::SrsEntry>> find_or_create(const std::string& id);  // state lock held
+  void unloaded(const std::shared_ptr<const LoadedKey>& key) const;  // state lock not held
 
   MemoryBudget& budget_;
   Options options_;

@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -144,6 +146,56 @@ TEST(SrsManager, BudgetEvictorMakesRoomForAnotherKey) {
   EXPECT_EQ(list[0].tier, SrsTier::kCold);
   EXPECT_EQ(list[1].tier, SrsTier::kHost);
   EXPECT_LE(budget.peak(), budget.total());
+}
+
+// The daemon frees a backend's copies of a key (and their budget charges) in on_unload; every
+// way a loaded key is dropped must call it once, with the key still readable and the manager unlocked.
+TEST(SrsManager, UnloadHookSeesEveryDroppedKeyOnce) {
+  MemoryBudget budget(64u << 20);
+  std::vector<std::string> unloaded;
+  std::map<std::string, Reservation> backend_copies;  // a backend's extra bytes per key, charged apart
+  SrsManager* self = nullptr;
+  SrsManager::Options o = opts();
+  o.on_unload = [&](const LoadedKey& k) {
+    unloaded.push_back(k.id + ":" + std::to_string(k.n_vars));
+    EXPECT_GE(self->list().size(), 1u);  // the manager's lock is not held here
+    backend_copies.erase(k.id);
+  };
+  SrsManager srs(budget, o);
+  self = &srs;
+  budget.set_evictor([&](std::uint64_t n) { return srs.evict_idle(n); });
+  for (const char* c : {"bits", "linear"}) ASSERT_TRUE(srs.register_zkey(c, test::zkey_of(c)));
+  auto charge = [&](const std::string& id) {
+    auto r = budget.try_reserve(1u << 20, MemoryBudget::kSrs);
+    ASSERT_TRUE(r);
+    backend_copies.emplace(id, std::move(*r));
+  };
+
+  ASSERT_TRUE(srs.preload("bits"));
+  charge("bits");
+  ASSERT_TRUE(srs.evict("bits"));
+  ASSERT_EQ(unloaded, (std::vector<std::string>{"bits:141"}));
+  EXPECT_EQ(budget.used(), 0u);  // the key and the backend's copy
+  ASSERT_TRUE(srs.evict("bits"));  // not loaded: nothing to drop
+  EXPECT_EQ(unloaded.size(), 1u);
+
+  ASSERT_TRUE(srs.preload("linear"));
+  charge("linear");
+  ASSERT_TRUE(srs.register_zkey("linear", test::zkey_of("mulchain")));  // replaces the loaded key
+  ASSERT_EQ(unloaded.size(), 2u);
+  EXPECT_EQ(unloaded[1], "linear:57");
+  EXPECT_EQ(budget.used(), 0u);
+
+  ASSERT_TRUE(srs.preload("bits"));
+  charge("bits");
+  const std::uint64_t want = budget.total() - budget.used() + 1;  // more than is free while it is loaded
+  auto r = budget.try_reserve(want, MemoryBudget::kPartition);
+  ASSERT_TRUE(r);  // the evictor dropped the idle key and, through the hook, the backend's copy
+  r->reset();
+  ASSERT_EQ(unloaded.size(), 3u);
+  EXPECT_EQ(unloaded[2], "bits:141");
+  EXPECT_TRUE(backend_copies.empty());
+  EXPECT_EQ(budget.used(), 0u);
 }
 
 TEST(SrsManager, ReRegisterReplaces) {
