@@ -12,6 +12,7 @@
 #include <future>
 #include <list>
 #include <mutex>
+#include <optional>
 #include <type_traits>
 #include <unordered_map>
 
@@ -532,9 +533,13 @@ void GpuKey::release_workspace() {
   }
 }
 
-std::size_t GpuKey::resident_bytes(const groth16::ProvingKey& key) {
+std::size_t GpuKey::streamed_host_bytes(const groth16::ProvingKey& key) {
   return (key.a.size() + key.b_g1.size() + key.l.size() + key.h.size()) * sizeof(G1Affine) +
-         key.b_g2.size() * sizeof(G2Affine) + (key.a.size() + key.b_g1.size()) * sizeof(u32);
+         key.b_g2.size() * sizeof(G2Affine);
+}
+
+std::size_t GpuKey::resident_bytes(const groth16::ProvingKey& key) {
+  return streamed_host_bytes(key) + (key.a.size() + key.b_g1.size()) * sizeof(u32);  // bases + query maps
 }
 
 Result<std::unique_ptr<GpuKey>> GpuKey::upload(const groth16::ProvingKey& key, const GpuKeyOptions& opt) {
@@ -1522,10 +1527,19 @@ struct ShapeId {
 }  // namespace
 
 struct CudaBackend::Impl {
-  mutable std::mutex mu;
   CudaBackendOptions opt;
   std::unique_ptr<GpuProver> prover;
-  std::list<std::pair<KeyId, std::unique_ptr<GpuKey>>> keys;  // most recently used first
+  // A cached key, with the charge of its pinned host copy (streamed keys; CudaBackendOptions::
+  // charge_host_bytes), which is returned when the entry leaves the cache.
+  struct CachedKey {
+    KeyId first;
+    std::unique_ptr<GpuKey> second;
+    std::shared_ptr<void> charge;
+  };
+  // Guards everything below. Recursive: forget() may be reached from inside a call holding it (a
+  // charge that makes the engine evict an idle key, whose unload hook asks this backend to drop it).
+  mutable std::recursive_mutex mu;
+  std::list<CachedKey> keys;  // most recently used first
   std::list<std::pair<ShapeId, std::unique_ptr<GpuShape>>> shapes;
   CudaBackendStats stats;
   GpuProveTimings last;
@@ -1543,6 +1557,59 @@ struct CudaBackend::Impl {
     return n;
   }
   void refresh_bytes() { device_bytes_now.store(resident_bytes(), std::memory_order_relaxed); }
+
+  // forget() requests. One runs at once when `mu` is free or held by the calling thread; otherwise
+  // the thread holding `mu` runs it after unlocking (Lock). Waiting for `mu` instead could
+  // deadlock two devices' backends whose charges each make the engine unload a key the other caches.
+  struct Forget {
+    KeyId key;
+    std::optional<ShapeId> shape;
+  };
+  std::mutex forget_mu;
+  std::vector<Forget> forgets;  // guarded by forget_mu
+
+  void request_forget(Forget f) {
+    {
+      std::lock_guard<std::mutex> g(forget_mu);
+      forgets.push_back(std::move(f));
+    }
+    run_forgets();
+  }
+  // Holds `mu`; after releasing it, runs the forget() requests that came meanwhile.
+  class Lock {
+   public:
+    explicit Lock(Impl& impl) : impl_(impl) { impl_.mu.lock(); }
+    ~Lock() {
+      impl_.mu.unlock();
+      impl_.run_forgets();
+    }
+    Lock(const Lock&) = delete;
+    Lock& operator=(const Lock&) = delete;
+
+   private:
+    Impl& impl_;
+  };
+  // Runs the pending requests if `mu` can be taken now (the pusher's try, and every Lock's release,
+  // so that none is left behind).
+  void run_forgets() {
+    while (true) {
+      std::unique_lock<std::recursive_mutex> lock(mu, std::try_to_lock);
+      if (!lock.owns_lock()) return;  // its holder runs them when it unlocks
+      std::vector<Forget> todo;
+      {
+        std::lock_guard<std::mutex> g(forget_mu);
+        todo.swap(forgets);
+      }
+      if (todo.empty()) return;
+      if (opt.device >= 0) cudaSetDevice(opt.device);  // free on the device they live on
+      for (const Forget& f : todo) {
+        keys.remove_if([&](const auto& e) { return e.first == f.key; });
+        if (f.shape) shapes.remove_if([&](const auto& e) { return e.first == *f.shape; });
+      }
+      cudaGetLastError();
+      refresh_bytes();
+    }
+  }
 
   // Frees what can be freed to make room (every cached entry but the ones in use, and workspaces).
   void make_room(const GpuKey* keep_key, const GpuShape* keep_shape) {
@@ -1566,14 +1633,32 @@ struct CudaBackend::Impl {
     const bool stream = opt.key_residency == KeyResidency::kStreamed ||
                         (opt.key_residency == KeyResidency::kAuto && opt.max_resident_key_bytes &&
                          GpuKey::resident_bytes(key) > opt.max_resident_key_bytes);
-    auto up = GpuKey::upload(key, key_options(stream));
+    std::shared_ptr<void> charge;
+    auto up = upload(key, stream, charge);
     if (!up && is_oom_error(up.error())) {
       make_room(nullptr, nullptr);
-      (void)(up = GpuKey::upload(key, key_options(stream)));
+      (void)(up = upload(key, stream, charge));
       if (!up && is_oom_error(up.error()) && !stream && opt.key_residency == KeyResidency::kAuto)
-        (void)(up = GpuKey::upload(key, key_options(true)));  // does not fit: stream it
+        (void)(up = upload(key, true, charge));  // does not fit: stream it
     }
-    return cache_key(id, std::move(up));
+    return cache_key(id, std::move(up), std::move(charge));
+  }
+
+  // GpuKey::upload, charging a streamed key's pinned host copy first (`charge` receives the token).
+  Result<std::unique_ptr<GpuKey>> upload(const groth16::ProvingKey& key, bool stream, std::shared_ptr<void>& charge) {
+    charge.reset();
+    if (stream && opt.charge_host_bytes) {
+      const std::size_t bytes = GpuKey::streamed_host_bytes(key);
+      auto c = opt.charge_host_bytes(bytes);
+      if (!c) {
+        return Error{"GPU prover: streaming the proving key needs " + std::to_string(bytes) +
+                     " bytes of pinned host memory: " + c.error()};
+      }
+      charge = std::move(*c);
+    }
+    auto up = GpuKey::upload(key, key_options(stream));
+    if (!up) charge.reset();
+    return up;
   }
 
   GpuKeyOptions key_options(bool stream) const {
@@ -1584,11 +1669,11 @@ struct CudaBackend::Impl {
   }
   static bool is_oom_error(const std::string& e) { return e.find("out of memory") != std::string::npos; }
 
-  Result<GpuKey*> cache_key(const KeyId& id, Result<std::unique_ptr<GpuKey>> up) {
+  Result<GpuKey*> cache_key(const KeyId& id, Result<std::unique_ptr<GpuKey>> up, std::shared_ptr<void> charge) {
     if (!up) return Error{up.error()};
     stats.key_uploads++;
     stats.key_bytes_uploaded += (*up)->device_bytes() + (*up)->host_bytes();
-    keys.emplace_front(id, std::move(*up));
+    keys.push_front(CachedKey{id, std::move(*up), std::move(charge)});
     return keys.front().second.get();
   }
 
@@ -1597,7 +1682,9 @@ struct CudaBackend::Impl {
   Result<GpuKey*> restream_key(const groth16::ProvingKey& key, GpuKey* resident, const GpuShape* keep_shape) {
     keys.remove_if([&](const auto& e) { return e.second.get() == resident; });
     make_room(nullptr, keep_shape);
-    return cache_key(KeyId::of(key), GpuKey::upload(key, key_options(true)));
+    std::shared_ptr<void> charge;
+    auto up = upload(key, true, charge);
+    return cache_key(KeyId::of(key), std::move(up), std::move(charge));
   }
 
   Result<GpuShape*> get_shape(const groth16::R1csShape& shape, const GpuKey* keep_key) {
@@ -1640,7 +1727,7 @@ template <class W>
 Result<PendingProof> CudaBackend::Impl::start(const groth16::R1csShape& shape, const W& w,
                                               const groth16::ProvingKey& key) {
   if (auto st = groth16::check_prover_inputs(shape, w, key); !st) return Error{st.error()};
-  std::lock_guard<std::mutex> lock(mu);
+  Lock lock(*this);
   try {
     if (!device_available()) return Error{"GPU prover: no CUDA device"};
     select_device(opt.device);
@@ -1679,7 +1766,7 @@ Result<PendingProof> CudaBackend::start(const groth16::R1csShape& shape, const g
 }
 
 Status CudaBackend::preload(const groth16::ProvingKey& key) {
-  std::lock_guard<std::mutex> lock(impl_->mu);
+  Impl::Lock lock(*impl_);
   try {
     if (!device_available()) return Error{"GPU prover: no CUDA device"};
     select_device(impl_->opt.device);
@@ -1694,7 +1781,7 @@ Status CudaBackend::preload(const groth16::ProvingKey& key) {
 }
 
 void CudaBackend::evict_all() {
-  std::lock_guard<std::mutex> lock(impl_->mu);
+  Impl::Lock lock(*impl_);
   if (impl_->opt.device >= 0) cudaSetDevice(impl_->opt.device);
   impl_->keys.clear();
   impl_->shapes.clear();
@@ -1708,8 +1795,14 @@ void CudaBackend::evict_all() {
   impl_->refresh_bytes();
 }
 
+void CudaBackend::forget(const groth16::ProvingKey& key, const groth16::R1csShape* shape) {
+  Impl::Forget f{KeyId::of(key), std::nullopt};
+  if (shape) f.shape = ShapeId::of(*shape);
+  impl_->request_forget(std::move(f));
+}
+
 CudaBackendStats CudaBackend::stats() const {
-  std::lock_guard<std::mutex> lock(impl_->mu);
+  Impl::Lock lock(*impl_);
   CudaBackendStats s = impl_->stats;
   s.resident_keys = impl_->keys.size();
   for (const auto& e : impl_->keys) {
@@ -1725,12 +1818,12 @@ CudaBackendStats CudaBackend::stats() const {
 std::size_t CudaBackend::device_bytes() const { return impl_->device_bytes_now.load(std::memory_order_relaxed); }
 
 GpuProveTimings CudaBackend::last_timings() const {
-  std::lock_guard<std::mutex> lock(impl_->mu);
+  Impl::Lock lock(*impl_);
   return impl_->last;
 }
 
 void CudaBackend::set_options(const GpuProveOptions& opt) {
-  std::lock_guard<std::mutex> lock(impl_->mu);
+  Impl::Lock lock(*impl_);
   impl_->opt.prove = opt;
 }
 

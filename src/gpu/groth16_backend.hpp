@@ -28,7 +28,8 @@
 // Device caches: CudaBackend keeps the last used keys and shapes resident (GpuKey / GpuShape), keyed
 // by the host object's address plus a fingerprint (sizes, data pointers, sampled points), so a second
 // proof with the same key uploads nothing. Do not modify a cached ProvingKey / R1csShape in place
-// (or call evict_all() after doing so).
+// (or call evict_all() after doing so). forget() drops one key when its owner unloads it; a streamed
+// key's pinned copy is charged through CudaBackendOptions::charge_host_bytes while it is cached.
 //
 // Errors (no device, out of GPU memory, any CUDA failure) come back as Result errors. An out-of-memory
 // during an MSM first releases the MSM workspaces and retries once.
@@ -36,6 +37,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -99,6 +101,8 @@ class GpuKey {
   static Result<std::unique_ptr<GpuKey>> upload(const groth16::ProvingKey& key, const GpuKeyOptions& opt = {});
   // Device bytes a resident upload of `key` takes (bases and maps), without touching the device.
   static std::size_t resident_bytes(const groth16::ProvingKey& key);
+  // Pinned host bytes a streamed upload of `key` holds (its bases in the device layout).
+  static std::size_t streamed_host_bytes(const groth16::ProvingKey& key);
 
   // For benchmarks: a key of the given shape with pseudo-random densities and bases generated on the
   // GPU (P_i = (i+1) G: real, distinct points, but no toxic waste behind them, so proofs do not
@@ -212,6 +216,10 @@ struct CudaBackendOptions {
   std::size_t stream_chunk_bases = 0;      // streamed keys: GpuKeyOptions::chunk_bases
   std::size_t max_cached_keys = 1;    // least recently used keys beyond this are freed
   std::size_t max_cached_shapes = 2;
+  // Called before a streamed key's pinned host copy (GpuKey::streamed_host_bytes) is made; the token
+  // it returns is held until the key leaves the cache (the daemon charges its memory budget here).
+  // An error fails that upload, and the proof, with the message. Unset: nothing is charged.
+  std::function<Result<std::shared_ptr<void>>(std::size_t bytes)> charge_host_bytes;
 };
 
 struct CudaBackendStats {
@@ -239,6 +247,10 @@ class CudaBackend final : public groth16::Backend {
   // Uploads the key now (so that the first proof does not pay for it).
   Status preload(const groth16::ProvingKey& key);
   void evict_all();
+  // Drops what the cache holds for this key (and shape): the device copy, or the pinned copy and
+  // its charge. The daemon calls it when the SrsManager unloads the key. May be called from inside
+  // a charge_host_bytes callback of this backend.
+  void forget(const groth16::ProvingKey& key, const groth16::R1csShape* shape = nullptr);
   CudaBackendStats stats() const;  // waits for a running start()
   // stats().device_bytes as of the end of the last call; never waits (for status endpoints).
   std::size_t device_bytes() const;

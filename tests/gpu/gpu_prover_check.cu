@@ -16,6 +16,8 @@
 // Streamed keys (bases in pinned host memory, sent in chunks at each proof): through GpuProver with
 // odd chunk sizes, through CudaBackend on request and over a byte limit, and a key that does not fit
 // (most device memory taken): kAuto streams it and proves, kResident reports the out-of-memory.
+// A streamed key's pinned copy is charged through CudaBackendOptions::charge_host_bytes while it is
+// cached; forget() drops a key at once or, from another thread during a call, when the call ends.
 // Usage: gpu_prover_check [--quick] [--max-log N]
 #include <cuda_runtime.h>
 
@@ -24,6 +26,8 @@
 #include <cstring>
 #include <functional>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "../common/test_random.hpp"
@@ -601,6 +605,85 @@ int main(int argc, char** argv) {
       all = all && same && shape_ok;
     }
     return all;
+  });
+
+  // The pinned copy of a streamed key is charged (CudaBackendOptions::charge_host_bytes) for exactly
+  // its bytes while the key is cached and released when it leaves (forget, evict_all); a refused
+  // charge fails the proof with the reason and caches nothing. forget() from inside a charge: on the
+  // charging thread it drops the key at once; on another thread (the engine unloading a key while this
+  // backend is busy) it returns at once and the key goes when the running call ends. A blocking
+  // forget there would hang this check.
+  check("streamed keys: pinned copy charged while cached, forget()", [&](std::string& d) {
+    Circuit c = random_circuit(12, Mode::kMixed, 620);
+    std::vector<ProvingKey> pks;
+    for (int i = 0; i < 3; ++i) {
+      auto pk = generate_test_key(c.shape, B::kMonomialOverZ, ToxicWaste::from_seed(621 + i));
+      if (!pk) return d = pk.error(), false;
+      pks.push_back(std::move(*pk));
+    }
+    ProofRandomness rs{Fr::from_u64(15), Fr::from_u64(16)};
+    auto cpu = make_cpu_backend()->start(c.shape, c.w, pks[0]);
+    if (!cpu) return d = cpu.error(), false;
+    const auto want = finish(*cpu, pks[0], rs).to_bytes();
+    std::vector<std::size_t> charged;
+    int released = 0;
+    std::string refuse;                       // non-empty: the next charge fails with it
+    std::function<void()> during_charge;      // run inside the next charge
+    gpu::CudaBackendOptions o;
+    o.key_residency = gpu::KeyResidency::kStreamed;
+    o.max_cached_keys = 2;
+    o.charge_host_bytes = [&](std::size_t bytes) -> Result<std::shared_ptr<void>> {
+      if (!refuse.empty()) return Error{refuse};
+      charged.push_back(bytes);
+      if (during_charge) std::exchange(during_charge, nullptr)();
+      return std::shared_ptr<void>(new int(0), [&](int* p) {
+        delete p;
+        ++released;
+      });
+    };
+    gpu::CudaBackend be(o);
+    const std::size_t want_bytes = gpu::GpuKey::streamed_host_bytes(pks[0]);
+    bool ok = true;
+    auto expect = [&](bool cond, const std::string& what) {
+      d += what + (cond ? " ok; " : " FAILED; ");
+      ok = ok && cond;
+    };
+    auto g1 = be.start(c.shape, c.w, pks[0]);
+    auto g2 = be.start(c.shape, c.w, pks[0]);
+    expect(g1 && g2 && finish(*g1, pks[0], rs).to_bytes() == want && finish(*g2, pks[0], rs).to_bytes() == want,
+           "proofs");
+    expect(charged.size() == 1 && charged[0] == want_bytes && be.stats().key_host_bytes == want_bytes &&
+               released == 0,
+           "one charge of " + std::to_string(want_bytes) + " B, held");
+    be.forget(pks[0], &c.shape);
+    expect(released == 1 && be.stats().resident_keys == 0 && be.stats().resident_shapes == 0, "forget releases");
+    refuse = "budget full";
+    auto bad = be.start(c.shape, c.w, pks[0]);
+    expect(!bad && bad.error().find("pinned host memory") != std::string::npos &&
+               bad.error().find("budget full") != std::string::npos && be.stats().resident_keys == 0,
+           "refused: " + (bad ? std::string("NO ERROR") : bad.error()));
+    refuse.clear();
+    auto g3 = be.start(c.shape, c.w, pks[0]);  // charge 2: pks[0] cached again
+    expect(g3 && finish(*g3, pks[0], rs).to_bytes() == want && charged.size() == 2, "usable after a refusal");
+    // charge 3 (pks[1]) forgets pks[0] from another thread while this one holds the backend
+    std::size_t keys_inside = 0;
+    during_charge = [&] {
+      std::thread([&] { be.forget(pks[0]); }).join();
+      keys_inside = be.stats().resident_keys;  // re-entrant: the charging thread holds the lock
+    };
+    auto g4 = be.start(c.shape, c.w, pks[1]);
+    expect(g4 && keys_inside == 1 && released == 2 && be.stats().resident_keys == 1,
+           "forget from another thread deferred to the end of the call");
+    // charge 4 (pks[2]) forgets pks[1] on the charging thread itself: at once
+    during_charge = [&] {
+      be.forget(pks[1]);
+      keys_inside = be.stats().resident_keys;
+    };
+    auto g5 = be.start(c.shape, c.w, pks[2]);
+    expect(g5 && keys_inside == 0 && released == 3 && be.stats().resident_keys == 1, "forget on the charging thread");
+    be.evict_all();
+    expect(released == 4 && charged.size() == 4, "evict_all releases the rest");
+    return ok;
   });
 
   // A key that does not fit: with most of the device memory taken, kAuto streams it (the upload's

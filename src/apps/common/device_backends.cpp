@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <vector>
 
 #if CUZK_HAVE_CUDA
 #include "gpu/gpu.hpp"
@@ -19,6 +20,9 @@ class CpuBackends final : public DeviceBackends {
   std::unique_ptr<groth16::Backend> make(std::uint32_t) override { return groth16::make_cpu_backend(); }
   Status preload(const groth16::ProvingKey&, const std::vector<std::uint32_t>&) override { return ok_status(); }
   std::uint64_t device_bytes() const override { return 0; }
+  void set_host_charger(HostCharger) override {}
+  void forget(const groth16::ProvingKey&, const groth16::R1csShape*) override {}
+  void evict_all() override {}
 };
 
 #if CUZK_HAVE_CUDA
@@ -93,6 +97,16 @@ class CudaBackends final : public DeviceBackends {
     for (const auto& [d, b] : by_device_) n += b->device_bytes();  // never waits for a running proof
     return n;
   }
+  void set_host_charger(HostCharger charger) override {
+    std::lock_guard<std::mutex> g(charger_->mu);
+    charger_->fn = std::move(charger);
+  }
+  void forget(const groth16::ProvingKey& key, const groth16::R1csShape* shape) override {
+    for (const auto& b : all()) b->forget(key, shape);
+  }
+  void evict_all() override {
+    for (const auto& b : all()) b->evict_all();
+  }
 
  private:
   std::shared_ptr<gpu::CudaBackend> of(std::uint32_t device) {
@@ -110,10 +124,33 @@ class CudaBackends final : public DeviceBackends {
       opt.max_resident_key_bytes = keys_.max_resident_key_bytes;
       opt.stream_chunk_bases = keys_.stream_chunk_bases;
       opt.prove.profile = gpu_profile_requested();
+      opt.charge_host_bytes = [slot = charger_](std::size_t bytes) -> Result<std::shared_ptr<void>> {
+        HostCharger fn;
+        {
+          std::lock_guard<std::mutex> g(slot->mu);
+          fn = slot->fn;
+        }
+        if (!fn) return std::shared_ptr<void>();
+        return fn(bytes);
+      };
       b = std::make_shared<gpu::CudaBackend>(opt);
     }
     return b;
   }
+  // The backends made so far (called without mu_ held, since forget() and evict_all() wait for a
+  // running proof).
+  std::vector<std::shared_ptr<gpu::CudaBackend>> all() const {
+    std::lock_guard<std::mutex> g(mu_);
+    std::vector<std::shared_ptr<gpu::CudaBackend>> v;
+    for (const auto& [d, b] : by_device_) v.push_back(b);
+    return v;
+  }
+  // Shared with every backend's options, so that a charger set after they were made reaches them.
+  struct ChargerSlot {
+    std::mutex mu;
+    HostCharger fn;
+  };
+  std::shared_ptr<ChargerSlot> charger_ = std::make_shared<ChargerSlot>();
   KeyResidencySettings keys_;
   mutable std::mutex mu_;
   std::map<std::uint32_t, std::shared_ptr<gpu::CudaBackend>> by_device_;

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "base/result.hpp"
 #include "groth16/keys.hpp"
 #include "groth16/prover.hpp"
+#include "groth16/r1cs.hpp"
 
 namespace cuzk::apps {
 
@@ -49,6 +51,16 @@ class DeviceBackends {
   virtual Status preload(const groth16::ProvingKey& key, const std::vector<std::uint32_t>& devices) = 0;
   // Device memory held (resident keys, shapes, buffers) over all devices; 0 for the CPU backend.
   virtual std::uint64_t device_bytes() const = 0;
+
+  // What the backends keep beside the host key, and its accounting (no-ops for the CPU backend).
+  // A streamed key's pinned host copy is charged through `charger` from now on; the token it returns
+  // is held while the key stays cached, and an error fails that proof. Unset: nothing is charged.
+  using HostCharger = std::function<Result<std::shared_ptr<void>>(std::uint64_t bytes)>;
+  virtual void set_host_charger(HostCharger charger) = 0;
+  // Drops every device's copies of `key` (and `shape`); the daemon calls it when the key is unloaded.
+  virtual void forget(const groth16::ProvingKey& key, const groth16::R1csShape* shape) = 0;
+  // Drops every cached key and shape on every device (and with them every charge).
+  virtual void evict_all() = 0;
 };
 
 }  // namespace cuzk::apps

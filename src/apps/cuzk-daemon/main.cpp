@@ -110,6 +110,10 @@ int main(int argc, char** argv) {
   if (!backends) return fail(backends.error());
   opts->backend_factory = [b = *backends](std::uint32_t device) { return b->make(device); };
   opts->device_memory_bytes = [b = *backends] { return b->device_bytes(); };
+  // A key the SrsManager unloads leaves the GPUs too (with a streamed key's pinned copy).
+  opts->on_key_unloaded = [b = *backends](const engine::LoadedKey& k) {
+    if (k.has_proving_key) b->forget(k.pk, &k.shape);
+  };
   if (cfg->timeline) {
     opts->timeline_sink = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
   }
@@ -121,6 +125,24 @@ int main(int argc, char** argv) {
   }
 
   engine::Engine eng(*opts);
+  // A streamed key's pinned host copy is as large as the key's bases: it is charged to the memory
+  // budget like the key itself, and a key that cannot be charged fails its proof with the reason.
+  (*backends)->set_host_charger([&eng](std::uint64_t bytes) -> Result<std::shared_ptr<void>> {
+    auto r = eng.budget().try_reserve(bytes, engine::MemoryBudget::kSrs);
+    if (!r) {
+      return Error{"the memory budget has " + engine::format_bytes(eng.budget().total() - eng.budget().used()) +
+                   " free of " + engine::format_bytes(eng.budget().total())};
+    }
+    return std::shared_ptr<void>(std::make_shared<engine::Reservation>(std::move(*r)));
+  });
+  // The charges point into the engine's budget: the backends drop them before the engine goes.
+  struct DropChargesFirst {
+    std::shared_ptr<apps::DeviceBackends> b;
+    ~DropChargesFirst() {
+      b->set_host_charger({});
+      b->evict_all();
+    }
+  } drop_charges_first{*backends};
   if (opts->backend_name == "cuda") {
     spdlog::info("CUDA backend: {} device(s) present ({}); serving device(s) {} with one shared backend each; "
                  "proving keys {}{}",
