@@ -86,12 +86,15 @@ enum class NttOrder { kNN, kNR, kRN };
 class NttDomain {
  public:
   // Precomputes on the device the twiddles w_N^e, e < N/2, for N = 2^max_log (32 * N/2 bytes);
-  // any size 2^k with 1 <= k <= max_log (<= 28) then runs off this one table.
+  // any size 2^k with 1 <= k <= max_log (<= 28) then runs off this one table. The first inverse
+  // transform adds a table of w_N^-e of the same size.
   explicit NttDomain(int max_log);
   ~NttDomain();
   NttDomain(const NttDomain&) = delete;
   NttDomain& operator=(const NttDomain&) = delete;
   int max_log() const;
+  // Device memory of the twiddle tables (the forward one, and the inverse one once made).
+  std::size_t device_bytes() const;
   // Number of pass-kernel shapes (tuning: CUZK_NTT_SHAPE in [0, count) picks one; 0 is the default).
   static int shape_count();
 

@@ -951,6 +951,7 @@ struct GpuProver::Impl {
       s += b->size();
     if (scratch1) s += scratch1->size() * sizeof(G1Affine) + scratch1->workspace_bytes();
     if (scratch2) s += scratch2->size() * sizeof(G2Affine) + scratch2->workspace_bytes();
+    if (dom) s += dom->device_bytes();
     return s;
   }
 
