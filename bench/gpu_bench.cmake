@@ -11,6 +11,13 @@ if(ENABLE_CUDA AND TARGET cuzk_gpu)
   add_executable(bench_prover ${CMAKE_CURRENT_LIST_DIR}/gpu/bench_prover.cu)
   set_property(TARGET bench_prover PROPERTY COMPILE_OPTIONS "-Xcompiler=-Wall")
   target_link_libraries(bench_prover PRIVATE cuzk_gpu cuzk_groth16)
+  # Instruction-pipe rates (IMAD, DFMA, and both interleaved), standalone (bench/gpu/pipe_rates.cu).
+  add_executable(pipe_rates ${CMAKE_CURRENT_LIST_DIR}/gpu/pipe_rates.cu)
+  set_property(TARGET pipe_rates PROPERTY COMPILE_OPTIONS "-Xcompiler=-Wall")
+  # Fp multiplication on the FP64 pipe, checked against gpu::Fp and timed beside it (bench/gpu/fp64_mul_probe.cu).
+  add_executable(fp64_mul_probe ${CMAKE_CURRENT_LIST_DIR}/gpu/fp64_mul_probe.cu)
+  set_property(TARGET fp64_mul_probe PROPERTY COMPILE_OPTIONS "-Xcompiler=-Wall")
+  target_include_directories(fp64_mul_probe PRIVATE ${PROJECT_SOURCE_DIR}/src)
   if(NOT TARGET gpu_check)
     add_executable(gpu_check ${PROJECT_SOURCE_DIR}/tests/gpu/gpu_check.cu)
     set_property(TARGET gpu_check PROPERTY COMPILE_OPTIONS "-Xcompiler=-Wall")
