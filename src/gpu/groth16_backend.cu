@@ -1533,8 +1533,8 @@ struct CudaBackend::Impl {
   // A cached key, with the charge of its pinned host copy (streamed keys; CudaBackendOptions::
   // charge_host_bytes), which is returned when the entry leaves the cache.
   struct CachedKey {
-    KeyId first;
-    std::unique_ptr<GpuKey> second;
+    KeyId id;
+    std::unique_ptr<GpuKey> key;
     std::shared_ptr<void> charge;
   };
   // Guards everything below. Recursive: forget() may be reached from inside a call holding it (a
@@ -1552,7 +1552,7 @@ struct CudaBackend::Impl {
 
   std::size_t resident_bytes() const {  // under mu
     std::size_t n = 0;
-    for (const auto& e : keys) n += e.second->device_bytes();
+    for (const auto& e : keys) n += e.key->device_bytes();
     for (const auto& e : shapes) n += e.second->device_bytes();
     if (prover) n += prover->device_bytes();
     return n;
@@ -1604,7 +1604,7 @@ struct CudaBackend::Impl {
       if (todo.empty()) return;
       if (opt.device >= 0) cudaSetDevice(opt.device);  // free on the device they live on
       for (const Forget& f : todo) {
-        keys.remove_if([&](const auto& e) { return e.first == f.key; });
+        keys.remove_if([&](const auto& e) { return e.id == f.key; });
         if (f.shape) shapes.remove_if([&](const auto& e) { return e.first == *f.shape; });
       }
       cudaGetLastError();
@@ -1614,9 +1614,9 @@ struct CudaBackend::Impl {
 
   // Frees what can be freed to make room (every cached entry but the ones in use, and workspaces).
   void make_room(const GpuKey* keep_key, const GpuShape* keep_shape) {
-    keys.remove_if([&](const auto& e) { return e.second.get() != keep_key; });
+    keys.remove_if([&](const auto& e) { return e.key.get() != keep_key; });
     shapes.remove_if([&](const auto& e) { return e.second.get() != keep_shape; });
-    for (auto& e : keys) e.second->release_workspace();
+    for (auto& e : keys) e.key->release_workspace();
     if (prover) prover->release_workspace();
     cudaDeviceSynchronize();
     cudaGetLastError();
@@ -1625,9 +1625,9 @@ struct CudaBackend::Impl {
   Result<GpuKey*> get_key(const groth16::ProvingKey& key) {
     KeyId id = KeyId::of(key);
     for (auto it = keys.begin(); it != keys.end(); ++it) {
-      if (it->first == id) {
+      if (it->id == id) {
         keys.splice(keys.begin(), keys, it);
-        return keys.front().second.get();
+        return keys.front().key.get();
       }
     }
     while (!keys.empty() && keys.size() >= std::max<std::size_t>(1, opt.max_cached_keys)) keys.pop_back();
@@ -1675,13 +1675,13 @@ struct CudaBackend::Impl {
     stats.key_uploads++;
     stats.key_bytes_uploaded += (*up)->device_bytes() + (*up)->host_bytes();
     keys.push_front(CachedKey{id, std::move(*up), std::move(charge)});
-    return keys.front().second.get();
+    return keys.front().key.get();
   }
 
   // A resident key that fits but leaves too little room to prove (an out-of-memory even after
   // make_room): replaced in the cache by the same key streamed (kAuto only).
   Result<GpuKey*> restream_key(const groth16::ProvingKey& key, GpuKey* resident, const GpuShape* keep_shape) {
-    keys.remove_if([&](const auto& e) { return e.second.get() == resident; });
+    keys.remove_if([&](const auto& e) { return e.key.get() == resident; });
     make_room(nullptr, keep_shape);
     std::shared_ptr<void> charge;
     auto up = upload(key, true, charge);
@@ -1807,9 +1807,9 @@ CudaBackendStats CudaBackend::stats() const {
   CudaBackendStats s = impl_->stats;
   s.resident_keys = impl_->keys.size();
   for (const auto& e : impl_->keys) {
-    if (!e.second->streamed()) continue;
+    if (!e.key->streamed()) continue;
     s.streamed_keys++;
-    s.key_host_bytes += e.second->host_bytes();
+    s.key_host_bytes += e.key->host_bytes();
   }
   s.resident_shapes = impl_->shapes.size();
   s.device_bytes = impl_->resident_bytes();

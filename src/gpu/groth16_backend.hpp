@@ -217,7 +217,8 @@ struct CudaBackendOptions {
   std::size_t max_cached_keys = 1;    // least recently used keys beyond this are freed
   std::size_t max_cached_shapes = 2;
   // Called before a streamed key's pinned host copy (GpuKey::streamed_host_bytes) is made; the token
-  // it returns is held until the key leaves the cache (the daemon charges its memory budget here).
+  // it returns is held until the key leaves the cache (the daemon charges its memory budget here), so
+  // it may be released on any thread that calls this backend, at the latest when it is destroyed.
   // An error fails that upload, and the proof, with the message. Unset: nothing is charged.
   std::function<Result<std::shared_ptr<void>>(std::size_t bytes)> charge_host_bytes;
 };

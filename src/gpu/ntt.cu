@@ -293,6 +293,22 @@ void build_split_tables(std::size_t count, const math::Fr& h, const math::Fr& c,
   }
 }
 
+// w^e for e < 2^(log - 1) on the device (w of order 2^log), from two tables of 2^14 powers.
+DeviceBuffer twiddle_table(int log, const math::Fr& w) {
+  const std::size_t half = std::size_t(1) << (log - 1);
+  std::vector<math::Fr> hi, lo;
+  build_split_tables(half, w, math::Fr::one(), hi, lo);
+  DeviceBuffer dhi(hi.size() * sizeof(Fr)), dlo(lo.size() * sizeof(Fr));
+  dhi.upload(hi.data(), hi.size() * sizeof(Fr));
+  dlo.upload(lo.data(), lo.size() * sizeof(Fr));
+  DeviceBuffer t(half * sizeof(Fr));
+  twiddle_kernel<<<grid_for(half, 256), 256>>>(static_cast<Fr*>(t.get()), half, static_cast<const Fr*>(dhi.get()),
+                                               static_cast<const Fr*>(dlo.get()));
+  CUZK_CUDA_LAUNCH();
+  CUZK_CUDA(cudaDeviceSynchronize());
+  return t;
+}
+
 struct Plan {
   std::vector<int> r;  // pass sizes in DIT order (first pass has s = 0)
 };
@@ -402,20 +418,7 @@ struct NttDomain::Impl {
     }();
     if (off) return nullptr;
     std::lock_guard<std::mutex> lock(mu);
-    if (!tw_inv.get()) {
-      const std::size_t half = std::size_t(1) << (max_log - 1);
-      std::vector<math::Fr> hi, lo;
-      build_split_tables(half, root_of_order(max_log).inverse(), math::Fr::one(), hi, lo);
-      DeviceBuffer dhi(hi.size() * sizeof(Fr)), dlo(lo.size() * sizeof(Fr));
-      dhi.upload(hi.data(), hi.size() * sizeof(Fr));
-      dlo.upload(lo.data(), lo.size() * sizeof(Fr));
-      DeviceBuffer t(half * sizeof(Fr));
-      twiddle_kernel<<<grid_for(half, 256), 256>>>(static_cast<Fr*>(t.get()), half, static_cast<const Fr*>(dhi.get()),
-                                                   static_cast<const Fr*>(dlo.get()));
-      CUZK_CUDA_LAUNCH();
-      CUZK_CUDA(cudaDeviceSynchronize());
-      tw_inv = std::move(t);
-    }
+    if (!tw_inv.get()) tw_inv = twiddle_table(max_log, root_of_order(max_log).inverse());
     return static_cast<const Fr*>(tw_inv.get());
   }
 
@@ -532,17 +535,7 @@ struct NttDomain::Impl {
 NttDomain::NttDomain(int max_log) : impl_(std::make_unique<Impl>()) {
   if (max_log < 1 || max_log > kMaxLog) throw std::invalid_argument("NttDomain: max_log must be in [1, 28]");
   impl_->max_log = max_log;
-  const std::size_t half = std::size_t(1) << (max_log - 1);
-  std::vector<math::Fr> hi, lo;
-  build_split_tables(half, root_of_order(max_log), math::Fr::one(), hi, lo);
-  DeviceBuffer dhi(hi.size() * sizeof(Fr)), dlo(lo.size() * sizeof(Fr));
-  dhi.upload(hi.data(), hi.size() * sizeof(Fr));
-  dlo.upload(lo.data(), lo.size() * sizeof(Fr));
-  impl_->tw = DeviceBuffer(half * sizeof(Fr));
-  twiddle_kernel<<<grid_for(half, 256), 256>>>(static_cast<Fr*>(impl_->tw.get()), half,
-                                               static_cast<const Fr*>(dhi.get()), static_cast<const Fr*>(dlo.get()));
-  CUZK_CUDA_LAUNCH();
-  CUZK_CUDA(cudaDeviceSynchronize());
+  impl_->tw = twiddle_table(max_log, root_of_order(max_log));
 }
 
 NttDomain::~NttDomain() = default;

@@ -191,6 +191,28 @@ TEST(Engine, GenericProofsForEveryFixture) {
   EXPECT_LE(e.budget().peak(), e.budget().total());
 }
 
+// EngineOptions::on_key_unloaded reaches the SrsManager: a key the engine proved with and then evicts
+// is reported once, so the daemon's backends can drop their copies of it.
+TEST(Engine, KeyUnloadHookSeesEvictedKeys) {
+  std::mutex mu;
+  std::vector<std::string> unloaded;
+  EngineOptions o = small_options();
+  o.on_key_unloaded = [&](const LoadedKey& k) {
+    std::lock_guard<std::mutex> g(mu);
+    unloaded.push_back(k.id + (k.has_proving_key ? " with key" : " without key"));
+  };
+  Engine e(o);
+  register_fixtures(e);
+  expect_valid_proof(e.prove(generic_request("bits")), "bits");
+  // the job may still hold its lease for a moment after its result is out
+  Result<SrsManager::EvictOutcome> ev = Error{"not tried"};
+  for (int i = 0; i < 200 && !(ev = e.srs().evict("bits")); ++i) std::this_thread::sleep_for(10ms);
+  ASSERT_TRUE(ev) << ev.error();
+  EXPECT_TRUE(ev->was_loaded);
+  std::lock_guard<std::mutex> g(mu);
+  EXPECT_EQ(unloaded, (std::vector<std::string>{"bits with key"}));
+}
+
 TEST(Engine, WitnessPathAndEmptyRequestIdGetsUuid) {
   Engine e(small_options());
   register_fixtures(e);

@@ -14,7 +14,12 @@ namespace {
 
 using namespace std::chrono_literals;
 
-SrsManager::Options opts(std::chrono::milliseconds idle = 0ms) { return SrsManager::Options{"/nonexistent", idle}; }
+SrsManager::Options opts(std::chrono::milliseconds idle = 0ms) {
+  SrsManager::Options o;
+  o.param_cache = "/nonexistent";
+  o.min_idle = idle;
+  return o;
+}
 
 TEST(SrsManager, RegisterLoadRefcountEvict) {
   MemoryBudget budget(64u << 20);
