@@ -15,10 +15,12 @@
 // (4p < R); the output limbs are normalized (carries) so that they can feed the next product.
 //
 // Checks (exit 1 on any mismatch): random inputs and edge values (0, 1, p - 1, 2p - 1, all-max limbs
-// below 2p) against gpu::Fp on the device. Then rates: gpu::Fp alone, the FP64 product alone, and
-// one of each per loop iteration (independent chains, so the two pipes can overlap).
-// Measured on the H200 (session 10, RESULTS_gpu.md): exact, but 2.42e10 /s alone against 2.78e10 for
-// gpu::Fp, and 1.02x together: gpu::Fp's IMAD.WIDE does not run beside DFMA (pipe_rates).
+// below 2p) against gpu::Fp on the device. Then rates: each product alone, and gpu::Fp or the
+// IMAD + IMAD.HI product beside the FP64 one (independent chains, so that the pipes can overlap).
+// Also the same CIOS on IMAD + IMAD.HI (separate carry chains for the low and high halves), which can
+// run beside DFMA where gpu::Fp's IMAD.WIDE cannot.
+// Measured on the H200 (session 10, RESULTS_gpu.md): both exact; FP64 2.42e10 /s alone against 2.78e10
+// for gpu::Fp and 1.02x beside it; IMAD + IMAD.HI 1.80e10 alone, 0.76x gpu::Fp beside FP64.
 // Standalone: nvcc -O3 -std=c++20 -arch=sm_90a -Isrc bench/gpu/fp64_mul_probe.cu (CMake: fp64_mul_probe).
 #include <cuda_runtime.h>
 
@@ -118,12 +120,57 @@ __device__ __forceinline__ Fp64 mul64(const Fp64& a, const Fp64& b) {
 
 // out64: the FP64 product of in_a, in_b (< 2p); out_ref: gpu::Fp's product of the same values reduced
 // below p (ref_a, ref_b), which is the same residue.
+// The same product as gpu::Fp (12 x 32-bit CIOS, R = 2^384) with the low and high halves of the limb
+// products in separate carry chains, so that they compile to IMAD and IMAD.HI instead of gpu::Fp's
+// IMAD.WIDE (which does not overlap DFMA). Output below 2p (no final subtraction).
+__device__ __forceinline__ u32 mad_hi_cc(u32 a, u32 b, u32 c) {
+  u32 r;
+  asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+  return r;
+}
+__device__ __forceinline__ void mul_lohi(const u32* a, const u32* b, u32* out) {
+  namespace ptx = cuzk::gpu::ptx;
+  u32 t[14];
+#pragma unroll
+  for (int j = 0; j < 14; ++j) t[j] = 0;
+#pragma unroll
+  for (int i = 0; i < 12; ++i) {
+    // t += a_i b: low halves into t[0..11], high halves into t[1..12], carries into t[12], t[13]
+    t[0] = ptx::mad_lo_cc(a[i], b[0], t[0]);
+#pragma unroll
+    for (int j = 1; j < 12; ++j) t[j] = ptx::madc_lo_cc(a[i], b[j], t[j]);
+    t[12] = ptx::addc_cc(t[12], 0);
+    t[13] = ptx::addc(t[13], 0);
+    t[1] = mad_hi_cc(a[i], b[0], t[1]);
+#pragma unroll
+    for (int j = 1; j < 12; ++j) t[j + 1] = ptx::madc_hi_cc(a[i], b[j], t[j + 1]);
+    t[13] = ptx::addc(t[13], 0);
+    // t += m p, with m making t[0] zero
+    const u32 m = t[0] * cuzk::gpu::FpParams32::kM0;
+    t[0] = ptx::mad_lo_cc(m, cuzk::gpu::FpParams32::mod(0), t[0]);
+#pragma unroll
+    for (int j = 1; j < 12; ++j) t[j] = ptx::madc_lo_cc(m, cuzk::gpu::FpParams32::mod(j), t[j]);
+    t[12] = ptx::addc_cc(t[12], 0);
+    t[13] = ptx::addc(t[13], 0);
+    t[1] = mad_hi_cc(m, cuzk::gpu::FpParams32::mod(0), t[1]);
+#pragma unroll
+    for (int j = 1; j < 12; ++j) t[j + 1] = ptx::madc_hi_cc(m, cuzk::gpu::FpParams32::mod(j), t[j + 1]);
+    t[13] = ptx::addc(t[13], 0);
+#pragma unroll
+    for (int j = 0; j < 13; ++j) t[j] = t[j + 1];
+    t[13] = 0;
+  }
+#pragma unroll
+  for (int j = 0; j < 12; ++j) out[j] = t[j];
+}
+
 __global__ void check_kernel(const u32* in_a, const u32* in_b, const u32* ref_a, const u32* ref_b, u32* out64,
-                             u32* out_ref, int n) {
+                             u32* out_lohi, u32* out_ref, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const Fp64 r = mul64(to_fp64(in_a + 12 * i), to_fp64(in_b + 12 * i));
   from_fp64(r, out64 + 12 * i);
+  mul_lohi(in_a + 12 * i, in_b + 12 * i, out_lohi + 12 * i);
   Fp a, b;
   for (int k = 0; k < 12; ++k) {
     a.v[k] = ref_a[12 * i + k];
@@ -133,7 +180,8 @@ __global__ void check_kernel(const u32* in_a, const u32* in_b, const u32* ref_a,
   for (int k = 0; k < 12; ++k) out_ref[12 * i + k] = c.v[k];
 }
 
-// KIND 1: gpu::Fp (IMAD) only; 2: FP64 only; 3: one of each per iteration. Two chains per kind used.
+// KIND 1: gpu::Fp (IMAD.WIDE) only; 2: FP64 only; 3: gpu::Fp and FP64, one of each per iteration;
+// 4: the IMAD + IMAD.HI product only; 5: it and FP64, one of each. Two products per iteration.
 template <int KIND>
 __global__ void rate_kernel(int iters, u32* out) {
   Fp x = Fp::one(), y = Fp::one(), z = Fp::one();
@@ -148,8 +196,14 @@ __global__ void rate_kernel(int iters, u32* out) {
     } else if constexpr (KIND == 2) {
       fx = mul64(fx, fy);
       fz = mul64(fz, fy);
-    } else {
+    } else if constexpr (KIND == 3) {
       x = x * y;
+      fx = mul64(fx, fy);
+    } else if constexpr (KIND == 4) {
+      mul_lohi(x.v, y.v, x.v);
+      mul_lohi(z.v, y.v, z.v);
+    } else {
+      mul_lohi(x.v, y.v, x.v);
       fx = mul64(fx, fy);
     }
   }
@@ -260,33 +314,39 @@ int main(int argc, char** argv) {
     if (geq(ra.data() + 12 * i, p)) sub(ra.data() + 12 * i, p);
     if (geq(rb.data() + 12 * i, p)) sub(rb.data() + 12 * i, p);
   }
-  u32 *da, *db, *dra, *drb, *d64, *dref;
-  for (u32** d : {&da, &db, &dra, &drb, &d64, &dref}) CHECK(cudaMalloc(d, ha.size() * 4));
+  u32 *da, *db, *dra, *drb, *d64, *dlohi, *dref;
+  for (u32** d : {&da, &db, &dra, &drb, &d64, &dlohi, &dref}) CHECK(cudaMalloc(d, ha.size() * 4));
   CHECK(cudaMemcpy(da, ha.data(), ha.size() * 4, cudaMemcpyHostToDevice));
   CHECK(cudaMemcpy(db, hb.data(), hb.size() * 4, cudaMemcpyHostToDevice));
   CHECK(cudaMemcpy(dra, ra.data(), ra.size() * 4, cudaMemcpyHostToDevice));
   CHECK(cudaMemcpy(drb, rb.data(), rb.size() * 4, cudaMemcpyHostToDevice));
-  check_kernel<<<(n + 127) / 128, 128>>>(da, db, dra, drb, d64, dref, n);
+  check_kernel<<<(n + 127) / 128, 128>>>(da, db, dra, drb, d64, dlohi, dref, n);
   CHECK(cudaGetLastError());
-  std::vector<u32> r64(ha.size()), rref(ha.size());
+  std::vector<u32> r64(ha.size()), rlohi(ha.size()), rref(ha.size());
   CHECK(cudaMemcpy(r64.data(), d64, r64.size() * 4, cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(rlohi.data(), dlohi, rlohi.size() * 4, cudaMemcpyDeviceToHost));
   CHECK(cudaMemcpy(rref.data(), dref, rref.size() * 4, cudaMemcpyDeviceToHost));
-  int bad = 0, above_p = 0, above_2p = 0;
-  for (int i = 0; i < n; ++i) {
-    u32* r = r64.data() + 12 * i;
-    if (geq(r, p2)) ++above_2p;  // the lazy bound must hold
-    if (geq(r, p)) {
-      ++above_p;
-      sub(r, p);
+  int bad = 0, above_2p = 0;
+  for (std::vector<u32>* out : {&r64, &rlohi}) {
+    int b = 0, above_p = 0, over = 0;
+    for (int i = 0; i < n; ++i) {
+      u32* r = out->data() + 12 * i;
+      if (geq(r, p2)) ++over;  // the lazy bound must hold
+      if (geq(r, p)) {
+        ++above_p;
+        sub(r, p);
+      }
+      if (std::memcmp(r, rref.data() + 12 * i, 48) != 0) {
+        if (b < 3) std::printf("MISMATCH at %d\n", i);
+        ++b;
+      }
     }
-    if (std::memcmp(r, rref.data() + 12 * i, 48) != 0) {
-      if (bad < 3) std::printf("MISMATCH at %d\n", i);
-      ++bad;
-    }
+    std::printf("check %s: %d products (random below 2p, and 0, 1, p-1, 2p-1, max limbs pairwise): %d mismatches, "
+                "%d outputs in [p, 2p), %d at or above 2p\n",
+                out == &r64 ? "FP64 limbs" : "IMAD + IMAD.HI", n, b, above_p, over);
+    bad += b;
+    above_2p += over;
   }
-  std::printf("check: %d products (random below 2p, and 0, 1, p-1, 2p-1, max limbs pairwise): %d mismatches, "
-              "%d outputs in [p, 2p), %d at or above 2p\n",
-              n, bad, above_p, above_2p);
 
   int dev = 0, sms = 0;
   CHECK(cudaGetDevice(&dev));
@@ -298,8 +358,12 @@ int main(int argc, char** argv) {
   const float t_imad = time_rate<1>(blocks, threads, iters, out);
   const float t_fp64 = time_rate<2>(blocks, threads, iters, out);
   const float t_mix = time_rate<3>(blocks, threads, iters, out);
-  std::printf("Fp mul rate | gpu::Fp (IMAD) %.3e /s | FP64 limbs %.3e /s | one of each per iteration %.3e /s "
-              "(%.2fx the IMAD rate)\n",
-              per_run / (t_imad * 1e-3), per_run / (t_fp64 * 1e-3), per_run / (t_mix * 1e-3), t_imad / t_mix);
+  const float t_lohi = time_rate<4>(blocks, threads, iters, out);
+  const float t_lohi_mix = time_rate<5>(blocks, threads, iters, out);
+  auto rate = [&](float ms) { return per_run / (ms * 1e-3); };
+  std::printf("Fp mul rate | gpu::Fp (IMAD.WIDE) %.3e /s | FP64 limbs %.3e /s | gpu::Fp beside FP64 %.3e /s (%.2fx "
+              "gpu::Fp) | IMAD + IMAD.HI %.3e /s | IMAD + IMAD.HI beside FP64 %.3e /s (%.2fx gpu::Fp)\n",
+              rate(t_imad), rate(t_fp64), rate(t_mix), t_imad / t_mix, rate(t_lohi), rate(t_lohi_mix),
+              t_imad / t_lohi_mix);
   return bad || above_2p ? 1 : 0;
 }
