@@ -79,6 +79,16 @@ std::uint64_t MemoryBudget::head_waiter_bytes() const {
   return queue_.empty() ? 0 : queue_.front().bytes;
 }
 
+Result<std::shared_ptr<void>> MemoryBudget::charge(std::uint64_t bytes, Tag tag) {
+  auto r = try_reserve(bytes, tag, /*jump_queue=*/true);
+  if (!r) {
+    const std::uint64_t u = used();
+    return Error{"the memory budget has " + format_bytes(u < total_ ? total_ - u : 0) + " free of " +
+                 format_bytes(total_) + ", " + format_bytes(bytes) + " needed"};
+  }
+  return std::shared_ptr<void>(std::make_shared<Reservation>(std::move(*r)));
+}
+
 std::optional<Reservation> MemoryBudget::try_reserve(std::uint64_t bytes, Tag tag, bool jump_queue) {
   std::function<std::uint64_t(std::uint64_t)> evictor;
   for (int attempt = 0; attempt < 2; ++attempt) {

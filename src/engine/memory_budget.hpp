@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <vector>
@@ -67,6 +68,10 @@ class MemoryBudget {
   // stall the partitions of jobs that hold other keys (which only finishing them can free); the
   // dispatcher instead holds back when draining partitions alone would let the key in.
   std::optional<Reservation> try_reserve(std::uint64_t bytes, Tag tag = kPartition, bool jump_queue = false);
+  // try_reserve(bytes, tag, jump_queue = true) as a shared token, for memory a component holds on
+  // behalf of work already admitted (a backend's pinned copy of the key a running job holds: it must
+  // not wait behind a key load, as partitions do not); the error says what is free.
+  Result<std::shared_ptr<void>> charge(std::uint64_t bytes, Tag tag);
   // Bytes wanted by the first blocked reserve() call; 0 when nobody waits.
   std::uint64_t head_waiter_bytes() const;
 

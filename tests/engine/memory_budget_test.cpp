@@ -10,6 +10,8 @@
 namespace cuzk::engine {
 namespace {
 
+using namespace std::chrono_literals;
+
 TEST(MemoryBudget, ReserveAndRelease) {
   MemoryBudget b(1000);
   auto r1 = b.try_reserve(600);
@@ -108,6 +110,28 @@ TEST(MemoryBudget, EvictorAndListeners) {
   EXPECT_EQ(evictions, 1);
   EXPECT_GE(notified.load(), 1);
   EXPECT_EQ(b.used(), 50u);
+}
+
+// The charge of memory held for admitted work (the daemon's pinned key copies): a token that holds a
+// reservation until it is dropped, ahead of queued reserve() calls, and a one-line error when full.
+TEST(MemoryBudget, ChargeIsATokenThatPassesTheQueue) {
+  MemoryBudget b(100);
+  auto t1 = b.charge(60, MemoryBudget::kSrs);
+  ASSERT_TRUE(t1) << t1.error();
+  EXPECT_EQ(b.used(MemoryBudget::kSrs), 60u);
+  auto full = b.charge(60, MemoryBudget::kSrs);
+  ASSERT_FALSE(full);
+  EXPECT_EQ(full.error(), "the memory budget has 40 B free of 100 B, 60 B needed");
+  // a blocked reserve() waits for 50; a charge that fits still goes first
+  std::thread waiter([&] { EXPECT_TRUE(b.reserve(50, MemoryBudget::kPartition, {})); });
+  while (b.waiters() == 0) std::this_thread::sleep_for(1ms);
+  auto t2 = b.charge(30, MemoryBudget::kSrs);
+  EXPECT_TRUE(t2) << t2.error();
+  EXPECT_EQ(b.used(), 90u);
+  t1->reset();  // dropping the token returns its bytes: the waiter gets its 50
+  if (t2) t2->reset();
+  waiter.join();
+  EXPECT_EQ(b.used(), 0u);
 }
 
 }  // namespace

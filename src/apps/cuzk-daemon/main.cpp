@@ -127,14 +127,8 @@ int main(int argc, char** argv) {
   engine::Engine eng(*opts);
   // A streamed key's pinned host copy is as large as the key's bases: it is charged to the memory
   // budget like the key itself, and a key that cannot be charged fails its proof with the reason.
-  (*backends)->set_host_charger([&eng](std::uint64_t bytes) -> Result<std::shared_ptr<void>> {
-    auto r = eng.budget().try_reserve(bytes, engine::MemoryBudget::kSrs);
-    if (!r) {
-      return Error{"the memory budget has " + engine::format_bytes(eng.budget().total() - eng.budget().used()) +
-                   " free of " + engine::format_bytes(eng.budget().total())};
-    }
-    return std::shared_ptr<void>(std::make_shared<engine::Reservation>(std::move(*r)));
-  });
+  (*backends)->set_host_charger(
+      [&eng](std::uint64_t bytes) { return eng.budget().charge(bytes, engine::MemoryBudget::kSrs); });
   // The charges point into the engine's budget: the backends drop them before the engine goes.
   struct DropChargesFirst {
     std::shared_ptr<apps::DeviceBackends> b;
