@@ -28,6 +28,6 @@ for o in "${order[@]}"; do
   ENVS=${spec#*=}
   echo "== $L pass ${o#*:}: env ${ENVS:-(defaults)} bench_gpu $BENCH_ARGS $(t)"
   env $ENVS timeout 300 "$B/bench_gpu" $BENCH_ARGS > "$OUT/${L}_${o#*:}_bench.txt" 2>&1; echo "rc=$?"
-  grep -E "^(ntt 2\^2[4-8]:|msm 2|g2 msm 2\^2[0-9])" "$OUT/${L}_${o#*:}_bench.txt"
+  grep -E "^(ntt 2\^2[4-8]:|msm 2|2\^2[67] profile|g2 msm 2\^2[0-9])" "$OUT/${L}_${o#*:}_bench.txt"
 done
 echo "== done $(t)"
