@@ -31,21 +31,13 @@
 #include <vector>
 
 #include "gpu/field.cuh"
+#include "probe_util.cuh"
 
 namespace {
 
 using cuzk::gpu::Fp;
 using cuzk::gpu::u32;
 using u64 = unsigned long long;
-
-#define CHECK(x)                                                                  \
-  do {                                                                            \
-    cudaError_t e_ = (x);                                                         \
-    if (e_ != cudaSuccess) {                                                      \
-      std::fprintf(stderr, "fp64_mul_probe: %s: %s\n", #x, cudaGetErrorString(e_)); \
-      std::exit(1);                                                               \
-    }                                                                             \
-  } while (0)
 
 constexpr int kL = 16;                    // limbs
 constexpr double kBeta = 16777216.0;      // 2^24
@@ -235,22 +227,7 @@ void add(u32* a, const u32* b) {
 
 template <int KIND>
 float time_rate(int blocks, int threads, int iters, u32* out) {
-  rate_kernel<KIND><<<blocks, threads>>>(iters / 8, out);
-  CHECK(cudaGetLastError());
-  cudaEvent_t e0, e1;
-  CHECK(cudaEventCreate(&e0));
-  CHECK(cudaEventCreate(&e1));
-  float best = 1e30f;
-  for (int r = 0; r < 3; ++r) {
-    CHECK(cudaEventRecord(e0));
-    rate_kernel<KIND><<<blocks, threads>>>(iters, out);
-    CHECK(cudaEventRecord(e1));
-    CHECK(cudaEventSynchronize(e1));
-    float ms = 0;
-    CHECK(cudaEventElapsedTime(&ms, e0, e1));
-    best = ms < best ? ms : best;
-  }
-  return best;
+  return probe_best_ms(iters, [&](int it) { rate_kernel<KIND><<<blocks, threads>>>(it, out); });
 }
 
 }  // namespace
@@ -268,8 +245,8 @@ int main(int argc, char** argv) {
   add(p2, p);  // 2p < 2^384
   const Fp64 p64 = to_fp64(p);
   const u32 pinv = cuzk::gpu::FpParams32::kM0 & 0xFFFFFFu;
-  CHECK(cudaMemcpyToSymbol(c_p, p64.l, sizeof p64.l));
-  CHECK(cudaMemcpyToSymbol(c_pinv, &pinv, sizeof pinv));
+  PROBE_CHECK(cudaMemcpyToSymbol(c_p, p64.l, sizeof p64.l));
+  PROBE_CHECK(cudaMemcpyToSymbol(c_pinv, &pinv, sizeof pinv));
 
   // test inputs: random values below 2p, and edge values
   std::mt19937_64 rng(7);
@@ -315,17 +292,17 @@ int main(int argc, char** argv) {
     if (geq(rb.data() + 12 * i, p)) sub(rb.data() + 12 * i, p);
   }
   u32 *da, *db, *dra, *drb, *d64, *dlohi, *dref;
-  for (u32** d : {&da, &db, &dra, &drb, &d64, &dlohi, &dref}) CHECK(cudaMalloc(d, ha.size() * 4));
-  CHECK(cudaMemcpy(da, ha.data(), ha.size() * 4, cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(db, hb.data(), hb.size() * 4, cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(dra, ra.data(), ra.size() * 4, cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(drb, rb.data(), rb.size() * 4, cudaMemcpyHostToDevice));
+  for (u32** d : {&da, &db, &dra, &drb, &d64, &dlohi, &dref}) PROBE_CHECK(cudaMalloc(d, ha.size() * 4));
+  PROBE_CHECK(cudaMemcpy(da, ha.data(), ha.size() * 4, cudaMemcpyHostToDevice));
+  PROBE_CHECK(cudaMemcpy(db, hb.data(), hb.size() * 4, cudaMemcpyHostToDevice));
+  PROBE_CHECK(cudaMemcpy(dra, ra.data(), ra.size() * 4, cudaMemcpyHostToDevice));
+  PROBE_CHECK(cudaMemcpy(drb, rb.data(), rb.size() * 4, cudaMemcpyHostToDevice));
   check_kernel<<<(n + 127) / 128, 128>>>(da, db, dra, drb, d64, dlohi, dref, n);
-  CHECK(cudaGetLastError());
+  PROBE_CHECK(cudaGetLastError());
   std::vector<u32> r64(ha.size()), rlohi(ha.size()), rref(ha.size());
-  CHECK(cudaMemcpy(r64.data(), d64, r64.size() * 4, cudaMemcpyDeviceToHost));
-  CHECK(cudaMemcpy(rlohi.data(), dlohi, rlohi.size() * 4, cudaMemcpyDeviceToHost));
-  CHECK(cudaMemcpy(rref.data(), dref, rref.size() * 4, cudaMemcpyDeviceToHost));
+  PROBE_CHECK(cudaMemcpy(r64.data(), d64, r64.size() * 4, cudaMemcpyDeviceToHost));
+  PROBE_CHECK(cudaMemcpy(rlohi.data(), dlohi, rlohi.size() * 4, cudaMemcpyDeviceToHost));
+  PROBE_CHECK(cudaMemcpy(rref.data(), dref, rref.size() * 4, cudaMemcpyDeviceToHost));
   int bad = 0, above_2p = 0;
   for (std::vector<u32>* out : {&r64, &rlohi}) {
     int b = 0, above_p = 0, over = 0;
@@ -349,10 +326,10 @@ int main(int argc, char** argv) {
   }
 
   int dev = 0, sms = 0;
-  CHECK(cudaGetDevice(&dev));
-  CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  PROBE_CHECK(cudaGetDevice(&dev));
+  PROBE_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
   u32* out;
-  CHECK(cudaMalloc(&out, 4));
+  PROBE_CHECK(cudaMalloc(&out, 4));
   const int blocks = sms * blocks_per_sm, threads = 256;
   const double per_run = double(blocks) * threads * iters * 2;  // two products per iteration
   const float t_imad = time_rate<1>(blocks, threads, iters, out);

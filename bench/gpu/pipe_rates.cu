@@ -13,16 +13,9 @@
 #include <cstdlib>
 #include <cstring>
 
-namespace {
+#include "probe_util.cuh"
 
-#define CHECK(x)                                                                              \
-  do {                                                                                        \
-    cudaError_t e_ = (x);                                                                     \
-    if (e_ != cudaSuccess) {                                                                  \
-      std::fprintf(stderr, "pipe_rates: %s: %s\n", #x, cudaGetErrorString(e_));              \
-      std::exit(1);                                                                           \
-    }                                                                                         \
-  } while (0)
+namespace {
 
 constexpr int kChains = 8;
 
@@ -72,24 +65,7 @@ struct Launch {
 
 template <int KIND>
 float time_kind(const Launch& l, unsigned* ou, double* od) {
-  pipe_kernel<KIND><<<l.blocks, l.threads>>>(l.iters / 8, ou, od);  // warm-up
-  CHECK(cudaGetLastError());
-  cudaEvent_t e0, e1;
-  CHECK(cudaEventCreate(&e0));
-  CHECK(cudaEventCreate(&e1));
-  float best = 1e30f;
-  for (int r = 0; r < 3; ++r) {
-    CHECK(cudaEventRecord(e0));
-    pipe_kernel<KIND><<<l.blocks, l.threads>>>(l.iters, ou, od);
-    CHECK(cudaEventRecord(e1));
-    CHECK(cudaEventSynchronize(e1));
-    float ms = 0;
-    CHECK(cudaEventElapsedTime(&ms, e0, e1));
-    if (ms < best) best = ms;
-  }
-  CHECK(cudaEventDestroy(e0));
-  CHECK(cudaEventDestroy(e1));
-  return best;
+  return probe_best_ms(l.iters, [&](int iters) { pipe_kernel<KIND><<<l.blocks, l.threads>>>(iters, ou, od); });
 }
 
 }  // namespace
@@ -99,18 +75,18 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i)
     if (!std::strcmp(argv[i], "--iters") && i + 1 < argc) iters = std::atoi(argv[++i]);
   int dev = 0, sms = 0, khz = 0;
-  CHECK(cudaGetDevice(&dev));
-  CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-  CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, dev));
+  PROBE_CHECK(cudaGetDevice(&dev));
+  PROBE_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  PROBE_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, dev));
   cudaDeviceProp prop{};
-  CHECK(cudaGetDeviceProperties(&prop, dev));
+  PROBE_CHECK(cudaGetDeviceProperties(&prop, dev));
   // 8 blocks of 256 threads per SM: 64 warps, enough to cover both pipes' latencies
   const Launch l{sms * 8, 256, iters};
   const double threads = double(l.blocks) * l.threads;
   unsigned* ou = nullptr;
   double* od = nullptr;
-  CHECK(cudaMalloc(&ou, sizeof(unsigned) * std::size_t(threads)));
-  CHECK(cudaMalloc(&od, sizeof(double) * std::size_t(threads)));
+  PROBE_CHECK(cudaMalloc(&ou, sizeof(unsigned) * std::size_t(threads)));
+  PROBE_CHECK(cudaMalloc(&od, sizeof(double) * std::size_t(threads)));
   const double per_kind = threads * double(iters) * kChains;  // instructions of each kind in a run
   const double sm_clk_per_s = double(sms) * double(khz) * 1e3;
   std::printf("device: %s, %d SMs, clock %.0f MHz (attribute); %d iterations x %d chains per thread\n", prop.name,
@@ -136,7 +112,7 @@ int main(int argc, char** argv) {
               "IMAD with IMAD.HI %.2f; IMAD + IMAD.HI beside DFMA %.2f\n",
               overlap(t_imad, t_dfma, t_mix), overlap(t_wide, t_dfma, t_wmix), overlap(t_hi, t_dfma, t_hmix),
               overlap(t_imad, t_hi, t_lohi), overlap(t_lohi, t_dfma, t_lohid));
-  CHECK(cudaFree(ou));
-  CHECK(cudaFree(od));
+  PROBE_CHECK(cudaFree(ou));
+  PROBE_CHECK(cudaFree(od));
   return 0;
 }
