@@ -41,66 +41,37 @@ std::string device_name() {
 
 void device_synchronize() { CUZK_CUDA(cudaDeviceSynchronize()); }
 
+namespace detail {
+void free_device(void* p) { cudaFree(p); }
+void free_pinned(void* p) { cudaFreeHost(p); }
+}  // namespace detail
+
 DeviceBuffer::DeviceBuffer(std::size_t bytes) { resize_discard(bytes); }
-DeviceBuffer::~DeviceBuffer() {
-  if (p_) cudaFree(p_);
-}
-DeviceBuffer::DeviceBuffer(DeviceBuffer&& o) noexcept : p_(o.p_), n_(o.n_) {
-  o.p_ = nullptr;
-  o.n_ = 0;
-}
-DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& o) noexcept {
-  if (this != &o) {
-    if (p_) cudaFree(p_);
-    p_ = o.p_;
-    n_ = o.n_;
-    o.p_ = nullptr;
-    o.n_ = 0;
-  }
-  return *this;
-}
 void DeviceBuffer::resize_discard(std::size_t bytes) {
-  if (bytes <= n_ && p_) return;
-  if (p_) CUZK_CUDA(cudaFree(p_));
-  p_ = nullptr;
-  n_ = 0;
+  if (bytes <= size() && get()) return;
+  reset();
   if (bytes == 0) return;
-  CUZK_CUDA(cudaMalloc(&p_, bytes));
-  n_ = bytes;
+  void* p = nullptr;
+  CUZK_CUDA(cudaMalloc(&p, bytes));
+  adopt(p, bytes);
 }
 void DeviceBuffer::upload(const void* host, std::size_t bytes, std::size_t offset) {
-  if (offset + bytes > n_) throw std::runtime_error("DeviceBuffer::upload out of range");
-  CUZK_CUDA(cudaMemcpy(static_cast<char*>(p_) + offset, host, bytes, cudaMemcpyHostToDevice));
+  if (offset + bytes > size()) throw std::runtime_error("DeviceBuffer::upload out of range");
+  CUZK_CUDA(cudaMemcpy(static_cast<char*>(get()) + offset, host, bytes, cudaMemcpyHostToDevice));
 }
 void DeviceBuffer::download(void* host, std::size_t bytes, std::size_t offset) const {
-  if (offset + bytes > n_) throw std::runtime_error("DeviceBuffer::download out of range");
-  CUZK_CUDA(cudaMemcpy(host, static_cast<const char*>(p_) + offset, bytes, cudaMemcpyDeviceToHost));
+  if (offset + bytes > size()) throw std::runtime_error("DeviceBuffer::download out of range");
+  CUZK_CUDA(cudaMemcpy(host, static_cast<const char*>(get()) + offset, bytes, cudaMemcpyDeviceToHost));
 }
 void DeviceBuffer::zero() {
-  if (p_) CUZK_CUDA(cudaMemset(p_, 0, n_));
+  if (get()) CUZK_CUDA(cudaMemset(get(), 0, size()));
 }
 
 PinnedHostBuffer::PinnedHostBuffer(std::size_t bytes) {
   if (bytes == 0) return;
-  CUZK_CUDA(cudaHostAlloc(&p_, bytes, cudaHostAllocDefault));
-  n_ = bytes;
-}
-PinnedHostBuffer::~PinnedHostBuffer() {
-  if (p_) cudaFreeHost(p_);
-}
-PinnedHostBuffer::PinnedHostBuffer(PinnedHostBuffer&& o) noexcept : p_(o.p_), n_(o.n_) {
-  o.p_ = nullptr;
-  o.n_ = 0;
-}
-PinnedHostBuffer& PinnedHostBuffer::operator=(PinnedHostBuffer&& o) noexcept {
-  if (this != &o) {
-    if (p_) cudaFreeHost(p_);
-    p_ = o.p_;
-    n_ = o.n_;
-    o.p_ = nullptr;
-    o.n_ = 0;
-  }
-  return *this;
+  void* p = nullptr;
+  CUZK_CUDA(cudaHostAlloc(&p, bytes, cudaHostAllocDefault));
+  adopt(p, bytes);
 }
 
 // ------------------------------------------------------------------------------------------------

@@ -27,47 +27,70 @@ std::uint32_t device_count();  // CUDA devices present (0 without a driver or de
 std::string device_name();  // name of the current device ("" when none)
 void device_synchronize();
 
-// Owning device allocation (cudaMalloc), move-only.
-class DeviceBuffer {
+namespace detail {
+void free_device(void* p);  // cudaFree, errors ignored (destructors)
+void free_pinned(void* p);  // cudaFreeHost, errors ignored
+// The owner of one allocation of n bytes, move-only; Free releases it.
+template <void (*Free)(void*)>
+class OwnedAllocation {
  public:
-  DeviceBuffer() = default;
-  explicit DeviceBuffer(std::size_t bytes);
-  ~DeviceBuffer();
-  DeviceBuffer(DeviceBuffer&& o) noexcept;
-  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept;
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  OwnedAllocation() = default;
+  ~OwnedAllocation() { reset(); }
+  OwnedAllocation(OwnedAllocation&& o) noexcept : p_(o.p_), n_(o.n_) {
+    o.p_ = nullptr;
+    o.n_ = 0;
+  }
+  OwnedAllocation& operator=(OwnedAllocation&& o) noexcept {
+    if (this != &o) {
+      reset();
+      p_ = o.p_;
+      n_ = o.n_;
+      o.p_ = nullptr;
+      o.n_ = 0;
+    }
+    return *this;
+  }
+  OwnedAllocation(const OwnedAllocation&) = delete;
+  OwnedAllocation& operator=(const OwnedAllocation&) = delete;
 
   void* get() const { return p_; }
   std::size_t size() const { return n_; }
-  void resize_discard(std::size_t bytes);  // grow-only reallocation, contents lost
-  void upload(const void* host, std::size_t bytes, std::size_t offset = 0);
-  void download(void* host, std::size_t bytes, std::size_t offset = 0) const;
-  void zero();
+
+ protected:
+  void reset() {
+    if (p_) Free(p_);
+    p_ = nullptr;
+    n_ = 0;
+  }
+  void adopt(void* p, std::size_t n) {  // after reset()
+    p_ = p;
+    n_ = n;
+  }
 
  private:
   void* p_ = nullptr;
   std::size_t n_ = 0;
 };
+}  // namespace detail
+
+// Owning device allocation (cudaMalloc), move-only.
+class DeviceBuffer : public detail::OwnedAllocation<detail::free_device> {
+ public:
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(std::size_t bytes);
+
+  void resize_discard(std::size_t bytes);  // grow-only reallocation, contents lost
+  void upload(const void* host, std::size_t bytes, std::size_t offset = 0);
+  void download(void* host, std::size_t bytes, std::size_t offset = 0) const;
+  void zero();
+};
 
 // Owning page-locked host allocation (cudaHostAlloc), move-only: copies from it to the device run
 // asynchronously at full bus speed (streamed proving keys keep their bases in one).
-class PinnedHostBuffer {
+class PinnedHostBuffer : public detail::OwnedAllocation<detail::free_pinned> {
  public:
   PinnedHostBuffer() = default;
   explicit PinnedHostBuffer(std::size_t bytes);
-  ~PinnedHostBuffer();
-  PinnedHostBuffer(PinnedHostBuffer&& o) noexcept;
-  PinnedHostBuffer& operator=(PinnedHostBuffer&& o) noexcept;
-  PinnedHostBuffer(const PinnedHostBuffer&) = delete;
-  PinnedHostBuffer& operator=(const PinnedHostBuffer&) = delete;
-
-  void* get() const { return p_; }
-  std::size_t size() const { return n_; }
-
- private:
-  void* p_ = nullptr;
-  std::size_t n_ = 0;
 };
 
 // Host points -> the device layout (96 / 192 bytes, infinity as x = y = 0) in host memory, on all
