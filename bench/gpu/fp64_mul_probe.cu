@@ -1,7 +1,7 @@
 // Probe: Fp (BLS12-381 base field) Montgomery multiplication on the FP64 pipe, alone and beside the
 // IMAD multiplication (gpu::Fp, field.cuh) — does the second pipe raise the multiplication rate?
 //
-// Why: the MSM and NTT kernels are bound by the IMAD pipe (gpu::Fp mul at ~98% of it; RESULTS_gpu.md,
+// Why: the MSM and NTT kernels are bound by the IMAD pipe (gpu::Fp mul at 96% of it; RESULTS_gpu.md,
 // session 10), while the FP64 pipe, as fast and separate (bench/gpu/pipe_rates.cu: IMAD 63.5, DFMA
 // 61.6 per clock per SM, 85-95% overlap when interleaved), sits idle.
 //
