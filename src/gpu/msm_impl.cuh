@@ -615,8 +615,9 @@ struct Msm<C>::Impl {
   // Batch-affine accumulation (msm_affine.cuh) by groups of g windows (digits, sorts, rounds, buckets):
   // the workspace is g windows' sort plus two lists (about 0.75 g N points) instead of every window's
   // digits, and each round's inversion serves the whole group.
-  void accumulate_affine(const Fr* d_scalars, u32 N, int c, int nwin, u32 nb, Xyzz* bk, bool timing,
-                         cudaStream_t st) {
+  void accumulate_affine(const Fr* d_scalars, u32 N, int c, Xyzz* bk, bool timing, cudaStream_t st) {
+    const int nwin = num_windows(c);   // c bits each (WindowLayout::uniform)
+    const u32 nb = u32(1) << (c - 1);  // buckets per window
     // windows per group: g N <= 2^CUZK_MSM_AFF_GROUP_LOG entries (tuning override), positions < 2^31
     const int group_log = std::clamp(env_int("CUZK_MSM_AFF_GROUP_LOG", DevCurve<C>::kGroupLog), 1, 30);
     const int g = int(std::clamp<u64>((u64(1) << group_log) / N, 1, u64(nwin)));
@@ -840,7 +841,7 @@ struct Msm<C>::Impl {
     buckets.resize_discard(bucket_bytes);
     CUZK_CUDA(cudaMemsetAsync(buckets.get(), 0, bucket_bytes, st));
     Xyzz* bk = static_cast<Xyzz*>(buckets.get());
-    if (affine) accumulate_affine(d_scalars, N, c, nwin, u32(1) << (c - 1), bk, timing, st);
+    if (affine) accumulate_affine(d_scalars, N, c, bk, timing, st);
     else accumulate_xyzz(d_scalars, N, win, bk, timing, st);
     if (timing) CUZK_CUDA(cudaEventRecord(ev[3], st));
 
