@@ -4,7 +4,8 @@
 # $BENCH_ARGS (default: NTT 2^20..2^28 only, 5 repetitions) once per further argument LABEL="VAR=VALUE
 # [VAR=VALUE ...]" (the environment of that run; LABEL=base with nothing after '=' for the defaults),
 # in the order given, then the same list again in reverse (drift between runs shows as a difference
-# between the two passes). Logs under $OUT as <label>_<pass>_bench.txt; the NTT lines on stdout.
+# between the two passes). Logs under $OUT as <label>_<pass>_bench.txt; the NTT, MSM and MSM-profile
+# lines on stdout.
 set -u
 D=${1:-build-x}
 shift
