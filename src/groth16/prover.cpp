@@ -118,23 +118,29 @@ std::vector<Fr> compute_h_scalars(RowEvaluations ev, const ProvingKey& key) {
   ev.a.resize(m, Fr::zero());
   ev.b.resize(m, Fr::zero());
   ev.c.resize(m, Fr::zero());
-  std::vector<Fr>* polys[3] = {&ev.a, &ev.b, &ev.c};
   if (key.h_basis == HBasis::kMonomialOverZ) {
-    // bellperson: interpolate, evaluate on the coset 7<w>, divide by Z there (Z = 7^m - 1 is constant
-    // on the coset), interpolate back; the quotient has degree m - 2.
-    for (auto* v : polys) {
+    // bellperson interpolates a, b and c, evaluates them on the coset 7<w>, divides a*b - c there by
+    // Z = 7^m - 1 (constant on the coset) and interpolates back: seven transforms. That last
+    // interpolation undoes C's evaluation on the coset (it is linear, and coset_intt(coset_ntt(U)) = U
+    // for C's coefficients U), so U can be subtracted after it instead:
+    //   H = (coset_intt(A B on the coset) - U) / (7^m - 1),
+    // six transforms, and the same H for any a, b, c. (Satisfied: A B = (X^m - 1) H + U, so
+    // A B mod (X^m - 7^m) = U + (7^m - 1) H, which is what coset_intt gives.)
+    for (auto* v : {&ev.a, &ev.b}) {
       math::intt(domain, *v);
       math::coset_ntt(domain, *v);
     }
-    Fr z_inv = (Fr::from_u64(math::kFrMultiplicativeGenerator).pow(std::uint64_t(m)) - Fr::one()).inverse();
-    parallel_for(m, [&](std::size_t i) { ev.a[i] = (ev.a[i] * ev.b[i] - ev.c[i]) * z_inv; }, 4096);
+    math::intt(domain, ev.c);
+    parallel_for(m, [&](std::size_t i) { ev.a[i] = ev.a[i] * ev.b[i]; }, 4096);
     math::coset_intt(domain, ev.a);
+    const Fr z_inv = (Fr::from_u64(math::kFrMultiplicativeGenerator).pow(std::uint64_t(m)) - Fr::one()).inverse();
+    parallel_for(m, [&](std::size_t i) { ev.a[i] = (ev.a[i] - ev.c[i]) * z_inv; }, 4096);
     ev.a.resize(m - 1);
     return std::move(ev.a);
   }
   // snarkjs: row k lives at w'^k (snarkjs_domain.hpp); evaluate a*b - c on the odd coset w'_2m <w'>.
   // The key's H points absorb Z and the interpolation, so no division here.
-  for (auto* v : polys) {
+  for (auto* v : {&ev.a, &ev.b, &ev.c}) {
     *v = snarkjs_to_our_order(*v);
     math::intt(domain, *v);
     math::coset_ntt(domain, *v, root_of_unity(key.domain_log2 + 1, true));

@@ -4,6 +4,7 @@
 #include "groth16/prover.hpp"
 #include "groth16/test_setup.hpp"
 #include "groth16/verifier.hpp"
+#include "math/poly/ntt.hpp"
 #include "toy_circuits.hpp"
 
 using namespace cuzk;
@@ -85,6 +86,34 @@ TEST(Prover, MatchesDefinitionWithInjectedRandomness) {
   EXPECT_TRUE(*verify(pk->vk, public_inputs(c), proof));
   // Deterministic given r, s.
   EXPECT_EQ(prove(c, *pk, rs), proof);
+}
+
+// compute_h_scalars runs six transforms where bellperson runs seven; the H must be bellperson's exactly,
+// for any rows (the identity holds without a satisfied witness), so random ones are compared against
+// bellperson's definition: interpolate a, b, c, evaluate on the coset 7<w>, (a b - c) / (7^m - 1),
+// interpolate back.
+TEST(Prover, HScalarsAreBellpersonsSevenTransformQuotient) {
+  test::Rng rng(99);
+  for (unsigned log_m : {1u, 3u, 7u}) {
+    const std::size_t m = std::size_t(1) << log_m;
+    ProvingKey key;
+    key.domain_log2 = log_m;
+    RowEvaluations ev;
+    for (auto* v : {&ev.a, &ev.b, &ev.c})
+      for (std::size_t i = 0; i + 1 < m; ++i) v->push_back(rng.fr());  // one row short: padded with zero
+    auto want = ev;
+    const auto& domain = math::domain_for(log_m);
+    for (auto* v : {&want.a, &want.b, &want.c}) {
+      v->resize(m, Fr::zero());
+      math::intt(domain, *v);
+      math::coset_ntt(domain, *v);
+    }
+    const Fr z = Fr::from_u64(7).pow(std::uint64_t(m)) - Fr::one();
+    for (std::size_t i = 0; i < m; ++i) want.a[i] = (want.a[i] * want.b[i] - want.c[i]) * z.inverse();
+    math::coset_intt(domain, want.a);
+    want.a.resize(m - 1);
+    EXPECT_EQ(compute_h_scalars(ev, key), want.a) << "m = " << m;
+  }
 }
 
 TEST(Prover, UnsatisfiedWitnessIsNamedAndDoesNotVerify) {
