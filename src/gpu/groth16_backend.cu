@@ -41,12 +41,6 @@ double now_ms() {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-Fr to_dev(const HostFr& x) {
-  Fr r;
-  std::memcpy(static_cast<void*>(&r), &x, sizeof(r));
-  return r;
-}
-
 bool is_oom(const std::exception& e) { return std::strstr(e.what(), "out of memory") != nullptr; }
 
 // ---------------------------------------------------------------------------------------------
@@ -140,13 +134,11 @@ __global__ void long_rows_product_kernel(const u32* __restrict__ long_rows, u32 
   store_f(c + row, load_f(a + row) * load_f(b + row));
 }
 
-// a <- (a * b - c) [* zinv]
-__global__ void pointwise_kernel(Fr* a, const Fr* b, const Fr* c, u64 n, Fr zinv, bool divide) {
+// a <- a * b - c
+__global__ void pointwise_kernel(Fr* a, const Fr* b, const Fr* c, u64 n) {
   const u64 i = u64(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  Fr v = load_f(a + i) * load_f(b + i) - load_f(c + i);
-  if (divide) v = v * zinv;
-  store_f(a + i, v);
+  store_f(a + i, load_f(a + i) * load_f(b + i) - load_f(c + i));
 }
 
 // scatter: out[(e k) mod n] = in[k]; else out[k] = in[(e k) mod n]   (n a power of two)
@@ -1284,13 +1276,17 @@ struct GpuProver::Impl {
     // 3. H scalars
     const Fr* h_scalars = a;
     if (k.basis == HBasis::kMonomialOverZ) {
-      for (Fr* v : {a, b, c}) {
-        dom->inverse(v, log, NttOrder::kNR, false, s0);
-        dom->forward(v, log, NttOrder::kRN, true, s0);
-      }
-      pointwise_kernel<<<grid_for(m, 256), 256, 0, s0>>>(a, b, c, m, to_dev(k.z_inv), true);
-      CUZK_CUDA_LAUNCH();
-      dom->inverse(a, log, NttOrder::kNR, true, s0);  // bit-reversed coefficients, like the key's H bases
+      // Six transforms where bellperson runs seven (groth16::compute_h_scalars says why this is the
+      // same H): A and B to the coset 7<w>, C's coefficients U, then H = (coset-iNTT(A B) - U) / (7^m - 1).
+      // The product and the difference ride on the last pass of the transform before them.
+      dom->inverse(a, log, NttOrder::kNR, false, s0);
+      dom->forward(a, log, NttOrder::kRN, true, s0);
+      dom->inverse(b, log, NttOrder::kNR, false, s0);
+      dom->forward(b, log, NttOrder::kRN, true, s0, NttEpilogue{.mul = a});  // A B on the coset
+      dom->inverse(c, log, NttOrder::kNR, false, s0);                         // U, bit-reversed
+      // H's coefficients, bit-reversed like the key's H bases
+      dom->inverse(b, log, NttOrder::kNR, true, s0, NttEpilogue{.sub = c, .factor = k.z_inv});
+      h_scalars = b;
     } else {
       const std::uint64_t e = groth16::snarkjs_root_exponent();
       Fr* bufs[3] = {a, b, c};
@@ -1306,7 +1302,7 @@ struct GpuProver::Impl {
         CUZK_CUDA_LAUNCH();
         dom->forward(v, log, NttOrder::kRN, false, s0);
       }
-      pointwise_kernel<<<grid_for(m, 256), 256, 0, s0>>>(bufs[0], bufs[1], bufs[2], m, Fr::one(), false);
+      pointwise_kernel<<<grid_for(m, 256), 256, 0, s0>>>(bufs[0], bufs[1], bufs[2], m);
       CUZK_CUDA_LAUNCH();
       permute_kernel<<<grid_for(m, 256), 256, 0, s0>>>(bufs[0], free_buf, m, e, false);
       CUZK_CUDA_LAUNCH();

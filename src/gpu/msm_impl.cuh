@@ -156,6 +156,54 @@ __global__ void digits_kernel(const Fr* scalars, u32 n, WindowLayout win, int w0
 }
 
 // ---------------------------------------------------------------------------------------------
+// The bucket runs of one segment [b, e) of a window's sorted list (m entries, keys K): a run wholly
+// inside the segment goes straight to its bucket; a run touching the segment's first or last entry
+// becomes one of the segment's two slots in the next level's list (key, partial sum), which stays
+// sorted by key. Feed it each entry's key with next(), then add the entry to acc.
+template <class F>
+struct RunSink {
+  XyzzT<F>* B;   // the window's buckets (key k at B[k - 1])
+  XyzzT<F>* OP;  // the segment's two slots in the next level's list
+  u32 prev_key, next_key, cur;
+  bool first = true, wrote0 = false, wrote1 = false;
+  XyzzT<F> acc = XyzzT<F>::infinity();
+
+  __device__ __forceinline__ RunSink(const u32* K, u32 b, u32 e, u32 m, XyzzT<F>* buckets, u32* out_keys,
+                                     XyzzT<F>* out_pts)
+      : B(buckets), OP(out_pts) {
+    prev_key = b > 0 ? K[b - 1] : 0u;  // keys are >= 1 here, 0 never matches
+    next_key = e < m ? K[e] : 0u;
+    cur = K[b];
+    out_keys[0] = cur;
+    out_keys[1] = K[e - 1];
+  }
+  __device__ __forceinline__ void next(u32 k) {
+    if (k == cur) return;
+    if (first && prev_key == cur) {
+      store_xyzz(OP, acc);
+      wrote0 = true;
+    } else if (!acc.is_inf()) {
+      store_xyzz(B + (cur - 1), acc);
+    }
+    first = false;
+    acc = XyzzT<F>::infinity();
+    cur = k;
+  }
+  __device__ __forceinline__ void finish() {
+    if (first && prev_key == cur) {
+      store_xyzz(OP, acc);
+      wrote0 = true;
+    } else if (next_key == cur) {
+      store_xyzz(OP + 1, acc);
+      wrote1 = true;
+    } else if (!acc.is_inf()) {
+      store_xyzz(B + (cur - 1), acc);
+    }
+    if (!wrote0) store_xyzz(OP, XyzzT<F>::infinity());
+    if (!wrote1) store_xyzz(OP + 1, XyzzT<F>::infinity());
+  }
+};
+
 // Level 1: segments of L sorted entries (key, value) -> buckets + partial list. MINB: blocks of 128
 // per SM the register allocation must allow (2: <= 255 registers, 3: <= 168, 4: <= 128). 2 is the
 // default: 3 blocks (a few spilled registers), an accumulator in shared memory (session 6) and 3 blocks
@@ -168,7 +216,6 @@ __global__ void __launch_bounds__(128, MINB) accumulate_l1_kernel(const AffineT<
                                                             const u32* zero_counts, XyzzT<F>* buckets, WindowLayout win,
                                                             u32* out_keys, XyzzT<F>* out_pts, u32 out_stride,
                                                             u32* out_counts) {
-  using Xyzz = XyzzT<F>;
   using Aff = AffineT<F>;
   const int w = blockIdx.y;
   const u32 seg = blockIdx.x * blockDim.x + threadIdx.x;
@@ -180,16 +227,8 @@ __global__ void __launch_bounds__(128, MINB) accumulate_l1_kernel(const AffineT<
   const u32* K = keys + std::size_t(w) * n + z;
   const u32* V = vals + std::size_t(w) * n + z;
   const u32 b = seg * L, e = min(b + L, m);
-  const u32 prev_key = b > 0 ? K[b - 1] : 0u;  // keys are >= 1 here, 0 never matches
-  const u32 next_key = e < m ? K[e] : 0u;
-  Xyzz* B = buckets + win.bucket_offset(w);
-  u32* OK = out_keys + std::size_t(w) * out_stride + 2 * seg;
-  Xyzz* OP = out_pts + std::size_t(w) * out_stride + 2 * seg;
-  u32 cur = K[b];
-  OK[0] = cur;
-  OK[1] = K[e - 1];
-  bool first = true, wrote0 = false, wrote1 = false;
-  Xyzz acc = Xyzz::infinity();
+  RunSink<F> sink(K, b, e, m, buckets + win.bucket_offset(w), out_keys + std::size_t(w) * out_stride + 2 * seg,
+                  out_pts + std::size_t(w) * out_stride + 2 * seg);
   u32 v = V[b];
   Aff p = load_affine(bases + (v & 0x7fffffffu));
   for (u32 t = b; t < e; ++t) {
@@ -200,32 +239,10 @@ __global__ void __launch_bounds__(128, MINB) accumulate_l1_kernel(const AffineT<
       v = V[t + 1];
       p = load_affine(bases + (v & 0x7fffffffu));
     }
-    if (k != cur) {
-      if (first && prev_key == cur) {
-        store_xyzz(OP, acc);
-        wrote0 = true;
-      } else if (!acc.is_inf()) {
-        store_xyzz(B + (cur - 1), acc);
-      }
-      first = false;
-      acc = Xyzz::infinity();
-      cur = k;
-    }
-    acc.add_affine(q.cneg(sign));
+    sink.next(k);
+    sink.acc.add_affine(q.cneg(sign));
   }
-  const bool start_inc = first && prev_key == cur;
-  const bool end_inc = next_key == cur;
-  if (start_inc) {
-    store_xyzz(OP, acc);
-    wrote0 = true;
-  } else if (end_inc) {
-    store_xyzz(OP + 1, acc);
-    wrote1 = true;
-  } else if (!acc.is_inf()) {
-    store_xyzz(B + (cur - 1), acc);
-  }
-  if (!wrote0) store_xyzz(OP, Xyzz::infinity());
-  if (!wrote1) store_xyzz(OP + 1, Xyzz::infinity());
+  sink.finish();
 }
 
 // Levels >= 2: the same on a sorted list of (key, XYZZ partial sums).
@@ -234,7 +251,6 @@ __global__ void __launch_bounds__(128) accumulate_lk_kernel(const u32* in_keys, 
                                                             const u32* in_counts, u32 L, XyzzT<F>* buckets, WindowLayout win,
                                                             u32* out_keys, XyzzT<F>* out_pts, u32 out_stride,
                                                             u32* out_counts) {
-  using Xyzz = XyzzT<F>;
   const int w = blockIdx.y;
   const u32 seg = blockIdx.x * blockDim.x + threadIdx.x;
   const u32 m = in_counts[w];
@@ -242,46 +258,15 @@ __global__ void __launch_bounds__(128) accumulate_lk_kernel(const u32* in_keys, 
   if (seg == 0) out_counts[w] = 2 * nseg;
   if (seg >= nseg) return;
   const u32* K = in_keys + std::size_t(w) * in_stride;
-  const Xyzz* P = in_pts + std::size_t(w) * in_stride;
+  const XyzzT<F>* P = in_pts + std::size_t(w) * in_stride;
   const u32 b = seg * L, e = min(b + L, m);
-  const u32 prev_key = b > 0 ? K[b - 1] : 0u;
-  const u32 next_key = e < m ? K[e] : 0u;
-  Xyzz* B = buckets + win.bucket_offset(w);
-  u32* OK = out_keys + std::size_t(w) * out_stride + 2 * seg;
-  Xyzz* OP = out_pts + std::size_t(w) * out_stride + 2 * seg;
-  u32 cur = K[b];
-  OK[0] = cur;
-  OK[1] = K[e - 1];
-  bool first = true, wrote0 = false, wrote1 = false;
-  Xyzz acc = Xyzz::infinity();
+  RunSink<F> sink(K, b, e, m, buckets + win.bucket_offset(w), out_keys + std::size_t(w) * out_stride + 2 * seg,
+                  out_pts + std::size_t(w) * out_stride + 2 * seg);
   for (u32 t = b; t < e; ++t) {
-    const u32 k = K[t];
-    if (k != cur) {
-      if (first && prev_key == cur) {
-        store_xyzz(OP, acc);
-        wrote0 = true;
-      } else if (!acc.is_inf()) {
-        store_xyzz(B + (cur - 1), acc);
-      }
-      first = false;
-      acc = Xyzz::infinity();
-      cur = k;
-    }
-    acc.add(load_xyzz(P + t));
+    sink.next(K[t]);
+    sink.acc.add(load_xyzz(P + t));
   }
-  const bool start_inc = first && prev_key == cur;
-  const bool end_inc = next_key == cur;
-  if (start_inc) {
-    store_xyzz(OP, acc);
-    wrote0 = true;
-  } else if (end_inc) {
-    store_xyzz(OP + 1, acc);
-    wrote1 = true;
-  } else if (!acc.is_inf()) {
-    store_xyzz(B + (cur - 1), acc);
-  }
-  if (!wrote0) store_xyzz(OP, Xyzz::infinity());
-  if (!wrote1) store_xyzz(OP + 1, Xyzz::infinity());
+  sink.finish();
 }
 
 // Lap timer of the affine rounds' phases (CUZK_MSM_AFF_PROFILE=1); does nothing otherwise.
