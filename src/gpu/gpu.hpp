@@ -106,15 +106,6 @@ void host_bases_to_device_layout(void* out, const math::G2Affine* in, std::size_
 // (no permutation pass), kRN the converse, kNN permutes in place first.
 enum class NttOrder { kNN, kNR, kRN };
 
-// Element-wise work fused into a transform's last pass, which saves a pass over memory: each output
-// x_i becomes x_i * mul_i when `mul` is set, then (x_i - sub_i) * factor when `sub` is set. Both are
-// device arrays of 2^log_n Fr indexed like the output (bit-reversed for kNR).
-struct NttEpilogue {
-  const void* mul = nullptr;
-  const void* sub = nullptr;
-  math::Fr factor = math::Fr::one();
-};
-
 class NttDomain {
  public:
   // Precomputes on the device the twiddles w_N^e, e < N/2, for N = 2^max_log (32 * N/2 bytes);
@@ -132,9 +123,9 @@ class NttDomain {
 
   // In place on a device array of 2^log_n Fr.
   void forward(void* d_data, int log_n, NttOrder order = NttOrder::kNN, bool coset = false,
-               void* stream = nullptr, const NttEpilogue& epilogue = {});
+               void* stream = nullptr);
   void inverse(void* d_data, int log_n, NttOrder order = NttOrder::kNN, bool coset = false,
-               void* stream = nullptr, const NttEpilogue& epilogue = {});
+               void* stream = nullptr);
 
   // Host-array convenience (copy in, transform with natural order, copy out); size a power of two.
   void ntt(std::span<math::Fr> a);

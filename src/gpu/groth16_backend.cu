@@ -41,6 +41,12 @@ double now_ms() {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+Fr to_dev(const HostFr& x) {
+  Fr r;
+  std::memcpy(static_cast<void*>(&r), &x, sizeof(r));
+  return r;
+}
+
 bool is_oom(const std::exception& e) { return std::strstr(e.what(), "out of memory") != nullptr; }
 
 // ---------------------------------------------------------------------------------------------
@@ -139,6 +145,20 @@ __global__ void pointwise_kernel(Fr* a, const Fr* b, const Fr* c, u64 n) {
   const u64 i = u64(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
   store_f(a + i, load_f(a + i) * load_f(b + i) - load_f(c + i));
+}
+
+// a <- a * b
+__global__ void product_kernel(Fr* a, const Fr* b, u64 n) {
+  const u64 i = u64(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  store_f(a + i, load_f(a + i) * load_f(b + i));
+}
+
+// x <- (x - u) * f
+__global__ void difference_times_kernel(Fr* x, const Fr* u, u64 n, Fr f) {
+  const u64 i = u64(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  store_f(x + i, (load_f(x + i) - load_f(u + i)) * f);
 }
 
 // scatter: out[(e k) mod n] = in[k]; else out[k] = in[(e k) mod n]   (n a power of two)
@@ -904,7 +924,15 @@ struct GpuProver::Impl {
   std::unique_ptr<MsmG2> scratch2;
 
   Impl() {
-    CUZK_CUDA(cudaStreamCreateWithFlags(&s0, cudaStreamNonBlocking));
+    // s0 (a,b,c, the NTTs, H) is the longest chain: it gets the device's highest stream priority, so
+    // that the witness queries on s1 take the SMs it leaves (2^27 partition 1,089.5 -> 1,084.3 ms
+    // with H on its own host thread, RESULTS_gpu.md). CUZK_GPU_S0_PRIORITY=0 (tuning) turns it off.
+    int s0_priority = 0, least = 0, greatest = 0;
+    if (const char* v = std::getenv("CUZK_GPU_S0_PRIORITY"); !(v && std::strcmp(v, "0") == 0)) {
+      CUZK_CUDA(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+      s0_priority = greatest;
+    }
+    CUZK_CUDA(cudaStreamCreateWithPriority(&s0, cudaStreamNonBlocking, s0_priority));
     CUZK_CUDA(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking));
     CUZK_CUDA(cudaEventCreateWithFlags(&ev_w, cudaEventDisableTiming));
     for (auto& e : ev_stage) CUZK_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
@@ -1278,15 +1306,18 @@ struct GpuProver::Impl {
     if (k.basis == HBasis::kMonomialOverZ) {
       // Six transforms where bellperson runs seven (groth16::compute_h_scalars says why this is the
       // same H): A and B to the coset 7<w>, C's coefficients U, then H = (coset-iNTT(A B) - U) / (7^m - 1).
-      // The product and the difference ride on the last pass of the transform before them.
-      dom->inverse(a, log, NttOrder::kNR, false, s0);
-      dom->forward(a, log, NttOrder::kRN, true, s0);
-      dom->inverse(b, log, NttOrder::kNR, false, s0);
-      dom->forward(b, log, NttOrder::kRN, true, s0, NttEpilogue{.mul = a});  // A B on the coset
-      dom->inverse(c, log, NttOrder::kNR, false, s0);                         // U, bit-reversed
-      // H's coefficients, bit-reversed like the key's H bases
-      dom->inverse(b, log, NttOrder::kNR, true, s0, NttEpilogue{.sub = c, .factor = k.z_inv});
-      h_scalars = b;
+      // (Fusing the product and the difference into the transforms' last passes saved 1.1 ms of the
+      // 2^27 partition but cost every transform 0.1-0.15 ms: RESULTS_gpu.md, session 11.)
+      for (Fr* v : {a, b}) {
+        dom->inverse(v, log, NttOrder::kNR, false, s0);
+        dom->forward(v, log, NttOrder::kRN, true, s0);
+      }
+      dom->inverse(c, log, NttOrder::kNR, false, s0);  // U, bit-reversed
+      product_kernel<<<grid_for(m, 256), 256, 0, s0>>>(a, b, m);
+      CUZK_CUDA_LAUNCH();
+      dom->inverse(a, log, NttOrder::kNR, true, s0);  // bit-reversed coefficients, like the key's H bases
+      difference_times_kernel<<<grid_for(m, 256), 256, 0, s0>>>(a, c, m, to_dev(k.z_inv));
+      CUZK_CUDA_LAUNCH();
     } else {
       const std::uint64_t e = groth16::snarkjs_root_exponent();
       Fr* bufs[3] = {a, b, c};
@@ -1318,18 +1349,28 @@ struct GpuProver::Impl {
     // A streamed key's H is summed on a host thread of its own, through its own ring, while the witness
     // queries below cross the bus: H's chunks are compute-bound (full MSMs), the witness queries'
     // bus-bound (0/1 split), so the two overlap well. Only with overlap (s0 is then H's alone).
+    // A resident key's H too, unless CUZK_GPU_H_THREAD=0 (tuning): its MSM is then queued right behind
+    // the NTTs instead of behind the witness queries' host waits.
     GpuProveTimings th;                  // the H thread's counters
     std::unique_ptr<MsmG1> h_no_scratch;  // H has no 0/1 split, so no tail
     Split h_all;                         // H: every scalar, no split
     h_all.n = k.h_n;
     std::future<math::G1Jacobian> h_async;
-    const bool h_thread = k.streamed() && overlap && k.h_n;
+    static const bool h_thread_resident = [] {
+      const char* v = std::getenv("CUZK_GPU_H_THREAD");
+      return !(v && std::strcmp(v, "0") == 0);
+    }();
+    const bool h_thread = (k.streamed() || h_thread_resident) && overlap && k.h_n;
     if (h_thread) {
       int dev = 0;
       CUZK_CUDA(cudaGetDevice(&dev));
       h_async = std::async(std::launch::async, [&, dev] {
         CUZK_CUDA(cudaSetDevice(dev));  // the device is per host thread
-        return run_streamed(*k.ring_h, k.h, h_no_scratch, h_scalars, h_all, s0, th.msm_h_ms, th);
+        if (k.streamed()) return run_streamed(*k.ring_h, k.h, h_no_scratch, h_scalars, h_all, s0, th.msm_h_ms, th);
+        const double t0 = now_ms();
+        const math::G1Jacobian r = k.h.dev->msm_device(h_scalars, k.h_n, {}, s0);
+        th.msm_h_ms = now_ms() - t0;
+        return r;
       });
     }
     const double max_tail = opt.split_max_tail;

@@ -12,7 +12,6 @@
 // Coset and 1/n scalings are fused into the first pass's loads or the last pass's stores, with
 // factors c*h^m taken from two 2^14-entry tables (one multiplication each).
 #include <cstdlib>
-#include <cstring>
 #include <map>
 #include <mutex>
 #include <utility>
@@ -58,10 +57,6 @@ struct PassArgs {
   int s, r, logC;
   bool inverse;
   ScaleTab pre, post;
-  // the epilogue (NttEpilogue) of the last pass: x = x * mul[i]; x = (x - sub[i]) * factor
-  const Fr* mul;
-  const Fr* sub;
-  Fr factor;
 };
 
 // Shared-memory slot of element (j, c): row-major with an XOR swizzle of the low two bits so the
@@ -222,8 +217,6 @@ __global__ void __launch_bounds__(kNttShapes[SHAPE].tmax, kNttShapes[SHAPE].minb
     Fr x = sm_load(sm, (j << a.logC) + c);
     if (a.post.hi) x = x * scale_factor(a.post, a.post.rev ? bitrev(u32(gi), a.logn) : u32(gi));
     else if (a.post.shift) x = x.div_pow2(a.post.shift);
-    if (a.mul) x = x * load_f(a.mul + gi);
-    if (a.sub) x = (x - load_f(a.sub + gi)) * a.factor;
     store_f(a.data + gi, x);
   }
 }
@@ -247,14 +240,6 @@ void launch_pass(int shape, bool dif, unsigned blocks, int threads, std::size_t 
     else dit_k<<<blocks, threads, smem, st>>>(a);
   });
   CUZK_CUDA_LAUNCH();
-}
-
-// The epilogue alone, for a transform of one element (the identity, so no pass runs).
-__global__ void epilogue_only_kernel(PassArgs a) {
-  Fr x = load_f(a.data);
-  if (a.mul) x = x * load_f(a.mul);
-  if (a.sub) x = (x - load_f(a.sub)) * a.factor;
-  store_f(a.data, x);
 }
 
 // In-place bit-reversal permutation with an optional scaling by the natural (source) index.
@@ -437,8 +422,7 @@ struct NttDomain::Impl {
     return static_cast<const Fr*>(tw_inv.get());
   }
 
-  void run_passes(Fr* d, int logn, bool dif, bool inverse, ScaleTab pre, ScaleTab post, const NttEpilogue& ep,
-                  cudaStream_t st) {
+  void run_passes(Fr* d, int logn, bool dif, bool inverse, ScaleTab pre, ScaleTab post, cudaStream_t st) {
     const Fr* tw_table = static_cast<const Fr*>(tw.get());
     if (inverse) {
       if (const Fr* t = inverse_twiddles()) {
@@ -499,10 +483,6 @@ struct NttDomain::Impl {
       a.inverse = inverse;
       a.pre = step == 0 ? pre : ScaleTab{};
       a.post = step == np - 1 ? post : ScaleTab{};
-      const bool last = step == np - 1;
-      a.mul = last ? static_cast<const Fr*>(ep.mul) : nullptr;
-      a.sub = last ? static_cast<const Fr*>(ep.sub) : nullptr;
-      std::memcpy(static_cast<void*>(&a.factor), &ep.factor, sizeof(Fr));  // bit-compatible Montgomery form
       const int E = 1 << (a.r + logC);
       const NttShape& sh = kNttShapes[shape];
       const int threads = std::max(32, std::min(sh.tmax, E >> sh.qmax));
@@ -512,22 +492,10 @@ struct NttDomain::Impl {
     }
   }
 
-  void transform(void* data, int logn, NttOrder order, bool coset, bool inverse, const NttEpilogue& ep,
-                 cudaStream_t st) {
+  void transform(void* data, int logn, NttOrder order, bool coset, bool inverse, cudaStream_t st) {
     if (logn < 0 || logn > max_log) throw std::invalid_argument("NttDomain: size outside the domain");
     Fr* d = static_cast<Fr*>(data);
-    if (logn == 0) {  // n = 1: every transform is the identity
-      if (ep.mul || ep.sub) {
-        PassArgs a{};
-        a.data = d;
-        a.mul = static_cast<const Fr*>(ep.mul);
-        a.sub = static_cast<const Fr*>(ep.sub);
-        std::memcpy(static_cast<void*>(&a.factor), &ep.factor, sizeof(Fr));
-        epilogue_only_kernel<<<1, 1, 0, st>>>(a);
-        CUZK_CUDA_LAUNCH();
-      }
-      return;
-    }
+    if (logn == 0) return;  // n = 1: every transform is the identity
     ScaleTab none;
     if (!inverse) {
       switch (order) {
@@ -535,14 +503,14 @@ struct NttDomain::Impl {
           ScaleTab pre = coset ? scale(logn, 0, false) : none;
           bitrev_kernel<<<grid_for(std::size_t(1) << logn, 256), 256, 0, st>>>(d, logn, pre);
           CUZK_CUDA_LAUNCH();
-          run_passes(d, logn, false, false, none, none, ep, st);
+          run_passes(d, logn, false, false, none, none, st);
           break;
         }
         case NttOrder::kNR:
-          run_passes(d, logn, true, false, coset ? scale(logn, 0, false) : none, none, ep, st);
+          run_passes(d, logn, true, false, coset ? scale(logn, 0, false) : none, none, st);
           break;
         case NttOrder::kRN:
-          run_passes(d, logn, false, false, coset ? scale(logn, 0, true) : none, none, ep, st);
+          run_passes(d, logn, false, false, coset ? scale(logn, 0, true) : none, none, st);
           break;
       }
     } else {
@@ -551,13 +519,13 @@ struct NttDomain::Impl {
         case NttOrder::kNN:
           bitrev_kernel<<<grid_for(std::size_t(1) << logn, 256), 256, 0, st>>>(d, logn, none);
           CUZK_CUDA_LAUNCH();
-          run_passes(d, logn, false, true, none, scale(logn, kind, false), ep, st);
+          run_passes(d, logn, false, true, none, scale(logn, kind, false), st);
           break;
         case NttOrder::kNR:
-          run_passes(d, logn, true, true, none, scale(logn, kind, true), ep, st);
+          run_passes(d, logn, true, true, none, scale(logn, kind, true), st);
           break;
         case NttOrder::kRN:
-          run_passes(d, logn, false, true, none, scale(logn, kind, false), ep, st);
+          run_passes(d, logn, false, true, none, scale(logn, kind, false), st);
           break;
       }
     }
@@ -578,11 +546,11 @@ std::size_t NttDomain::device_bytes() const {
 }
 int NttDomain::shape_count() { return kNttShapeCount; }
 
-void NttDomain::forward(void* d, int log_n, NttOrder order, bool coset, void* stream, const NttEpilogue& ep) {
-  impl_->transform(d, log_n, order, coset, false, ep, as_stream(stream));
+void NttDomain::forward(void* d, int log_n, NttOrder order, bool coset, void* stream) {
+  impl_->transform(d, log_n, order, coset, false, as_stream(stream));
 }
-void NttDomain::inverse(void* d, int log_n, NttOrder order, bool coset, void* stream, const NttEpilogue& ep) {
-  impl_->transform(d, log_n, order, coset, true, ep, as_stream(stream));
+void NttDomain::inverse(void* d, int log_n, NttOrder order, bool coset, void* stream) {
+  impl_->transform(d, log_n, order, coset, true, as_stream(stream));
 }
 
 namespace {

@@ -237,55 +237,6 @@ void ntt_tests(gpu::NttDomain& dom, test::Rng& rng, int max_log, bool all_orders
   }
 }
 
-// NttEpilogue: the product and the difference fused into the last pass (the Groth16 H chain uses a
-// coset forward RN with `mul` and a coset inverse NR with `sub`), against the CPU transforms; n = 1
-// runs no pass, so the epilogue has a kernel of its own there.
-void ntt_epilogue_tests(gpu::NttDomain& dom, test::Rng& rng, int max_log) {
-  for (int logn : {0, 1, 6, 13, std::min(max_log, 18)}) {  // (the CPU references are the slow part)
-    check("ntt epilogue 2^" + std::to_string(logn) + " (coset fwd RN * mul, coset inv NR - sub)", [&] {
-      const std::size_t n = std::size_t(1) << logn;
-      auto a = random_frs(rng, n), mul = random_frs(rng, n), sub = random_frs(rng, n);
-      const Fr f = rng.fr();
-      gpu::DeviceBuffer buf(n * sizeof(Fr)), dmul(n * sizeof(Fr)), dsub(n * sizeof(Fr));
-      dmul.upload(mul.data(), n * sizeof(Fr));
-      dsub.upload(sub.data(), n * sizeof(Fr));
-      std::vector<Fr> out(n);
-      bool ok = true;
-      // forward: coset evaluations (natural) times mul
-      auto want = a;
-      scale_powers(want, coset_gen());
-      if (logn > 0) cpu_ntt(want, logn);
-      for (std::size_t i = 0; i < n; ++i) want[i] *= mul[i];
-      auto a_r = a;
-      bitrev_permute(a_r);
-      buf.upload(a_r.data(), n * sizeof(Fr));
-      dom.forward(buf.get(), logn, gpu::NttOrder::kRN, true, nullptr, gpu::NttEpilogue{.mul = dmul.get()});
-      buf.download(out.data(), n * sizeof(Fr));
-      ok &= equal_vec(out, want, "coset fwd RN * mul");
-      // inverse: (coset interpolation, bit-reversed) - sub, times f
-      want = a;
-      if (logn > 0) cpu_intt(want, logn);
-      scale_powers(want, coset_gen().inverse());
-      bitrev_permute(want);
-      for (std::size_t i = 0; i < n; ++i) want[i] = (want[i] - sub[i]) * f;
-      buf.upload(a.data(), n * sizeof(Fr));
-      dom.inverse(buf.get(), logn, gpu::NttOrder::kNR, true, nullptr, gpu::NttEpilogue{.sub = dsub.get(), .factor = f});
-      buf.download(out.data(), n * sizeof(Fr));
-      ok &= equal_vec(out, want, "coset inv NR - sub");
-      // both at once
-      want = a;
-      if (logn > 0) cpu_ntt(want, logn);
-      for (std::size_t i = 0; i < n; ++i) want[i] = (want[i] * mul[i] - sub[i]) * f;
-      buf.upload(a.data(), n * sizeof(Fr));
-      dom.forward(buf.get(), logn, gpu::NttOrder::kNN, false, nullptr,
-                  gpu::NttEpilogue{.mul = dmul.get(), .sub = dsub.get(), .factor = f});
-      buf.download(out.data(), n * sizeof(Fr));
-      ok &= equal_vec(out, want, "fwd NN (x * mul - sub) * f");
-      return ok;
-    });
-  }
-}
-
 // ---------------------------------------------------------------------------------------------
 // MSM
 Fr dot(const std::vector<Fr>& k, const std::vector<Fr>& a, std::size_t n) {
@@ -598,7 +549,6 @@ int main(int argc, char** argv) {
     const int max_log = big ? 26 : (quick ? 16 : 24);
     gpu::NttDomain dom(max_log);
     ntt_tests(dom, rng, max_log, false);
-    ntt_epilogue_tests(dom, rng, max_log);
     cpu_library_tests(dom, rng, max_log);
   }
   msm_tests(rng, quick ? 16 : 20, quick);
