@@ -13,6 +13,7 @@
 #include <list>
 #include <mutex>
 #include <optional>
+#include <string_view>
 #include <type_traits>
 #include <unordered_map>
 
@@ -47,7 +48,14 @@ Fr to_dev(const HostFr& x) {
   return r;
 }
 
-bool is_oom(const std::exception& e) { return std::strstr(e.what(), "out of memory") != nullptr; }
+// A tuning switch that is on unless the variable is "0" (for A/B comparisons).
+bool switch_on(const char* name) {
+  const char* v = std::getenv(name);
+  return !(v && std::strcmp(v, "0") == 0);
+}
+
+// CUDA's out-of-memory message, in an exception or a Result error.
+bool is_oom(std::string_view what) { return what.find("out of memory") != std::string_view::npos; }
 
 // ---------------------------------------------------------------------------------------------
 // Kernels.
@@ -928,7 +936,7 @@ struct GpuProver::Impl {
     // that the witness queries on s1 take the SMs it leaves (2^27 partition 1,089.5 -> 1,084.3 ms
     // with H on its own host thread, RESULTS_gpu.md). CUZK_GPU_S0_PRIORITY=0 (tuning) turns it off.
     int s0_priority = 0, least = 0, greatest = 0;
-    if (const char* v = std::getenv("CUZK_GPU_S0_PRIORITY"); !(v && std::strcmp(v, "0") == 0)) {
+    if (switch_on("CUZK_GPU_S0_PRIORITY")) {
       CUZK_CUDA(cudaDeviceGetStreamPriorityRange(&least, &greatest));
       s0_priority = greatest;
     }
@@ -1275,10 +1283,7 @@ struct GpuProver::Impl {
     // 2. rows
     Fr *a = ptr<Fr>(d_a), *b = ptr<Fr>(d_b), *c = ptr<Fr>(d_c), *tmp = ptr<Fr>(d_tmp);
     // Long rows in pieces unless CUZK_GPU_LONG_ROWS=0 (one thread per row, for comparison).
-    static const bool pieces = [] {
-      const char* v = std::getenv("CUZK_GPU_LONG_ROWS");
-      return !(v && std::strcmp(v, "0") == 0);
-    }();
+    static const bool pieces = switch_on("CUZK_GPU_LONG_ROWS");
     eval_rows_kernel<<<grid_for(m, 128), 128, 0, s0>>>(sh.a.view(), sh.b.view(), sh.c.view(),
                                                          pieces ? kLongRowWords : ~0u, sh.has_c, dw, sh.rows, m, a,
                                                          b, c);
@@ -1356,10 +1361,7 @@ struct GpuProver::Impl {
     Split h_all;                         // H: every scalar, no split
     h_all.n = k.h_n;
     std::future<math::G1Jacobian> h_async;
-    static const bool h_thread_resident = [] {
-      const char* v = std::getenv("CUZK_GPU_H_THREAD");
-      return !(v && std::strcmp(v, "0") == 0);
-    }();
+    static const bool h_thread_resident = switch_on("CUZK_GPU_H_THREAD");
     const bool h_thread = (k.streamed() || h_thread_resident) && overlap && k.h_n;
     if (h_thread) {
       int dev = 0;
@@ -1455,7 +1457,7 @@ Result<PendingProof> run_prover(GpuProver::Impl& impl, GpuKey& key, GpuKey::Impl
     } catch (const std::exception& e) {
       cudaError_t sticky = cudaDeviceSynchronize();
       cudaGetLastError();
-      if (attempt == 0 && is_oom(e) && sticky == cudaSuccess) {
+      if (attempt == 0 && is_oom(e.what()) && sticky == cudaSuccess) {
         // give the MSM workspaces back and try once more
         try {
           key.release_workspace();
@@ -1673,10 +1675,10 @@ struct CudaBackend::Impl {
                          GpuKey::resident_bytes(key) > opt.max_resident_key_bytes);
     std::shared_ptr<void> charge;
     auto up = upload(key, stream, charge);
-    if (!up && is_oom_error(up.error())) {
+    if (!up && is_oom(up.error())) {
       make_room(nullptr, nullptr);
       (void)(up = upload(key, stream, charge));
-      if (!up && is_oom_error(up.error()) && !stream && opt.key_residency == KeyResidency::kAuto)
+      if (!up && is_oom(up.error()) && !stream && opt.key_residency == KeyResidency::kAuto)
         (void)(up = upload(key, true, charge));  // does not fit: stream it
     }
     return cache_key(id, std::move(up), std::move(charge));
@@ -1705,7 +1707,6 @@ struct CudaBackend::Impl {
     o.chunk_bases = opt.stream_chunk_bases;
     return o;
   }
-  static bool is_oom_error(const std::string& e) { return e.find("out of memory") != std::string::npos; }
 
   Result<GpuKey*> cache_key(const KeyId& id, Result<std::unique_ptr<GpuKey>> up, std::shared_ptr<void> charge) {
     if (!up) return Error{up.error()};
@@ -1735,7 +1736,7 @@ struct CudaBackend::Impl {
     }
     while (!shapes.empty() && shapes.size() >= std::max<std::size_t>(1, opt.max_cached_shapes)) shapes.pop_back();
     auto up = GpuShape::upload(shape);
-    if (!up && is_oom_error(up.error())) {
+    if (!up && is_oom(up.error())) {
       make_room(keep_key, nullptr);
       (void)(up = GpuShape::upload(shape));
     }
@@ -1779,11 +1780,11 @@ Result<PendingProof> CudaBackend::Impl::start(const groth16::R1csShape& shape, c
   auto s = get_shape(shape, *k);
   if (!s) return Error{s.error()};
   auto r = prover->start(**k, **s, w, opt.prove, &last);
-  if (!r && is_oom_error(r.error())) {
+  if (!r && is_oom(r.error())) {
     make_room(*k, *s);
     (void)(r = prover->start(**k, **s, w, opt.prove, &last));
   }
-  if (!r && is_oom_error(r.error()) && !(*k)->streamed() && opt.key_residency == KeyResidency::kAuto) {
+  if (!r && is_oom(r.error()) && !(*k)->streamed() && opt.key_residency == KeyResidency::kAuto) {
     (void)(k = restream_key(key, *k, *s));
     if (!k) return Error{k.error()};
     (void)(r = prover->start(**k, **s, w, opt.prove, &last));
