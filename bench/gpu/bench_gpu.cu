@@ -6,7 +6,11 @@
 // and the MSM result at 2^20 is checked exactly); base generation and upload are not timed.
 // Times are medians of CUDA-event-timed runs after one warm-up.
 //
-// Usage: bench_gpu [--max-ntt L] [--max-msm L] [--max-g2 L] [--no-sweep] [--reps R]
+// G1 MSM with shifted copies of the bases (Msm::add_shifted_copies) at 2^24, 2^26 and 2^27: each
+// result is compared with the plain MSM's on the same scalars; the copies' precomputation is timed
+// apart.
+//
+// Usage: bench_gpu [--max-ntt L] [--max-msm L] [--max-g2 L] [--no-sweep] [--reps R] [--copies 2,3]
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -118,12 +122,19 @@ double now_s() { return std::chrono::duration<double>(std::chrono::steady_clock:
 int main(int argc, char** argv) {
   int max_ntt = 28, max_msm = 27, max_g2 = 24, reps = 5;
   bool sweep = true;
+  std::vector<int> copy_counts = {2, 3};  // G1 MSM with shifted copies of the bases (--copies 2,3; 0: none)
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--max-ntt") && i + 1 < argc) max_ntt = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--max-msm") && i + 1 < argc) max_msm = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) reps = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--max-g2") && i + 1 < argc) max_g2 = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--no-sweep")) sweep = false;
+    else if (!std::strcmp(argv[i], "--copies") && i + 1 < argc) {
+      copy_counts.clear();
+      std::stringstream list(argv[++i]);
+      for (std::string item; std::getline(list, item, ',');)
+        if (std::atoi(item.c_str()) > 1) copy_counts.push_back(std::atoi(item.c_str()));
+    }
   }
   if (!gpu::device_available()) {
     std::printf("SKIP: no CUDA device\n");
@@ -226,6 +237,14 @@ int main(int argc, char** argv) {
   std::map<int, double> anchors_msm = {{20, 20.0},  {21, 32.8},  {22, 52.3},  {23, 87.5},
                                        {24, 153.1}, {25, 284.3}, {26, 542.8}, {27, 1025.6}};
   std::vector<std::pair<int, float>> sweep_rows;
+  struct CopyRow {
+    int logn, copies, shift = 0;
+    float ms = 0, plain_ms = 0, precompute_s = 0;
+    bool same = false;
+    gpu::MsmProfile prof{};
+  };
+  std::vector<CopyRow> copy_rows;
+  bool copies_ok = true;
   gpu::MsmProfile prof26{};
   float sel_ms = 0, gen_s = 0;
   bool msm_ok = true, bases_ok = true;
@@ -312,6 +331,39 @@ int main(int argc, char** argv) {
       }
       unsetenv("CUZK_MSM_OCC");
       unsetenv("CUZK_MSM_SEG");
+    }
+    // shifted copies: one Msm per size, since the shift is chosen for its base count
+    ctx.release_workspace();
+    for (int K : copy_counts) {
+      for (int l : {24, 26, 27}) {
+        if (l > max_msm) continue;
+        const std::size_t n = std::size_t(1) << l;
+        CopyRow row{l, K};
+        gpu::MsmG1 cx(n);
+        gpu::gen_bases_sequential(cx.device_bases(), n);
+        gpu::device_synchronize();
+        const double t1 = now_s();
+        cx.add_shifted_copies(K);
+        row.precompute_s = float(now_s() - t1);
+        row.shift = cx.copy_shift();
+        row.same = cx.msm_device(sc.get(), n) == ctx.msm_device(sc.get(), n);
+        ctx.release_workspace();
+        copies_ok &= row.same;
+        gpu::MsmConfig cfg;
+        row.ms = time_ms([&] { cx.msm_device(sc.get(), n, cfg); }, l >= 26 ? 3 : std::max(3, reps));
+        cfg.profile = true;
+        cx.msm_device(sc.get(), n, cfg);
+        row.prof = cx.last_profile();
+        for (auto& r : msm_rows)
+          if (r.logn == l) row.plain_ms = r.ms;
+        std::printf("msm 2^%d, %d copies (shift %d, %d windows from c=%d): %.1f ms (plain %.1f), precompute %.2f s, "
+                    "same result as plain: %s; digits %.1f sort %.1f accumulate %.1f reduce %.1f\n",
+                    l, K, row.shift, row.prof.windows, row.prof.window_bits, row.ms, row.plain_ms, row.precompute_s,
+                    row.same ? "yes" : "NO", row.prof.digits_ms, row.prof.sort_ms, row.prof.accumulate_ms,
+                    row.prof.reduce_ms);
+        std::fflush(stdout);
+        copy_rows.push_back(row);
+      }
     }
     {  // 0/1 path, ~50% of bits set
       std::vector<std::uint64_t> bm(nmax / 64);
@@ -421,6 +473,14 @@ int main(int argc, char** argv) {
     double an = it == anchors_msm.end() ? 0 : it->second;
     std::printf("2^%-6d | %10.1f | %4d | %12.1f | %.2fx\n", r.logn, r.ms, r.c, an, an > 0 ? an / r.ms : 0);
   }
+  if (!copy_rows.empty()) {
+    std::printf("%-8s | %6s | %5s | %7s | %10s | %10s | %6s | %11s | %s\n", "G1 MSM", "copies", "shift", "windows",
+                "cuzk ms", "plain ms", "ratio", "precompute", "same result");
+    for (auto& r : copy_rows)
+      std::printf("2^%-6d | %6d | %5d | %7d | %10.1f | %10.1f | %5.3fx | %9.2f s | %s\n", r.logn, r.copies, r.shift,
+                  r.prof.windows, r.ms, r.plain_ms, r.plain_ms > 0 ? r.plain_ms / r.ms : 0, r.precompute_s,
+                  r.same ? "yes" : "NO");
+  }
   if (!sweep_rows.empty()) {
     std::printf("window sweep at 2^%d:", std::min(max_msm, 26));
     for (auto& [c, ms] : sweep_rows) std::printf("  c=%d %.1f", c, ms);
@@ -438,7 +498,7 @@ int main(int argc, char** argv) {
   if (g2_sel_ms > 0)
     std::printf("G2 0/1 path sum_selected 2^%d, 50%% set: %.1f ms (supraseal G2 batch_addition 2^25 50%%: 24.4 ms)\n",
                 max_g2, g2_sel_ms);
-  std::printf("checks: bases %s, msm 2^20 exact %s, g2 msm 2^16 exact %s\n", bases_ok ? "ok" : "FAIL",
-              msm_ok ? "ok" : "FAIL", g2_ok ? "ok" : "FAIL");
-  return (bases_ok && msm_ok && g2_ok) ? 0 : 1;
+  std::printf("checks: bases %s, msm 2^20 exact %s, g2 msm 2^16 exact %s, shifted copies = plain %s\n",
+              bases_ok ? "ok" : "FAIL", msm_ok ? "ok" : "FAIL", g2_ok ? "ok" : "FAIL", copies_ok ? "ok" : "FAIL");
+  return (bases_ok && msm_ok && g2_ok && copies_ok) ? 0 : 1;
 }

@@ -152,6 +152,7 @@ struct MsmConfig {
 struct MsmProfile {
   float digits_ms = 0, sort_ms = 0, accumulate_ms = 0, reduce_ms = 0, total_ms = 0;
   int window_bits = 0, windows = 0;  // the narrower width c, and the window count
+  int copies = 1;                     // shifted copies of the bases used (Msm::add_shifted_copies)
 };
 
 int msm_default_window_bits(std::size_t n);
@@ -173,6 +174,19 @@ class Msm {
 
   std::size_t size() const;
   void* device_bases() const;
+
+  // G1 only: adds copies - 1 shifted copies of the bases in device memory (copies times the bases'
+  // memory), copy k holding 2^(k * shift) P_i, the shift chosen for MSMs of size() scalars. A
+  // scalar's bits [k * shift, (k + 1) * shift) then go to copy k, so all copies share one set of
+  // buckets: the bucket reduction is divided by `copies`, which pays for wider, fewer windows
+  // (2^27 scalars: 11 windows of 23-24 bits in 6 bucket sets instead of 12 of 21-22 bits).
+  // Computed on the GPU (shift doublings per point and copy, a batched inversion); the bases must
+  // be final. Used by msm()/msm_device() with default windows; explicit window_bits, sum_selected
+  // and device_bases() see copy 0, the bases as given. Throws on failure (out of memory included),
+  // leaving the Msm as it was.
+  void add_shifted_copies(int copies);
+  int copies() const;
+  int copy_shift() const;  // bits per copy (255 with one copy)
 
   // sum_{i < scalars.size()} scalars[i] * bases[i]; scalars in Montgomery form (math::Fr as is).
   Jacobian msm(std::span<const math::Fr> scalars, const MsmConfig& cfg = {});

@@ -29,6 +29,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <stdexcept>
 #include <type_traits>
 #include <vector>
 
@@ -58,10 +59,10 @@ struct WindowLayout {
   int c = 0, nlo = 0, nwin = 0;
 
   static WindowLayout uniform(int c) { return WindowLayout{c, num_windows(c), num_windows(c)}; }
-  // nwin windows of floor(255 / nwin) or one more bits
-  static WindowLayout mixed(int nwin) {
-    const int c = kScalarBits / nwin;
-    return WindowLayout{c, nwin - (kScalarBits - c * nwin), nwin};
+  // nwin windows of floor(bits / nwin) or one more bits, bits in all
+  static WindowLayout mixed(int nwin, int bits = kScalarBits) {
+    const int c = bits / nwin;
+    return WindowLayout{c, nwin - (bits - c * nwin), nwin};
   }
   __host__ __device__ int width(int w) const { return w < nlo ? c : c + 1; }
   __host__ __device__ int start(int w) const { return w <= nlo ? w * c : nlo * c + (w - nlo) * (c + 1); }
@@ -71,6 +72,20 @@ struct WindowLayout {
   }
   std::size_t total_buckets() const { return bucket_offset(nwin); }
   int max_width() const { return nlo < nwin ? c + 1 : c; }
+};
+
+// Shifted copies of the bases (Msm::add_shifted_copies): copy k, at bases + k * stride, holds
+// 2^(k * shift) P_i. A scalar's bits [k shift, (k + 1) shift) then go to copy k, so the MSM is one
+// over copies * n points with shift-bit scalars: every copy's windows share one set of buckets (the
+// WindowLayout covers shift bits), which divides the bucket reduction by the number of copies and
+// so pays for wider windows, i.e. fewer of them. copies = 1: the plain MSM.
+struct CopyPlan {
+  int copies = 1, shift = kScalarBits;
+  u32 stride = 0;  // bases per copy
+  // window w of copy k is used (covers some of the 255 scalar bits)
+  __host__ __device__ bool used(const WindowLayout& win, int k, int w) const {
+    return k * shift + win.start(w) < kScalarBits;
+  }
 };
 
 // G1 layout for n scalars (mixed XYZZ path): the window count minimizing nwin * n + 4 * (buckets), the
@@ -91,10 +106,56 @@ WindowLayout g1_window_layout(std::size_t n) {
   return best;
 }
 
+// G1 layout over `shift` bits for n scalars and `copies` shifted copies: the window count minimizing
+// (used windows) * n + 4 * buckets + 0.06 * (unused windows) * n. A window of the last copy that
+// starts past the scalar's 255 bits holds zero digits only: sorted (about 6% of an addition pass,
+// RESULTS_gpu.md session 9 profile: sort 17 of 325 ms) but never added. Windows at most 24 bits.
+double g1_copy_cost(std::size_t n, int copies, int shift, const WindowLayout& l) {
+  int used = 0;
+  const CopyPlan plan{copies, shift, 0};
+  for (int k = 0; k < copies; ++k)
+    for (int w = 0; w < l.nwin; ++w) used += plan.used(l, k, w);
+  const int unused = copies * l.nwin - used;
+  return double(used) * double(n) + 0.06 * double(unused) * double(n) + 4.0 * double(l.total_buckets());
+}
+WindowLayout g1_copy_layout(std::size_t n, int copies, int shift) {
+  WindowLayout best = WindowLayout::mixed(1, shift);
+  double best_cost = 1e300;
+  for (int nwin = 1; nwin <= shift / 2; ++nwin) {
+    const WindowLayout l = WindowLayout::mixed(nwin, shift);
+    if (l.max_width() > 24) continue;
+    const double cost = g1_copy_cost(n, copies, shift, l);
+    if (cost < best_cost) {
+      best_cost = cost;
+      best = l;
+    }
+  }
+  return best;
+}
+// The shift for `copies` copies serving MSMs of n scalars: copies * shift >= 255, and every copy
+// holds some of the scalar's bits. At 2^27 and two copies: shift 140, 6 windows of 23-24 bits
+// (11 of the 12 windows used) instead of 12 windows of 21-22 bits with twice the buckets.
+int g1_copy_shift(std::size_t n, int copies) {
+  if (copies <= 1) return kScalarBits;
+  int best = (kScalarBits + copies - 1) / copies;
+  double best_cost = 1e300;
+  for (int shift = best; (copies - 1) * shift < kScalarBits; ++shift) {
+    const double cost = g1_copy_cost(n, copies, shift, g1_copy_layout(n, copies, shift));
+    if (cost < best_cost) {
+      best_cost = cost;
+      best = shift;
+    }
+  }
+  return best;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Windows [w0, w1) are written (at (w - w0) * n + i); the lower windows are still walked for their carries.
-__global__ void digits_kernel(const Fr* scalars, u32 n, WindowLayout win, int w0, int w1, u32* keys, u32* vals,
-                              u32* zero_counts) {
+// With shifted copies (plan.copies > 1, then w0 = 0 and w1 = win.nwin) the digits run through every
+// copy's windows in turn, and copy k's digit of window w goes to (w * copies + k) * n + i with the
+// value (k * stride + i) | sign << 31: window w's list holds copies * n entries.
+__global__ void digits_kernel(const Fr* scalars, u32 n, WindowLayout win, int w0, int w1, CopyPlan plan, u32* keys,
+                              u32* vals, u32* zero_counts) {
   const u32 i = blockIdx.x * blockDim.x + threadIdx.x;
   const bool valid = i < n;
   u32 s[9];
@@ -126,33 +187,70 @@ __global__ void digits_kernel(const Fr* scalars, u32 n, WindowLayout win, int w0
   }
   s[8] = 0;
   u32 carry = 0;
-  for (int w = 0; w < w1; ++w) {
-    const int c = win.width(w);
-    const u32 mask = (1u << c) - 1, halfw = 1u << (c - 1);
-    const int bit = win.start(w);
-    const int limb = bit >> 5, sh = bit & 31;
-    const u64 two = u64(s[limb]) | (u64(s[limb + 1]) << 32);
-    const u32 raw = u32(two >> sh) & mask;
-    u32 d = raw + carry;
-    u32 key;
-    bool dneg;
-    if (d > halfw) {
-      key = (1u << c) - d;
-      dneg = true;
-      carry = 1;
-    } else {
-      key = d;
-      dneg = false;
-      carry = 0;
+  for (int k = 0; k < plan.copies; ++k) {
+    for (int w = 0; w < w1; ++w) {
+      const int c = win.width(w);
+      const u32 mask = (1u << c) - 1, halfw = 1u << (c - 1);
+      const int bit = k * plan.shift + win.start(w);
+      u32 raw = 0;  // windows past the scalar's bits (last copy) hold the final carry, which is 0
+      if (bit < kScalarBits) {
+        const int limb = bit >> 5, sh = bit & 31;
+        const u64 two = u64(s[limb]) | (u64(s[limb + 1]) << 32);
+        raw = u32(two >> sh) & mask;
+      }
+      u32 d = raw + carry;
+      u32 key;
+      bool dneg;
+      if (d > halfw) {
+        key = (1u << c) - d;
+        dneg = true;
+        carry = 1;
+      } else {
+        key = d;
+        dneg = false;
+        carry = 0;
+      }
+      if (w < w0) continue;
+      if (valid) {
+        const std::size_t at = (std::size_t(w - w0) * plan.copies + k) * n + i;
+        keys[at] = key;
+        vals[at] = (u32(k) * plan.stride + i) | (u32(dneg != neg) << 31);
+      }
+      const unsigned ball = __ballot_sync(0xffffffffu, valid && key == 0);
+      if ((threadIdx.x & 31) == 0 && ball) atomicAdd(zero_counts + w, u32(__popc(ball)));
     }
-    if (w < w0) continue;
-    if (valid) {
-      keys[std::size_t(w - w0) * n + i] = key;
-      vals[std::size_t(w - w0) * n + i] = i | (u32(dneg != neg) << 31);
-    }
-    const unsigned ball = __ballot_sync(0xffffffffu, valid && key == 0);
-    if ((threadIdx.x & 31) == 0 && ball) atomicAdd(zero_counts + w, u32(__popc(ball)));
   }
+}
+
+// Shifted copies, step 1: out[i] = 2^doublings in[i] (XYZZ) and zzz[i] its ZZZ coordinate, 1 at
+// infinity so that the batched inversion never meets a zero. (G1 has no 2-torsion: 2^k P is infinity
+// only for P infinity.)
+template <class F>
+__global__ void shift_points_kernel(const AffineT<F>* in, u32 n, int doublings, XyzzT<F>* out, F* zzz) {
+  const u32 i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const AffineT<F> p = load_affine(in + i);
+  XyzzT<F> q = XyzzT<F>::infinity();
+  if (!p.is_inf()) {
+    q = XyzzT<F>::dbl_affine(p);
+    for (int d = 1; d < doublings; ++d) q = q.dbl();
+  }
+  store_xyzz(out + i, q);
+  stf(zzz + i, q.is_inf() ? F::one() : q.zzz);
+}
+// Step 2, once zzz holds 1 / ZZZ: x = X / ZZ and y = Y / ZZZ, with 1 / ZZ = (ZZ / ZZZ)^2.
+template <class F>
+__global__ void xyzz_to_affine_kernel(const XyzzT<F>* in, const F* zzz_inv, u32 n, AffineT<F>* out) {
+  const u32 i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const XyzzT<F> q = load_xyzz(in + i);
+  if (q.is_inf()) {
+    store_affine(out + i, AffineT<F>::infinity());
+    return;
+  }
+  const F zi = ldf(zzz_inv + i);
+  const F zzi = (zi * q.zz).sqr();
+  store_affine(out + i, AffineT<F>{q.x * zzi, q.y * zi});
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -483,7 +581,8 @@ struct Msm<C>::Impl {
   static_assert(sizeof(Xyzz) == sizeof(HostXyzz), "host/device XYZZ layout");
 
   std::size_t n = 0;
-  DeviceBuffer bases;
+  DeviceBuffer bases;  // copies * n points: copy k holds 2^(k * copy_shift) P_i (CopyPlan)
+  int copies = 1, copy_shift = kScalarBits;
   // workspace (grow-only)
   DeviceBuffer keys_in, vals_in, keys_out, vals_out, cub_tmp, zero_counts, buckets, lvl_keys[2], lvl_pts[2],
       lvl_counts[2], partial[2], result, red_sums;
@@ -540,6 +639,51 @@ struct Msm<C>::Impl {
     CUZK_CUDA(cudaStreamSynchronize(st));
     out.resize(nwin);
     for (int w = 0; w < nwin; ++w) out[w] = to_host(h[w]);
+  }
+
+  // Msm::add_shifted_copies: copy k from copy k - 1 by `shift` doublings, in chunks (XYZZ scratch of
+  // 192 bytes per point), each chunk's ZZZ inverted in one batch.
+  void add_copies(int K) {
+    if constexpr (!std::is_same_v<F, Fp>) {
+      throw std::invalid_argument("Msm: shifted copies are for G1 only");
+    } else {
+      add_copies_g1<F>(K);
+    }
+  }
+  template <class G>  // a template, so that the G2 Impl never compiles it
+  void add_copies_g1(int K) {
+    if (K < 1 || K > 8) throw std::invalid_argument("Msm: copies must be in [1, 8]");
+    if (K == copies) return;
+    if (n * std::size_t(K) >= (std::size_t(1) << 31)) throw std::invalid_argument("Msm: copies * bases >= 2^31");
+    const int shift = K > 1 ? g1_copy_shift(n, K) : kScalarBits;
+    DeviceBuffer next(std::max<std::size_t>(1, n * K) * sizeof(Aff));
+    cudaStream_t st = nullptr;
+    if (n) CUZK_CUDA(cudaMemcpyAsync(next.get(), bases.get(), n * sizeof(Aff), cudaMemcpyDeviceToDevice, st));
+    const std::size_t chunk = std::min<std::size_t>(std::max<std::size_t>(n, 1), std::size_t(1) << 22);
+    if (K > 1) {
+      DeviceBuffer tmp(chunk * sizeof(Xyzz)), zzz(chunk * sizeof(F));
+      Aff* dst = static_cast<Aff*>(next.get());
+      for (int k = 1; k < K; ++k) {
+        for (std::size_t off = 0; off < n; off += chunk) {
+          const u32 len = u32(std::min(chunk, n - off));
+          shift_points_kernel<F><<<grid_for(len, 128), 128, 0, st>>>(dst + (k - 1) * n + off, len, shift,
+                                                                     static_cast<Xyzz*>(tmp.get()),
+                                                                     static_cast<F*>(zzz.get()));
+          CUZK_CUDA_LAUNCH();
+          invert_in_place(static_cast<F*>(zzz.get()), len, st);
+          xyzz_to_affine_kernel<F><<<grid_for(len, 128), 128, 0, st>>>(
+              static_cast<const Xyzz*>(tmp.get()), static_cast<const F*>(zzz.get()), len, dst + k * n + off);
+          CUZK_CUDA_LAUNCH();
+        }
+      }
+      CUZK_CUDA(cudaStreamSynchronize(st));
+      aff_inv = DeviceBuffer();
+    } else {
+      CUZK_CUDA(cudaStreamSynchronize(st));
+    }
+    bases = std::move(next);
+    copies = K;
+    copy_shift = shift;
   }
 
   // Inverts the n values at `vals` in place (nonzero), by levels of kInvGroup (msm_affine.cuh).
@@ -646,8 +790,8 @@ struct Msm<C>::Impl {
       const int gw = std::min(g, nwin - w0);
       const u32 n = u32(gw) * N, nbk = u32(gw) * nb;  // this group's entries and buckets
       if (timing) CUZK_CUDA(cudaEventRecord(ev[5], st));
-      digits_kernel<<<grid_for(N, 256), 256, 0, st>>>(d_scalars, N, WindowLayout::uniform(c), w0, w0 + gw, kin, vin,
-                                                      zc);
+      digits_kernel<<<grid_for(N, 256), 256, 0, st>>>(d_scalars, N, WindowLayout::uniform(c), w0, w0 + gw,
+                                                      CopyPlan{}, kin, vin, zc);
       CUZK_CUDA_LAUNCH();
       if (timing) CUZK_CUDA(cudaEventRecord(ev[6], st));
       for (int i = 0; i < gw; ++i) {
@@ -708,8 +852,11 @@ struct Msm<C>::Impl {
   }
 
   // Mixed XYZZ accumulation of every window at once (the segment levels of the header comment).
-  void accumulate_xyzz(const Fr* d_scalars, u32 N, const WindowLayout& win, Xyzz* bk, bool timing, cudaStream_t st) {
+  // With shifted copies each window's list holds plan.copies * n entries (n scalars): NV below.
+  void accumulate_xyzz(const Fr* d_scalars, u32 n, const WindowLayout& win, const CopyPlan& plan, Xyzz* bk,
+                       bool timing, cudaStream_t st) {
     const int nwin = win.nwin;
+    const u32 N = u32(plan.copies) * n;
     const std::size_t entries = std::size_t(nwin) * N;
     keys_in.resize_discard(entries * 4);
     vals_in.resize_discard(entries * 4);
@@ -721,7 +868,7 @@ struct Msm<C>::Impl {
     u32* vout = static_cast<u32*>(vals_out.get());
     u32* zc = static_cast<u32*>(zero_counts.get());
 
-    digits_kernel<<<grid_for(N, 256), 256, 0, st>>>(d_scalars, N, win, 0, nwin, kin, vin, zc);
+    digits_kernel<<<grid_for(n, 256), 256, 0, st>>>(d_scalars, n, win, 0, nwin, plan, kin, vin, zc);
     CUZK_CUDA_LAUNCH();
     if (timing) CUZK_CUDA(cudaEventRecord(ev[1], st));
 
@@ -813,10 +960,15 @@ struct Msm<C>::Impl {
     // G1 on the XYZZ path picks mixed window widths by default (tuning override: CUZK_MSM_MIXED=0);
     // the affine rounds and an explicit window size keep c bits throughout
     const bool mixed = std::is_same_v<F, Fp> && !affine && cfg.window_bits <= 0 && env_int("CUZK_MSM_MIXED", 1) != 0;
-    const WindowLayout win = mixed ? g1_window_layout(count) : WindowLayout::uniform(c);
+    // shifted copies serve the mixed layouts (G1, XYZZ, default windows); the other paths use copy 0
+    const CopyPlan plan = mixed ? CopyPlan{copies, copy_shift, u32(n)} : CopyPlan{};
+    const WindowLayout win = plan.copies > 1   ? g1_copy_layout(count, plan.copies, plan.shift)
+                             : mixed ? g1_window_layout(count)
+                                     : WindowLayout::uniform(c);
     const int nwin = win.nwin;
     prof.window_bits = win.c;
     prof.windows = nwin;
+    prof.copies = plan.copies;
     const bool timing = cfg.profile;
     if (timing) CUZK_CUDA(cudaEventRecord(ev[0], st));
     zero_counts.resize_discard(256 * 4);
@@ -827,7 +979,7 @@ struct Msm<C>::Impl {
     CUZK_CUDA(cudaMemsetAsync(buckets.get(), 0, bucket_bytes, st));
     Xyzz* bk = static_cast<Xyzz*>(buckets.get());
     if (affine) accumulate_affine(d_scalars, N, c, bk, timing, st);
-    else accumulate_xyzz(d_scalars, N, win, bk, timing, st);
+    else accumulate_xyzz(d_scalars, N, win, plan, bk, timing, st);
     if (timing) CUZK_CUDA(cudaEventRecord(ev[3], st));
 
     const std::vector<Jacobian> wsum = reduce_buckets(bk, win, st);
@@ -910,6 +1062,18 @@ std::size_t Msm<C>::size() const {
 template <class C>
 void* Msm<C>::device_bases() const {
   return impl_->bases.get();
+}
+template <class C>
+void Msm<C>::add_shifted_copies(int copies) {
+  impl_->add_copies(copies);
+}
+template <class C>
+int Msm<C>::copies() const {
+  return impl_->copies;
+}
+template <class C>
+int Msm<C>::copy_shift() const {
+  return impl_->copy_shift;
 }
 template <class C>
 const MsmProfile& Msm<C>::last_profile() const {

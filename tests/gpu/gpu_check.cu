@@ -7,6 +7,7 @@
 //        sample), so the expected result is (sum k_i a_i) * G, exact at any size; random and skewed
 //        scalars (all 0, all 1, 90% 0, 90% 1, all equal, all r-1, around (r-1)/2, small), repeated
 //        points, points at infinity, window sizes 2..22, host-uploaded bases, the 0/1 bitmap path.
+//   MSM G1 with shifted copies of the bases (2, 3, 4 copies): the copies, random and skewed scalars.
 //   MSM G2: the same construction over G2 (smaller sizes).
 //   Cross-checks against the CPU library: math::ntt / intt / coset_* and math::msm_g1 / msm_g2.
 // Usage: gpu_check [--quick] [--big]
@@ -16,6 +17,7 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -417,6 +419,83 @@ void msm_tests(test::Rng& rng, int max_log, bool quick) {
   }
 }
 
+// Shifted copies of the bases (Msm::add_shifted_copies): the copies themselves (2^(k shift) P_i,
+// points at infinity included), then MSMs over every count against the known discrete logs, the
+// skewed scalars among them; paths that use copy 0 only (explicit windows, the 0/1 bitmap), and
+// dropping the copies again.
+void msm_copies_tests(test::Rng& rng, bool quick) {
+  const std::size_t n = quick ? (std::size_t(1) << 12) + 5 : (std::size_t(1) << 18) + 5;
+  auto dl = random_frs(rng, n);
+  for (std::size_t i = 3; i < n; i += 101) dl[i] = Fr::zero();  // points at infinity
+  const Fr minus_one = -Fr::one();
+  for (int copies : {2, 3, 4}) {
+    MsmFixture fx(dl);
+    fx.ctx.add_shifted_copies(copies);
+    const std::string tag = " (" + std::to_string(copies) + " copies, shift " + std::to_string(fx.ctx.copy_shift()) + ")";
+    check("shifted copies hold 2^(k shift) P_i (sample)" + tag, [&] {
+      if (fx.ctx.copies() != copies || fx.ctx.copy_shift() * copies < 255) return false;
+      const Fr two_s = Fr::from_u64(2).pow(std::uint64_t(fx.ctx.copy_shift()));
+      std::vector<math::G1Affine> host(n);
+      for (int k = 0; k < copies; ++k) {
+        gpu::download_bases(host.data(), static_cast<const char*>(fx.ctx.device_bases()) + k * n * 96, n);
+        const Fr factor = two_s.pow(std::uint64_t(k));
+        for (std::size_t i : {std::size_t(0), std::size_t(3), std::size_t(104), n / 2, n - 1}) {
+          if (host[i] != g_times(fx.a[i] * factor).to_affine()) {
+            std::printf("  copy %d base %zu differs\n", k, i);
+            return false;
+          }
+        }
+      }
+      return true;
+    });
+    for (std::size_t m : {std::size_t(1), std::size_t(7), std::size_t(1000), n / 3, n})
+      check("msm random scalars n=" + std::to_string(m) + tag, [&] { return fx.run(random_frs(rng, m)); });
+    check("msm all zero / all one / all r-1 / all equal" + tag, [&] {
+      return fx.run(std::vector<Fr>(n, Fr::zero())) && fx.run(std::vector<Fr>(n, Fr::one())) &&
+             fx.run(std::vector<Fr>(n, minus_one)) && fx.run(std::vector<Fr>(n, rng.fr()));
+    });
+    check("msm 90% zero/one, k and -k pairs, 2^k scalars" + tag, [&] {
+      auto k = random_frs(rng, n);
+      for (std::size_t i = 0; i < n; ++i) {
+        const auto r = rng.next() % 20;
+        if (r < 9) k[i] = Fr::zero();
+        else if (r < 18) k[i] = Fr::one();
+        else if (r == 18 && i > 0) k[i] = -k[i - 1];
+        else k[i] = Fr::from_u64(2).pow(rng.next() % 255);
+      }
+      return fx.run(k);
+    });
+    check("msm explicit window c=13 (copy 0 only)" + tag, [&] { return fx.run(random_frs(rng, n / 2), 13); });
+    check("sum_selected (copy 0 only)" + tag, [&] {
+      std::vector<std::uint64_t> bm((n + 63) / 64, 0);
+      std::vector<Fr> k(n, Fr::zero());
+      for (std::size_t i = 0; i < n; ++i)
+        if (rng.next() & 1) {
+          bm[i / 64] |= std::uint64_t(1) << (i % 64);
+          k[i] = Fr::one();
+        }
+      gpu::DeviceBuffer d(bm.size() * 8);
+      d.upload(bm.data(), bm.size() * 8);
+      return fx.ctx.sum_selected(d.get(), n) == g_times(dot(k, fx.a, n));
+    });
+    if (copies == 4) {
+      check("dropping the copies again (add_shifted_copies(1))", [&] {
+        fx.ctx.add_shifted_copies(1);
+        return fx.ctx.copies() == 1 && fx.ctx.copy_shift() == 255 && fx.run(random_frs(rng, n));
+      });
+    }
+  }
+  check("shifted copies refused for G2", [&] {
+    MsmFixture2 g2(random_frs(rng, 16));
+    try {
+      g2.ctx.add_shifted_copies(2);
+    } catch (const std::invalid_argument&) {
+      return g2.ctx.copies() == 1;
+    }
+    return false;
+  });
+}
+
 void msm_g2_tests(test::Rng& rng, bool quick) {
   const std::size_t nmax = quick ? (1 << 12) : (1 << 16);
   auto dl = random_frs(rng, nmax);
@@ -552,6 +631,7 @@ int main(int argc, char** argv) {
     cpu_library_tests(dom, rng, max_log);
   }
   msm_tests(rng, quick ? 16 : 20, quick);
+  msm_copies_tests(rng, quick);
   msm_g2_tests(rng, quick);
 
   std::printf("\n%d passed, %d failed (%.1f s)\n", g_passes, g_failures, (now_ms() - t0) / 1000);
