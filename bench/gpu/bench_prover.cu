@@ -24,7 +24,9 @@
 // evaluation pays for in warp divergence.
 //
 // Usage: bench_prover [--logs 22,24,26,27] [--reps 3] [--nosplit 24,26] [--long-rows K:T]
-//                     [--random-permille P] [--compact] [--streamed [--stream-chunk-log K]]
+//                     [--random-permille P] [--compact] [--streamed [--stream-chunk-log K]] [--h-copies K]
+// --h-copies K: shifted copies of the resident H bases (GpuKeyOptions::h_copies; default 0 = 2 when
+// the device has room, 1 = none).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -82,6 +84,7 @@ struct Row {
   double overlap_total = 0, pageable_upload = 0;
   double nosplit_total = -1, nosplit_l = 0, nosplit_a = 0, nosplit_b1 = 0, nosplit_b2 = 0;
   double mem_gb = 0, key_gb = 0, key_host_gb = 0, shape_gb = 0;
+  int h_copies = 1;
   gpu::GpuProveTimings::Query l, a, b;
 };
 
@@ -148,6 +151,7 @@ Row run_size(int log, int reps, bool nosplit) {
     return row;
   }
   row.key_gb = double((*key)->device_bytes()) / 1e9;
+  row.h_copies = (*key)->h_copies();
   row.key_host_gb = double((*key)->host_bytes()) / 1e9;
   row.shape_gb = double((*shape)->device_bytes()) / 1e9;
 
@@ -250,6 +254,8 @@ int main(int argc, char** argv) {
       g_compact = true;
     } else if (!std::strcmp(argv[i], "--streamed")) {
       g_key_opt.streamed = true;
+    } else if (!std::strcmp(argv[i], "--h-copies") && i + 1 < argc) {
+      g_key_opt.h_copies = std::atoi(argv[++i]);
     } else if (!std::strcmp(argv[i], "--stream-chunk-log") && i + 1 < argc) {
       const int v = std::atoi(argv[++i]);
       if (v < 10 || v > 28) {
@@ -301,14 +307,14 @@ int main(int argc, char** argv) {
                 m.batch_add_ms, m.split_ms, m.total_ms, r.overlap_total);
   }
   std::printf("\nSizes and memory\n| log m | L n / ones / tail | A n / ones / tail | B n / ones / tail | key GB "
-              "(device / pinned host) | shape GB | device GB in use | pageable upload ms |\n"
-              "|---|---|---|---|---|---|---|---|\n");
+              "(device / pinned host) | H copies | shape GB | device GB in use | pageable upload ms |\n"
+              "|---|---|---|---|---|---|---|---|---|\n");
   for (auto& r : rows) {
     if (!r.ok) continue;
     auto& m = r.med;
-    std::printf("| %d | %zu / %zu / %zu | %zu / %zu / %zu | %zu / %zu / %zu | %.1f / %.1f | %.1f | %.1f | %.1f |\n",
+    std::printf("| %d | %zu / %zu / %zu | %zu / %zu / %zu | %zu / %zu / %zu | %.1f / %.1f | %d | %.1f | %.1f | %.1f |\n",
                 r.log, m.l.n, m.l.ones, m.l.tail, m.a.n, m.a.ones, m.a.tail, m.b.n, m.b.ones, m.b.tail, r.key_gb,
-                r.key_host_gb, r.shape_gb, r.mem_gb, r.pageable_upload);
+                r.key_host_gb, r.h_copies, r.shape_gb, r.mem_gb, r.pageable_upload);
   }
   bool any_ns = false;
   for (auto& r : rows) any_ns |= r.ok && r.nosplit_total >= 0;

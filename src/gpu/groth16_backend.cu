@@ -475,10 +475,42 @@ struct GpuKey::Impl {
       shift_hi = upload_vector(hi);
       shift_lo = upload_vector(lo);
     }
+    count_bytes();
+  }
+  void count_bytes() {
     const std::size_t base_bytes = (a_n + b_n + l_n + h_n) * sizeof(G1Affine) + b_n * sizeof(G2Affine);
     const std::size_t ring_bytes = streamed() ? ring_h->bytes() + ring_g1->bytes() + ring_g2->bytes() : 0;
-    bytes = (streamed() ? ring_bytes : base_bytes) + a_map.size() + b_map.size();
+    const std::size_t copy_bytes = streamed() ? 0 : std::size_t(h.dev->copies() - 1) * h_n * sizeof(G1Affine);
+    bytes = (streamed() ? ring_bytes : base_bytes + copy_bytes) + a_map.size() + b_map.size();
     host_bytes = streamed() ? base_bytes : 0;
+  }
+
+  // Resident keys: shifted copies of the final H bases (GpuKeyOptions::h_copies), as many as asked
+  // while kProofReserveBytes per domain element stay free (a 2^27 partition's workspace, shape apart,
+  // measured 444 bytes per element with two copies: 125.3 GB in use beside a 60.9 GB key and a 4.8 GB
+  // shape, RESULTS_gpu.md session 12). An out-of-memory failure only means fewer copies.
+  void add_h_copies(int asked) {
+    int want = asked > 0 ? asked : 2;
+    if (asked == 0)
+      if (const char* e = std::getenv("CUZK_GPU_H_COPIES")) want = std::atoi(e);
+    want = std::clamp(want, 1, 4);
+    const std::size_t reserve = GpuKeyOptions::kProofReserveBytes << log_m;
+    for (int k = want; k > 1; --k) {
+      std::size_t free_b = 0, total_b = 0;
+      CUZK_CUDA(cudaMemGetInfo(&free_b, &total_b));
+      // afterwards k - 1 more copies of H and the reserve; meanwhile the new buffer of k copies beside
+      // the old one, and the doubling scratch (about 1 GB)
+      const std::size_t h_bytes = h_n * sizeof(G1Affine);
+      const std::size_t need = std::max((k - 1) * h_bytes + reserve, k * h_bytes + (std::size_t(1) << 30));
+      if (free_b < need) continue;
+      try {
+        h.dev->add_shifted_copies(k);
+        return;
+      } catch (const std::exception& e) {
+        cudaGetLastError();
+        if (!is_oom(e.what())) throw;
+      }
+    }
   }
 
   // Streamed keys: the chunk buffers, sized for the longest query of each curve.
@@ -540,6 +572,18 @@ std::uint32_t GpuKey::num_aux() const { return impl_->num_aux; }
 std::uint32_t GpuKey::domain_log2() const { return impl_->log_m; }
 HBasis GpuKey::h_basis() const { return impl_->basis; }
 std::size_t GpuKey::device_bytes() const { return impl_->bytes; }
+int GpuKey::h_copies() const { return impl_->streamed() || !impl_->h.dev ? 1 : impl_->h.dev->copies(); }
+bool GpuKey::drop_h_copies() {
+  if (h_copies() == 1) return false;
+  try {
+    impl_->h.dev->add_shifted_copies(1);
+  } catch (const std::exception&) {
+    cudaGetLastError();
+    return false;
+  }
+  impl_->count_bytes();
+  return true;
+}
 bool GpuKey::streamed() const { return impl_->streamed(); }
 std::size_t GpuKey::host_bytes() const { return impl_->host_bytes; }
 void GpuKey::release_workspace() {
@@ -608,6 +652,7 @@ Result<std::unique_ptr<GpuKey>> GpuKey::upload(const groth16::ProvingKey& key, c
       d.b2.dev = std::make_unique<MsmG2>(std::span<const math::G2Affine>(key.b_g2));
       // the H scalars come out of the last NTT in bit-reversed order: store the bases the same way
       if (bitrev_h) bitrev_h_device(d.h.dev->device_bases(), d.h_n, int(d.log_m));
+      d.add_h_copies(opt.h_copies);
     }
     d.finish_setup();
     CUZK_CUDA(cudaDeviceSynchronize());
@@ -685,6 +730,7 @@ Result<std::unique_ptr<GpuKey>> GpuKey::synthetic(const SyntheticSpec& s, const 
       gen_bases_sequential(d.a.dev->device_bases(), d.a_n);
       gen_bases_sequential(d.b1.dev->device_bases(), d.b_n);
       gen_g2_bases_sequential(d.b2.dev->device_bases(), d.b_n);
+      d.add_h_copies(opt.h_copies);
     }
     d.finish_setup();
     CUZK_CUDA(cudaDeviceSynchronize());
@@ -1781,6 +1827,10 @@ Result<PendingProof> CudaBackend::Impl::start(const groth16::R1csShape& shape, c
   if (!s) return Error{s.error()};
   auto r = prover->start(**k, **s, w, opt.prove, &last);
   if (!r && is_oom(r.error())) {
+    make_room(*k, *s);
+    (void)(r = prover->start(**k, **s, w, opt.prove, &last));
+  }
+  if (!r && is_oom(r.error()) && (*k)->drop_h_copies()) {  // the H MSM's copies: a few % of its speed
     make_room(*k, *s);
     (void)(r = prover->start(**k, **s, w, opt.prove, &last));
   }

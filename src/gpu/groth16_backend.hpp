@@ -90,6 +90,12 @@ struct GpuKeyOptions {
   bool streamed = false;
   std::size_t chunk_bases = 0;  // 0: kDefaultStreamChunk; rounded up to a multiple of 64 (tests use odd ones)
   static constexpr std::size_t kDefaultStreamChunk = std::size_t(1) << 22;
+  // Resident keys: shifted copies of the H bases (Msm::add_shifted_copies, copies times H's memory),
+  // which make the H MSM 4-7% faster at 2^26-2^27. 0: $CUZK_GPU_H_COPIES, else 2; 1: none. Fewer
+  // are taken when the device would keep less than kProofReserveBytes per domain element free for
+  // the proofs' workspace; taking none never fails the upload.
+  int h_copies = 0;
+  static constexpr std::size_t kProofReserveBytes = 512;
 };
 
 // A proving key for the GPU: the H, L, A, B_G1, B_G2 bases (H bit-reversed for the bellperson
@@ -126,7 +132,11 @@ class GpuKey {
   std::uint32_t num_aux() const;
   std::uint32_t domain_log2() const;
   groth16::HBasis h_basis() const;
-  std::size_t device_bytes() const;  // bases (or, streamed, the chunk buffers) + maps
+  std::size_t device_bytes() const;  // bases (or, streamed, the chunk buffers) + maps, H copies included
+  int h_copies() const;              // copies of the H bases held (1: the bases alone)
+  // Frees the H copies (for room to prove); false if there were none or the device could not make
+  // the smaller buffer (the key is then unchanged).
+  bool drop_h_copies();
   bool streamed() const;
   std::size_t host_bytes() const;    // streamed: the pinned copy of the bases; else 0
   void release_workspace();          // the MSM workspaces held by this key's Msm objects

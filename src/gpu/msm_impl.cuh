@@ -852,20 +852,21 @@ struct Msm<C>::Impl {
   }
 
   // Mixed XYZZ accumulation of every window at once (the segment levels of the header comment).
-  // With shifted copies each window's list holds plan.copies * n entries (n scalars): NV below.
+  // With shifted copies each window's list holds plan.copies * n entries (n scalars): N below.
   void accumulate_xyzz(const Fr* d_scalars, u32 n, const WindowLayout& win, const CopyPlan& plan, Xyzz* bk,
                        bool timing, cudaStream_t st) {
     const int nwin = win.nwin;
     const u32 N = u32(plan.copies) * n;
-    const std::size_t entries = std::size_t(nwin) * N;
-    keys_in.resize_discard(entries * 4);
-    vals_in.resize_discard(entries * 4);
-    keys_out.resize_discard(entries * 4);
-    vals_out.resize_discard(entries * 4);
-    u32* kin = static_cast<u32*>(keys_in.get());
-    u32* vin = static_cast<u32*>(vals_in.get());
-    u32* kout = static_cast<u32*>(keys_out.get());
-    u32* vout = static_cast<u32*>(vals_out.get());
+    // nwin + 1 slots of N entries: the digits of window w go to slot w + 1 and its sort writes slot w,
+    // which window w - 1's sort has just read (CUB's own alternate buffers are in cub_tmp). Half the
+    // memory of separate input and output lists: 14 instead of 26 GB at 2^27.
+    const std::size_t slots = std::size_t(nwin + 1) * N;
+    keys_in.resize_discard(slots * 4);
+    vals_in.resize_discard(slots * 4);
+    u32* kout = static_cast<u32*>(keys_in.get());
+    u32* vout = static_cast<u32*>(vals_in.get());
+    u32* kin = kout + N;
+    u32* vin = vout + N;
     u32* zc = static_cast<u32*>(zero_counts.get());
 
     digits_kernel<<<grid_for(n, 256), 256, 0, st>>>(d_scalars, n, win, 0, nwin, plan, kin, vin, zc);

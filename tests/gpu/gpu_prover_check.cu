@@ -13,6 +13,7 @@
 // every case above is proved a second time from the compact form and must give the CPU backend's
 // PendingProof and byte-identical proofs; compact witnesses whose counts do not match the bitmaps
 // or the circuit are Result errors (through CudaBackend and GpuProver directly), backend still usable.
+// Resident keys with 1 to 4 shifted copies of the H bases, and the copies dropped again.
 // Streamed keys (bases in pinned host memory, sent in chunks at each proof): through GpuProver with
 // odd chunk sizes, through CudaBackend on request and over a byte limit, and a key that does not fit
 // (most device memory taken): kAuto streams it and proves, kResident reports the out-of-memory.
@@ -516,6 +517,54 @@ int main(int argc, char** argv) {
   // query, the split off and always, H on its own thread (overlap) and not (profile), both H layouts,
   // every witness family, dense and compact: always the CPU backend's PendingProof and proof bytes,
   // and every base sent exactly once per proof.
+  // Resident keys with shifted copies of the H bases (GpuKeyOptions::h_copies; all other cases take
+  // the default, 2 when the device has room): 1 to 4 copies, both layouts, then the copies dropped
+  // (the CudaBackend's out-of-memory step) and the same proof again.
+  check("resident keys: H copies 1..4, drop_h_copies", [&](std::string& d) {
+    struct S {
+      int log_m;
+      HBasis basis;
+      int copies;
+    };
+    const S cases[] = {{12, B::kMonomialOverZ, 1}, {12, B::kMonomialOverZ, 2}, {12, B::kOddCosetLagrange, 3},
+                       {16, B::kMonomialOverZ, 4}, {20, B::kMonomialOverZ, 2}, {20, B::kOddCosetLagrange, 3}};
+    bool all = true;
+    std::uint64_t sd = 900;
+    for (const S& c : cases) {
+      if (c.log_m > max_log || (quick && c.log_m > 16)) continue;
+      Circuit circ = random_circuit(c.log_m, Mode::kMixed, sd++);
+      auto pk = generate_test_key(circ.shape, c.basis, ToxicWaste::from_seed(sd));
+      if (!pk) return d = pk.error(), false;
+      auto cpu = make_cpu_backend()->start(circ.shape, circ.w, *pk);
+      gpu::GpuKeyOptions ko;
+      ko.h_copies = c.copies;
+      auto gk = gpu::GpuKey::upload(*pk, ko);
+      auto gs = gpu::GpuShape::upload(circ.shape);
+      if (!cpu || !gk || !gs) return d = "setup failed: " + (gk ? std::string() : gk.error()), false;
+      gpu::GpuProver prover;
+      ProofRandomness rs{Fr::from_u64(sd), Fr::from_u64(sd + 1)};
+      const auto want = finish(*cpu, *pk, rs).to_bytes();
+      auto g1 = prover.start(**gk, **gs, circ.w, gpu::GpuProveOptions{});
+      const bool with_ok = g1 && component_diff(*cpu, *g1).empty() && finish(*g1, *pk, rs).to_bytes() == want;
+      const int held = (*gk)->h_copies();
+      const std::size_t bytes_with = (*gk)->device_bytes();
+      const bool dropped = (*gk)->drop_h_copies();
+      const std::size_t freed = bytes_with - (*gk)->device_bytes();
+      auto g2 = prover.start(**gk, **gs, circ.w, gpu::GpuProveOptions{});
+      const bool without_ok = g2 && component_diff(*cpu, *g2).empty() && finish(*g2, *pk, rs).to_bytes() == want;
+      const bool bookkeeping = held == c.copies && dropped == (c.copies > 1) && (*gk)->h_copies() == 1 &&
+                               freed == std::size_t(c.copies - 1) * pk->h.size() * 96;
+      char b[200];
+      std::snprintf(b, sizeof b, "2^%d %s %d copies (held %d, %zu bytes freed): %s, dropped %s; ", c.log_m,
+                    c.basis == B::kMonomialOverZ ? "bellperson" : "snarkjs", c.copies, held, freed,
+                    with_ok ? "ok" : (g1 ? "MISMATCH" : g1.error().c_str()),
+                    without_ok ? "ok" : (g2 ? "MISMATCH" : g2.error().c_str()));
+      d += b;
+      all = all && with_ok && without_ok && bookkeeping;
+    }
+    return all;
+  });
+
   check("streamed keys: GpuProver, odd chunk sizes, both layouts, dense and compact", [&](std::string& d) {
     struct S {
       int log_m;
