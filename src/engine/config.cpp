@@ -242,6 +242,7 @@ Result<DaemonConfig> parse_config(std::string_view text, const std::string& name
     }
     s.size("max_resident_key_bytes", c.max_resident_key_bytes);
     s.uint("stream_chunk_bases", c.stream_chunk_bases, 0, std::uint64_t(1) << 30);
+    s.uint("h_copies", c.h_copies, 0, 4);
     s.deprecated("affinity", "not implemented, ignored", c.warnings);
     s.report_unknown(c.warnings);
   }

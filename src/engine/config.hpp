@@ -42,6 +42,7 @@ struct DaemonConfig {
   std::string key_residency = "auto";      // ours: auto, resident, streamed (CUDA proving keys)
   std::uint64_t max_resident_key_bytes = 0;  // ours: auto streams keys needing more device memory; 0 = no limit
   std::uint64_t stream_chunk_bases = 0;    // ours: streamed keys' chunk (bases); 0 = the backend's default
+  std::uint32_t h_copies = 0;              // ours: shifted copies of resident H bases (0 = backend's default, 1 = none)
   // [backend] (ours)
   std::string backend = "auto";            // "cpu", "cuda", "auto"
   // [scheduler]

@@ -464,6 +464,7 @@ struct GpuKey::Impl {
   std::size_t bytes = 0, host_bytes = 0;
 
   bool streamed() const { return ring_h != nullptr; }
+  int h_copies() const { return streamed() || !h.dev ? 1 : h.dev->copies(); }
 
   void finish_setup() {
     const std::size_t m = std::size_t(1) << log_m;
@@ -480,7 +481,7 @@ struct GpuKey::Impl {
   void count_bytes() {
     const std::size_t base_bytes = (a_n + b_n + l_n + h_n) * sizeof(G1Affine) + b_n * sizeof(G2Affine);
     const std::size_t ring_bytes = streamed() ? ring_h->bytes() + ring_g1->bytes() + ring_g2->bytes() : 0;
-    const std::size_t copy_bytes = streamed() ? 0 : std::size_t(h.dev->copies() - 1) * h_n * sizeof(G1Affine);
+    const std::size_t copy_bytes = std::size_t(h_copies() - 1) * h_n * sizeof(G1Affine);
     bytes = (streamed() ? ring_bytes : base_bytes + copy_bytes) + a_map.size() + b_map.size();
     host_bytes = streamed() ? base_bytes : 0;
   }
@@ -572,7 +573,7 @@ std::uint32_t GpuKey::num_aux() const { return impl_->num_aux; }
 std::uint32_t GpuKey::domain_log2() const { return impl_->log_m; }
 HBasis GpuKey::h_basis() const { return impl_->basis; }
 std::size_t GpuKey::device_bytes() const { return impl_->bytes; }
-int GpuKey::h_copies() const { return impl_->streamed() || !impl_->h.dev ? 1 : impl_->h.dev->copies(); }
+int GpuKey::h_copies() const { return impl_->h_copies(); }
 bool GpuKey::drop_h_copies() {
   if (h_copies() == 1) return false;
   try {
@@ -1397,6 +1398,7 @@ struct GpuProver::Impl {
     if (overlap) CUZK_CUDA(cudaStreamWaitEvent(s1, ev_w, 0));
     PendingProof p;
     t.streamed = k.streamed();
+    t.h_copies = k.h_copies();
     // A streamed key's H is summed on a host thread of its own, through its own ring, while the witness
     // queries below cross the bus: H's chunks are compute-bound (full MSMs), the witness queries'
     // bus-bound (0/1 split), so the two overlap well. Only with overlap (s0 is then H's alone).
@@ -1751,6 +1753,7 @@ struct CudaBackend::Impl {
     GpuKeyOptions o;
     o.streamed = stream;
     o.chunk_bases = opt.stream_chunk_bases;
+    o.h_copies = opt.h_copies;
     return o;
   }
 

@@ -72,6 +72,7 @@ struct GpuProveTimings {
   double total_ms = 0;
   std::size_t upload_bytes = 0;  // host -> device witness bytes
   bool streamed = false;         // the key was streamed from pinned host memory
+  int h_copies = 1;              // copies of the H bases the key holds (GpuKeyOptions::h_copies)
   std::size_t key_stream_bytes = 0;  // host -> device base bytes of a streamed key
   bool compact = false;          // the witness came compact (bits + values) and was expanded on the device
   // Sizes: query length, scalars equal to 1, tail (neither 0 nor 1), and whether the split was used.
@@ -224,6 +225,7 @@ struct CudaBackendOptions {
   KeyResidency key_residency = KeyResidency::kAuto;
   std::size_t max_resident_key_bytes = 0;  // kAuto: keys needing more device bytes are streamed; 0: no limit
   std::size_t stream_chunk_bases = 0;      // streamed keys: GpuKeyOptions::chunk_bases
+  int h_copies = 0;                        // resident keys: GpuKeyOptions::h_copies
   std::size_t max_cached_keys = 1;    // least recently used keys beyond this are freed
   std::size_t max_cached_shapes = 2;
   // Called before a streamed key's pinned host copy (GpuKey::streamed_host_bytes) is made; the token

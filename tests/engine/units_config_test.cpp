@@ -129,6 +129,7 @@ partition_memory_factor = 1.5
 key_residency = "streamed"
 max_resident_key_bytes = "20GiB"
 stream_chunk_bases = 8388608
+h_copies = 3
 [scheduler]
 max_active_jobs = 64
 result_ttl = "30s"
@@ -157,6 +158,7 @@ zkey = "/x/bits.zkey"
   EXPECT_EQ(c->key_residency, "streamed");
   EXPECT_EQ(c->max_resident_key_bytes, 20ull << 30);
   EXPECT_EQ(c->stream_chunk_bases, 8388608u);
+  EXPECT_EQ(c->h_copies, 3u);
   EXPECT_EQ(c->max_active_jobs, 64u);
   EXPECT_EQ(c->result_ttl, std::chrono::seconds(30));
   EXPECT_EQ(c->finalizer_threads, 3u);
@@ -183,6 +185,7 @@ TEST(Config, ErrorsNameTheKey) {
   expect_error("[gpus]\nkey_residency = \"host\"\n", "gpus.key_residency: expected \"auto\", \"resident\" or \"streamed\"");
   expect_error("[gpus]\nmax_resident_key_bytes = \"lots\"\n", "gpus.max_resident_key_bytes");
   expect_error("[gpus]\nstream_chunk_bases = -5\n", "gpus.stream_chunk_bases: must be between");
+  expect_error("[gpus]\nh_copies = 5\n", "gpus.h_copies: must be between");
   expect_error("[daemon]\nlisten = \"localhost\"\n", "daemon.listen");
   expect_error("[daemon]\nlisten = \"unix://relative.sock\"\n", "absolute path");
   expect_error("[daemon]\nmax_message_size = \"128MiB\"\n", "at least 256MiB");

@@ -42,10 +42,10 @@ void print_gpu_profile(const gpu::GpuProveTimings& t) {
   std::fprintf(stderr,
                "GPU_PROFILE total_ms=%.1f upload=%.1f eval=%.1f ntt_h=%.1f msm_h=%.1f msm_l=%.1f msm_a=%.1f msm_b1=%.1f "
                "msm_b2=%.1f batch_add=%.1f split=%.1f upload_bytes=%zu l_tail=%zu/%zu a_tail=%zu/%zu b_tail=%zu/%zu "
-               "key=%s key_stream_bytes=%zu\n",
+               "key=%s h_copies=%d key_stream_bytes=%zu\n",
                t.total_ms, t.upload_ms, t.eval_ms, t.ntt_ms, t.msm_h_ms, t.msm_l_ms, t.msm_a_ms, t.msm_b1_ms, t.msm_b2_ms,
                t.batch_add_ms, t.split_ms, std::size_t(t.upload_bytes), t.l.tail, t.l.n, t.a.tail, t.a.n, t.b.tail, t.b.n,
-               t.streamed ? "streamed" : "resident", t.key_stream_bytes);
+               t.streamed ? "streamed" : "resident", t.h_copies, t.key_stream_bytes);
 }
 
 // A worker's view of its device's shared backend.
@@ -123,6 +123,7 @@ class CudaBackends final : public DeviceBackends {
                                                           : gpu::KeyResidency::kAuto;
       opt.max_resident_key_bytes = keys_.max_resident_key_bytes;
       opt.stream_chunk_bases = keys_.stream_chunk_bases;
+      opt.h_copies = int(keys_.h_copies);
       opt.prove.profile = gpu_profile_requested();
       opt.charge_host_bytes = [slot = charger_](std::size_t bytes) -> Result<std::shared_ptr<void>> {
         HostCharger fn;

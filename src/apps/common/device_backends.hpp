@@ -36,6 +36,7 @@ struct KeyResidencySettings {
   std::string residency = "auto";  // auto: resident while it fits, else streamed; resident; streamed
   std::uint64_t max_resident_key_bytes = 0;  // auto: keys needing more device bytes are streamed; 0: no limit
   std::uint64_t stream_chunk_bases = 0;      // 0: the backend's default
+  std::uint32_t h_copies = 0;                // resident keys' H copies (GpuKeyOptions::h_copies); 0: default
 };
 
 class DeviceBackends {

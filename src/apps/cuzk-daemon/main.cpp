@@ -106,7 +106,7 @@ int main(int argc, char** argv) {
                                           {probe.cuda_built, probe.cuda_devices});
   if (!opts) return fail(opts.error());
   auto backends = apps::DeviceBackends::create(
-      opts->backend_name, {cfg->key_residency, cfg->max_resident_key_bytes, cfg->stream_chunk_bases});
+      opts->backend_name, {cfg->key_residency, cfg->max_resident_key_bytes, cfg->stream_chunk_bases, cfg->h_copies});
   if (!backends) return fail(backends.error());
   opts->backend_factory = [b = *backends](std::uint32_t device) { return b->make(device); };
   opts->device_memory_bytes = [b = *backends] { return b->device_bytes(); };
