@@ -89,6 +89,24 @@ double mul_rate(int sms) {
   return double(blocks) * threads * iters * 2 / (ms * 1e-3);
 }
 
+// Latency of one inversion on one thread (the top of a batched inversion, once per batch-affine
+// round): `iters` chained inversions, binary extended Euclid (inverse) or Fermat (inverse_fermat).
+template <class F, bool kFermat>
+__global__ void inverse_chain_kernel(F* out, int iters) {
+  F x = F::one() + F::one();
+  for (int i = 0; i < iters; ++i) x = (kFermat ? x.inverse_fermat() : x.inverse()) + F::one();
+  out[0] = x;
+}
+template <class F, bool kFermat>
+double inverse_us() {
+  F* out;
+  CUZK_CUDA(cudaMalloc(&out, sizeof(F)));
+  const int iters = 20;
+  float ms = time_ms([&] { inverse_chain_kernel<F, kFermat><<<1, 1>>>(out, iters); }, 3);
+  CUZK_CUDA(cudaFree(out));
+  return ms * 1e3 / iters;
+}
+
 // A/B for the Montgomery factor: the same fields with -p^-1 mod 2^32 as a compile-time constant
 // (field.cuh reads it from constant memory; see there).
 struct FpParamsImm : gpu::FpParams32 {
@@ -146,6 +164,9 @@ int main(int argc, char** argv) {
               double(prop.totalGlobalMem) / (1 << 30));
 
   // --- field multiplication rate ---
+  std::printf("one-thread inversion: Fp %.1f us (Fermat %.1f), Fp2 %.1f us (Fermat %.1f), Fr %.1f us (Fermat %.1f)\n",
+              inverse_us<Fp, false>(), inverse_us<Fp, true>(), inverse_us<Fp2, false>(), inverse_us<Fp2, true>(),
+              inverse_us<Fr, false>(), inverse_us<Fr, true>());
   double fp_rate = mul_rate<Fp>(prop.multiProcessorCount);
   double fr_rate = mul_rate<Fr>(prop.multiProcessorCount);
   std::printf("Fp mul %.3g /s, Fr mul %.3g /s\n", fp_rate, fr_rate);

@@ -703,8 +703,35 @@ struct alignas(16) FieldT {
     }
     return r;
   }
-  // Fermat inverse (0 -> 0). Slow: for setup code and generators, not hot loops.
+  // Inverse (0 -> 0) by the binary extended Euclidean algorithm: about 2 * bits halvings and bits
+  // subtractions of N-word integers, where Fermat's exponentiation takes bits squarings. One thread
+  // often runs it alone (the top of a batched inversion, once per batch-affine round), so its latency
+  // is what counts. Variable time: for public values (bases, points, test keys), not secrets.
+  // For x = aR (Montgomery form) the loop gives x^-1 = 1 / (aR); one Montgomery product by R^3 turns
+  // that into a^-1 R.
   CUZK_HD_NOINLINE FieldT inverse() const {
+    if (is_zero()) return *this;
+    FieldT u = *this, w = modulus(), x1 = from_words_one(), x2 = zero();  // this x1 = u, this x2 = w (mod p)
+    while (!u.is_plain_one() && !w.is_plain_one()) {
+      while (!(u.v[0] & 1)) {
+        u.shr1();
+        x1.half_mod();
+      }
+      while (!(w.v[0] & 1)) {
+        w.shr1();
+        x2.half_mod();
+      }
+      if (u.sub_if_not_below(w)) x1 = x1 - x2;
+      else {
+        w.sub_if_not_below(u);
+        x2 = x2 - x1;
+      }
+    }
+    const FieldT plain = u.is_plain_one() ? x1 : x2;
+    return plain * (r2() * r2());
+  }
+  // Fermat inverse (0 -> 0): this^(p - 2). The reference for inverse() in the host tests.
+  CUZK_HD_NOINLINE FieldT inverse_fermat() const {
     u32 e[N];
     u32 borrow = 2;
     for (int i = 0; i < N; ++i) {  // e = p - 2
@@ -716,6 +743,39 @@ struct alignas(16) FieldT {
   }
 
  private:
+  // Helpers of inverse(), on the limbs as plain integers below 2^(32N).
+  CUZK_HD static FieldT from_words_one() {
+    FieldT r = zero();
+    r.v[0] = 1;
+    return r;
+  }
+  CUZK_HD bool is_plain_one() const {
+    u32 acc = v[0] ^ 1u;
+    CUZK_UNROLL
+    for (int i = 1; i < N; ++i) acc |= v[i];
+    return acc == 0;
+  }
+  CUZK_HD void shr1() {
+    CUZK_UNROLL
+    for (int i = 0; i < N - 1; ++i) v[i] = (v[i] >> 1) | (v[i + 1] << 31);
+    v[N - 1] >>= 1;
+  }
+  // this / 2 mod p for this < p: (this + p) / 2 when odd; this + p < 2p fits N words (p < 2^(32N-1)).
+  CUZK_HD void half_mod() {
+    if (v[0] & 1) *this = add_unreduced(*this, modulus());
+    shr1();
+  }
+  // this -= b when this >= b (returns true), else unchanged (returns false).
+  CUZK_HD bool sub_if_not_below(const FieldT& b) {
+    FieldT d;
+    d.v[0] = ptx::sub_cc(v[0], b.v[0]);
+    CUZK_UNROLL
+    for (int i = 1; i < N; ++i) d.v[i] = ptx::subc_cc(v[i], b.v[i]);
+    const u32 borrow = ptx::subc(0, 0);
+    if (borrow) return false;
+    *this = d;
+    return true;
+  }
   CUZK_HD static void modulus_words(u32* M) {
     CUZK_UNROLL
     for (int i = 0; i < N; ++i) M[i] = P::mod(i);
@@ -824,6 +884,10 @@ struct alignas(16) Fp2 {
   CUZK_HD Fp2& operator*=(const Fp2& b) { return *this = *this * b; }
   CUZK_HD_NOINLINE Fp2 inverse() const {
     Fp t = (c0.sqr() + c1.sqr()).inverse();
+    return Fp2{c0 * t, -(c1 * t)};
+  }
+  CUZK_HD_NOINLINE Fp2 inverse_fermat() const {  // the same through Fp's Fermat inverse (benchmarks)
+    Fp t = (c0.sqr() + c1.sqr()).inverse_fermat();
     return Fp2{c0 * t, -(c1 * t)};
   }
 };
