@@ -256,6 +256,24 @@ Fr dot(const std::vector<Fr>& k, const std::vector<Fr>& a, std::size_t n) {
 math::G1Jacobian g_times(const Fr& s) { return math::G1Jacobian::from_affine(math::g1_generator()).mul(s); }
 math::G2Jacobian g2_times(const Fr& s) { return math::G2Jacobian::from_affine(math::g2_generator()).mul(s); }
 
+// A random selection of n bases, each set with probability 1/2: its device bitmap (bit i of word
+// i / 64) and the matching 0/1 scalars.
+struct RandomSelection {
+  gpu::DeviceBuffer bitmap;
+  std::vector<Fr> scalars;
+};
+RandomSelection random_selection(test::Rng& rng, std::size_t n) {
+  std::vector<std::uint64_t> bm((n + 63) / 64, 0);
+  RandomSelection sel{gpu::DeviceBuffer(bm.size() * 8), std::vector<Fr>(n, Fr::zero())};
+  for (std::size_t i = 0; i < n; ++i)
+    if (rng.next() & 1) {
+      bm[i / 64] |= std::uint64_t(1) << (i % 64);
+      sel.scalars[i] = Fr::one();
+    }
+  sel.bitmap.upload(bm.data(), bm.size() * 8);
+  return sel;
+}
+
 template <class C>
 struct MsmFixtureT {
   std::vector<Fr> a;  // discrete logs of the bases
@@ -467,16 +485,8 @@ void msm_copies_tests(test::Rng& rng, bool quick) {
     });
     check("msm explicit window c=13 (copy 0 only)" + tag, [&] { return fx.run(random_frs(rng, n / 2), 13); });
     check("sum_selected (copy 0 only)" + tag, [&] {
-      std::vector<std::uint64_t> bm((n + 63) / 64, 0);
-      std::vector<Fr> k(n, Fr::zero());
-      for (std::size_t i = 0; i < n; ++i)
-        if (rng.next() & 1) {
-          bm[i / 64] |= std::uint64_t(1) << (i % 64);
-          k[i] = Fr::one();
-        }
-      gpu::DeviceBuffer d(bm.size() * 8);
-      d.upload(bm.data(), bm.size() * 8);
-      return fx.ctx.sum_selected(d.get(), n) == g_times(dot(k, fx.a, n));
+      const auto sel = random_selection(rng, n);
+      return fx.ctx.sum_selected(sel.bitmap.get(), n) == g_times(dot(sel.scalars, fx.a, n));
     });
     if (copies == 4) {
       check("dropping the copies again (add_shifted_copies(1))", [&] {
@@ -552,16 +562,8 @@ void msm_g2_tests(test::Rng& rng, bool quick) {
     return got == math::msm_g2(std::span<const math::G2Affine>(pts.data(), m), std::span<const Fr>(k.data(), m));
   });
   check("g2 sum_selected (0/1 path) 50% set", [&] {
-    std::vector<std::uint64_t> bm((n + 63) / 64, 0);
-    std::vector<Fr> k(n, Fr::zero());
-    for (std::size_t i = 0; i < n; ++i)
-      if (rng.next() & 1) {
-        bm[i / 64] |= std::uint64_t(1) << (i % 64);
-        k[i] = Fr::one();
-      }
-    gpu::DeviceBuffer d(bm.size() * 8);
-    d.upload(bm.data(), bm.size() * 8);
-    return fx.ctx.sum_selected(d.get(), n) == g2_times(dot(k, fx.a, n));
+    const auto sel = random_selection(rng, n);
+    return fx.ctx.sum_selected(sel.bitmap.get(), n) == g2_times(dot(sel.scalars, fx.a, n));
   });
 }
 
