@@ -7,7 +7,10 @@
 //                windows of c bits, or for G1 a count of windows of c and c + 1 bits covering 255),
 //                in [-2^(width-1), 2^(width-1)]; per window a key |digit| (the bucket) and a value
 //                (point index | sign << 31). Zero digits are counted per window and skipped from then on.
-// 2. sort:       per window, CUB radix sort of (key, value) on the window's width.
+//                With shifted copies of the bases (Msm::add_shifted_copies, CopyPlan), copy k's windows
+//                take the scalar's bits from k * shift on and share the buckets of copy 0's windows.
+// 2. sort:       per window, CUB radix sort of (key, value) on the window's width, from slot w + 1 of
+//                nwin + 1 rotating slots into slot w.
 // 3. accumulate: the sorted nonzero entries of each window are cut into segments of L entries, one
 //                thread each, added with mixed XYZZ additions; a bucket run wholly inside a segment
 //                is stored straight into its bucket, a run touching a segment end becomes a partial
