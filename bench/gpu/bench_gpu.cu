@@ -1,5 +1,5 @@
 // GPU benchmark: field multiplication rate, NTT 2^20..2^28, G1 MSM 2^20..2^27, G2 MSM 2^20..2^24 and
-// the 0/1 path,
+// the 0/1 path (bitmaps with 50% and 25% of the bits set),
 // printed as one table with supranational/sppark's H200 figures (shared/reference/gpu-anchors.md)
 // beside. All data stays on the device: NTT inputs and MSM scalars are random Fr made on the GPU;
 // MSM bases are P_i = (i+1) G made on the GPU (distinct points, checked against the CPU on a sample,
@@ -267,7 +267,7 @@ int main(int argc, char** argv) {
   std::vector<CopyRow> copy_rows;
   bool copies_ok = true;
   gpu::MsmProfile prof26{};
-  float sel_ms = 0, gen_s = 0;
+  float sel_ms = 0, sel25_ms = 0, gen_s = 0;
   bool msm_ok = true, bases_ok = true;
   if (max_msm >= 20) {
     const std::size_t nmax = std::size_t(1) << max_msm;
@@ -397,6 +397,17 @@ int main(int argc, char** argv) {
       dbm.upload(bm.data(), bm.size() * 8);
       sel_ms = time_ms([&] { ctx.sum_selected(dbm.get(), nmax); }, 3);
       std::printf("sum_selected 2^%d (50%%): %.1f ms\n", max_msm, sel_ms);
+      {  // ~25% set: each word ANDed with the next random one
+        std::vector<std::uint64_t> q(bm);
+        for (auto& w : q) {
+          x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+          w &= x;
+        }
+        gpu::DeviceBuffer dq(q.size() * 8);
+        dq.upload(q.data(), q.size() * 8);
+        sel25_ms = time_ms([&] { ctx.sum_selected(dq.get(), nmax); }, 3);
+        std::printf("sum_selected 2^%d (25%%): %.1f ms\n", max_msm, sel25_ms);
+      }
       for (const char* per : {"256", "1024"}) {
         setenv("CUZK_SEL_PER", per, 1);
         float v = time_ms([&] { ctx.sum_selected(dbm.get(), nmax); }, 2);
@@ -508,8 +519,9 @@ int main(int argc, char** argv) {
     std::printf(" ms (sppark best 542.8 at c=19)\n");
   }
   if (sel_ms > 0)
-    std::printf("0/1 path sum_selected 2^%d, 50%% set: %.1f ms (sppark/supraseal batch_addition 2^27 50%%: 34.0 ms)\n",
-                max_msm, sel_ms);
+    std::printf("0/1 path sum_selected 2^%d, 50%% set: %.1f ms (sppark/supraseal batch_addition 2^27 50%%: 34.0 ms); "
+                "25%% set: %.1f ms\n",
+                max_msm, sel_ms, sel25_ms);
   std::printf("%-8s | %10s | %4s | %12s | %s\n", "G2 MSM", "cuzk ms", "c", "sppark ms", "ratio");
   for (auto& r : g2_rows) {
     auto it = anchors_g2.find(r.logn);
