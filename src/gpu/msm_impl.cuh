@@ -91,28 +91,13 @@ struct CopyPlan {
   }
 };
 
-// G1 layout for n scalars (mixed XYZZ path): the window count minimizing nwin * n + 4 * (buckets), the
-// cost model of msm_default_window_bits (a bucket's share of the reduction is two full additions, about
-// four mixed ones). At 2^26 this picks 12 windows of 21-22 bits (15.7M buckets) over 13 of 20 bits
-// (6.8M), saving one window of accumulation.
-WindowLayout g1_window_layout(std::size_t n) {
-  WindowLayout best;
-  double best_cost = 1e300;
-  for (int nwin = num_windows(24); nwin <= num_windows(4); ++nwin) {  // widths 24 .. 3
-    const WindowLayout l = WindowLayout::mixed(nwin);
-    const double cost = double(nwin) * double(n) + 4.0 * double(l.total_buckets());
-    if (cost < best_cost) {
-      best_cost = cost;
-      best = l;
-    }
-  }
-  return best;
-}
-
-// G1 layout over `shift` bits for n scalars and `copies` shifted copies: the window count minimizing
-// (used windows) * n + 4 * buckets + 0.06 * (unused windows) * n. A window of the last copy that
-// starts past the scalar's 255 bits holds zero digits only: sorted (about 6% of an addition pass,
-// RESULTS_gpu.md session 9 profile: sort 17 of 325 ms) but never added. Windows at most 24 bits.
+// G1 layout over `shift` bits (255 without copies) for n scalars and `copies` shifted copies: the
+// window count (widths 24 .. 3) minimizing (used windows) * n + 4 * buckets + 0.06 * (unused windows)
+// * n, the cost model of msm_default_window_bits (a bucket's share of the reduction is two full
+// additions, about four mixed ones). At 2^26 and no copies this picks 12 windows of 21-22 bits (15.7M
+// buckets) over 13 of 20 bits (6.8M), saving one window of accumulation. A window of the last copy
+// that starts past the scalar's 255 bits holds zero digits only: sorted (about 6% of an addition pass,
+// RESULTS_gpu.md session 9 profile: sort 17 of 325 ms) but never added.
 double g1_copy_cost(std::size_t n, int copies, int shift, const WindowLayout& l) {
   int used = 0;
   const CopyPlan plan{copies, shift, 0};
@@ -122,9 +107,9 @@ double g1_copy_cost(std::size_t n, int copies, int shift, const WindowLayout& l)
   return double(used) * double(n) + 0.06 * double(unused) * double(n) + 4.0 * double(l.total_buckets());
 }
 WindowLayout g1_copy_layout(std::size_t n, int copies, int shift) {
-  WindowLayout best = WindowLayout::mixed(1, shift);
+  WindowLayout best = WindowLayout::mixed((shift + 23) / 24, shift);
   double best_cost = 1e300;
-  for (int nwin = 1; nwin <= shift / 2; ++nwin) {
+  for (int nwin = (shift + 23) / 24; nwin <= (shift + 3) / 4; ++nwin) {
     const WindowLayout l = WindowLayout::mixed(nwin, shift);
     if (l.max_width() > 24) continue;
     const double cost = g1_copy_cost(n, copies, shift, l);
@@ -647,46 +632,40 @@ struct Msm<C>::Impl {
   // Msm::add_shifted_copies: copy k from copy k - 1 by `shift` doublings, in chunks (XYZZ scratch of
   // 192 bytes per point), each chunk's ZZZ inverted in one batch.
   void add_copies(int K) {
-    if constexpr (!std::is_same_v<F, Fp>) {
+    if constexpr (!std::is_same_v<F, Fp>) {  // for G2 the else branch is discarded, never compiled
       throw std::invalid_argument("Msm: shifted copies are for G1 only");
     } else {
-      add_copies_g1<F>(K);
-    }
-  }
-  template <class G>  // a template, so that the G2 Impl never compiles it
-  void add_copies_g1(int K) {
-    if (K < 1 || K > 8) throw std::invalid_argument("Msm: copies must be in [1, 8]");
-    if (K == copies) return;
-    if (n * std::size_t(K) >= (std::size_t(1) << 31)) throw std::invalid_argument("Msm: copies * bases >= 2^31");
-    const int shift = K > 1 ? g1_copy_shift(n, K) : kScalarBits;
-    DeviceBuffer next(std::max<std::size_t>(1, n * K) * sizeof(Aff));
-    cudaStream_t st = nullptr;
-    if (n) CUZK_CUDA(cudaMemcpyAsync(next.get(), bases.get(), n * sizeof(Aff), cudaMemcpyDeviceToDevice, st));
-    const std::size_t chunk = std::min<std::size_t>(std::max<std::size_t>(n, 1), std::size_t(1) << 22);
-    if (K > 1) {
-      DeviceBuffer tmp(chunk * sizeof(Xyzz)), zzz(chunk * sizeof(F));
-      Aff* dst = static_cast<Aff*>(next.get());
-      for (int k = 1; k < K; ++k) {
-        for (std::size_t off = 0; off < n; off += chunk) {
-          const u32 len = u32(std::min(chunk, n - off));
-          shift_points_kernel<F><<<grid_for(len, 128), 128, 0, st>>>(dst + (k - 1) * n + off, len, shift,
-                                                                     static_cast<Xyzz*>(tmp.get()),
-                                                                     static_cast<F*>(zzz.get()));
-          CUZK_CUDA_LAUNCH();
-          invert_in_place(static_cast<F*>(zzz.get()), len, st);
-          xyzz_to_affine_kernel<F><<<grid_for(len, 128), 128, 0, st>>>(
-              static_cast<const Xyzz*>(tmp.get()), static_cast<const F*>(zzz.get()), len, dst + k * n + off);
-          CUZK_CUDA_LAUNCH();
+      if (K < 1 || K > 8) throw std::invalid_argument("Msm: copies must be in [1, 8]");
+      if (K == copies) return;
+      if (n * std::size_t(K) >= (std::size_t(1) << 31)) throw std::invalid_argument("Msm: copies * bases >= 2^31");
+      const int shift = K > 1 ? g1_copy_shift(n, K) : kScalarBits;
+      DeviceBuffer next(std::max<std::size_t>(1, n * K) * sizeof(Aff));
+      cudaStream_t st = nullptr;
+      if (n) CUZK_CUDA(cudaMemcpyAsync(next.get(), bases.get(), n * sizeof(Aff), cudaMemcpyDeviceToDevice, st));
+      const std::size_t chunk = std::min<std::size_t>(std::max<std::size_t>(n, 1), std::size_t(1) << 22);
+      if (K > 1) {
+        DeviceBuffer tmp(chunk * sizeof(Xyzz)), zzz(chunk * sizeof(F));
+        Aff* dst = static_cast<Aff*>(next.get());
+        for (int k = 1; k < K; ++k) {
+          for (std::size_t off = 0; off < n; off += chunk) {
+            const u32 len = u32(std::min(chunk, n - off));
+            shift_points_kernel<F><<<grid_for(len, 128), 128, 0, st>>>(dst + (k - 1) * n + off, len, shift,
+                                                                       static_cast<Xyzz*>(tmp.get()),
+                                                                       static_cast<F*>(zzz.get()));
+            CUZK_CUDA_LAUNCH();
+            invert_in_place(static_cast<F*>(zzz.get()), len, st);
+            xyzz_to_affine_kernel<F><<<grid_for(len, 128), 128, 0, st>>>(
+                static_cast<const Xyzz*>(tmp.get()), static_cast<const F*>(zzz.get()), len, dst + k * n + off);
+            CUZK_CUDA_LAUNCH();
+          }
         }
       }
       CUZK_CUDA(cudaStreamSynchronize(st));
-      aff_inv = DeviceBuffer();
-    } else {
-      CUZK_CUDA(cudaStreamSynchronize(st));
+      aff_inv = DeviceBuffer();  // the inversion's scratch
+      bases = std::move(next);
+      copies = K;
+      copy_shift = shift;
     }
-    bases = std::move(next);
-    copies = K;
-    copy_shift = shift;
   }
 
   // Inverts the n values at `vals` in place (nonzero), by levels of kInvGroup (msm_affine.cuh).
@@ -966,9 +945,7 @@ struct Msm<C>::Impl {
     const bool mixed = std::is_same_v<F, Fp> && !affine && cfg.window_bits <= 0 && env_int("CUZK_MSM_MIXED", 1) != 0;
     // shifted copies serve the mixed layouts (G1, XYZZ, default windows); the other paths use copy 0
     const CopyPlan plan = mixed ? CopyPlan{copies, copy_shift, u32(n)} : CopyPlan{};
-    const WindowLayout win = plan.copies > 1   ? g1_copy_layout(count, plan.copies, plan.shift)
-                             : mixed ? g1_window_layout(count)
-                                     : WindowLayout::uniform(c);
+    const WindowLayout win = mixed ? g1_copy_layout(count, plan.copies, plan.shift) : WindowLayout::uniform(c);
     const int nwin = win.nwin;
     prof.window_bits = win.c;
     prof.windows = nwin;
