@@ -150,8 +150,14 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--copies") && i + 1 < argc) {
       copy_counts.clear();
       std::stringstream list(argv[++i]);
-      for (std::string item; std::getline(list, item, ',');)
-        if (std::atoi(item.c_str()) > 1) copy_counts.push_back(std::atoi(item.c_str()));
+      for (std::string item; std::getline(list, item, ',');) {
+        const int k = std::atoi(item.c_str());
+        if (k < 0 || k > 8) {
+          std::fprintf(stderr, "--copies: a list of copy counts in [2, 8] (0: none), got %s\n", item.c_str());
+          return 2;
+        }
+        if (k > 1) copy_counts.push_back(k);
+      }
     }
   }
   if (!gpu::device_available()) {

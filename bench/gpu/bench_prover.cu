@@ -255,7 +255,12 @@ int main(int argc, char** argv) {
     } else if (!std::strcmp(argv[i], "--streamed")) {
       g_key_opt.streamed = true;
     } else if (!std::strcmp(argv[i], "--h-copies") && i + 1 < argc) {
-      g_key_opt.h_copies = std::atoi(argv[++i]);
+      const int v = std::atoi(argv[++i]);
+      if (v < 0 || v > 4) {
+        std::fprintf(stderr, "--h-copies K, 0 <= K <= 4\n");
+        return 2;
+      }
+      g_key_opt.h_copies = v;
     } else if (!std::strcmp(argv[i], "--stream-chunk-log") && i + 1 < argc) {
       const int v = std::atoi(argv[++i]);
       if (v < 10 || v > 28) {
