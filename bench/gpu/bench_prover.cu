@@ -15,7 +15,7 @@
 // as cuzk-daemon hands it over; the upload column then times that.
 //
 // Per size: one warm-up proof, then `reps` proofs with profile = true (stages serialized, per-stage
-// host wall times) and `reps` proofs with overlap (witness MSMs on a second stream during the H NTTs);
+// host wall times) and `reps` proofs with overlap (witness MSMs on a second stream beside the H chain);
 // medians. Also one proof from pageable memory (upload through the staging buffers) and, at the
 // --nosplit sizes, one profile proof with the 0/1 split disabled.
 //
@@ -25,8 +25,10 @@
 //
 // Usage: bench_prover [--logs 22,24,26,27] [--reps 3] [--nosplit 24,26] [--long-rows K:T]
 //                     [--random-permille P] [--compact] [--streamed [--stream-chunk-log K]] [--h-copies K]
-// --h-copies K: shifted copies of the resident H bases (GpuKeyOptions::h_copies; default 0 = 2 when
+// --h-copies K: shifted copies of the resident H bases (GpuKeyOptions::h_copies; default 0 = 3 when
 // the device has room, 1 = none).
+// CUZK_BENCH_VARIANTS="VAR=V,VAR2=W;VAR=X": after the overlap proofs, `reps` more under each set of
+// environment variables in turn, for A/B comparisons in one process (the key is made once).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -209,6 +211,38 @@ Row run_size(int log, int reps, bool nosplit) {
       std::printf("  2^%d overlap run %d: total %.1f ms\n", log, r, t.total_ms);
     }
     row.overlap_total = median(tot);
+    // Tuning A/B in one process: CUZK_BENCH_VARIANTS="A=1,B=0;C=1" runs `reps` overlap proofs under
+    // each set of environment variables in turn (switches read once per process do not change)
+    if (const char* vs = std::getenv("CUZK_BENCH_VARIANTS")) {
+      std::stringstream all(vs);
+      std::string variant;
+      while (std::getline(all, variant, ';')) {
+        std::vector<std::pair<std::string, std::string>> set;
+        std::stringstream one(variant);
+        std::string kv;
+        while (std::getline(one, kv, ',')) {
+          const auto eq = kv.find('=');
+          if (eq == std::string::npos) continue;
+          const std::string k = kv.substr(0, eq);
+          const char* old = std::getenv(k.c_str());
+          set.emplace_back(k, old ? old : "\x01");
+          setenv(k.c_str(), kv.substr(eq + 1).c_str(), 1);
+        }
+        std::vector<double> vt;
+        for (int r = 0; r < reps; ++r) {
+          auto p = prove(ov);
+          if (!p) throw std::runtime_error(p.error());
+          vt.push_back(t.total_ms);
+        }
+        std::printf("  2^%d variant [%s]: overlap total %.1f ms (", log, variant.c_str(), median(vt));
+        for (double x : vt) std::printf(" %.1f", x);
+        std::printf(" )\n");
+        for (auto& [k, old] : set) {
+          if (old == "\x01") unsetenv(k.c_str());
+          else setenv(k.c_str(), old.c_str(), 1);
+        }
+      }
+    }
     {  // pageable witness
       std::vector<Fr> pageable(ws.begin(), ws.end());
       auto p = prover.start(**key, **shape, pageable, prof, &t);

@@ -489,9 +489,13 @@ struct GpuKey::Impl {
   // Resident keys: shifted copies of the final H bases (GpuKeyOptions::h_copies), as many as asked
   // while kProofReserveBytes per domain element stay free (a 2^27 partition's workspace, shape apart,
   // measured 444 bytes per element with two copies: 125.3 GB in use beside a 60.9 GB key and a 4.8 GB
-  // shape, RESULTS_gpu.md session 12). An out-of-memory failure only means fewer copies.
+  // shape, RESULTS_gpu.md session 12; 441 with three). An out-of-memory failure only means fewer copies.
+  // Three by default: the 2^27 partition 1,062.8 -> 1,042.7 ms against two (session 13), for 12.9 GB
+  // more and 1.9 s more at the key's upload; a fourth shortens no window at 2^27 (the cost model
+  // keeps 11 windows), so it would only cost memory.
+  static constexpr int kDefaultHCopies = 3;
   void add_h_copies(int asked) {
-    int want = asked > 0 ? asked : 2;
+    int want = asked > 0 ? asked : kDefaultHCopies;
     if (asked == 0)
       if (const char* e = std::getenv("CUZK_GPU_H_COPIES")) want = std::atoi(e);
     want = std::clamp(want, 1, 4);
@@ -966,7 +970,8 @@ struct WitnessIn {
 
 struct GpuProver::Impl {
   cudaStream_t s0 = nullptr, s1 = nullptr;
-  cudaEvent_t ev_w = nullptr;
+  cudaStream_t s1_peer = nullptr;  // s1 at s0's priority: the witness queries of a resident key
+  cudaEvent_t ev_w = nullptr, ev_ntt = nullptr;
   cudaEvent_t ev_stage[2] = {};
   void* pinned[2] = {};
   std::unique_ptr<NttDomain> dom;
@@ -989,7 +994,9 @@ struct GpuProver::Impl {
     }
     CUZK_CUDA(cudaStreamCreateWithPriority(&s0, cudaStreamNonBlocking, s0_priority));
     CUZK_CUDA(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking));
+    CUZK_CUDA(cudaStreamCreateWithPriority(&s1_peer, cudaStreamNonBlocking, s0_priority));
     CUZK_CUDA(cudaEventCreateWithFlags(&ev_w, cudaEventDisableTiming));
+    CUZK_CUDA(cudaEventCreateWithFlags(&ev_ntt, cudaEventDisableTiming));
     for (auto& e : ev_stage) CUZK_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
   }
   ~Impl() {
@@ -999,8 +1006,10 @@ struct GpuProver::Impl {
     for (auto e : ev_stage)
       if (e) cudaEventDestroy(e);
     if (ev_w) cudaEventDestroy(ev_w);
+    if (ev_ntt) cudaEventDestroy(ev_ntt);
     if (s0) cudaStreamDestroy(s0);
     if (s1) cudaStreamDestroy(s1);
+    if (s1_peer) cudaStreamDestroy(s1_peer);
   }
 
   void sync(cudaStream_t st) { CUZK_CUDA(cudaStreamSynchronize(st)); }
@@ -1391,11 +1400,20 @@ struct GpuProver::Impl {
       CUZK_CUDA_LAUNCH();
       h_scalars = free_buf;
     }
+    CUZK_CUDA(cudaEventRecord(ev_ntt, s0));
     lap(t.ntt_ms, s0);
 
     // 4. witness MSMs (second stream when overlapping)
-    cudaStream_t ms = overlap ? s1 : s0;
-    if (overlap) CUZK_CUDA(cudaStreamWaitEvent(s1, ev_w, 0));
+    // With a resident key they start after the NTTs, on a stream as urgent as s0: they then share the
+    // SMs with H's digit sort and accumulation instead of the NTT passes (2^27 partition 1,059.7-1,061.7
+    // -> 1,056.1-1,057.7 ms, two runs each, order B A B A; session 13). A streamed key's witness
+    // queries keep starting right after the upload: theirs are bus-bound and overlap the NTTs.
+    // CUZK_GPU_WITNESS_AFTER_NTT=0 (tuning) turns it off.
+    static const bool after_ntt = switch_on("CUZK_GPU_WITNESS_AFTER_NTT");
+    const bool gate_ntt = after_ntt && !k.streamed();
+    cudaStream_t s1x = gate_ntt ? s1_peer : s1;
+    cudaStream_t ms = overlap ? s1x : s0;
+    if (overlap) CUZK_CUDA(cudaStreamWaitEvent(s1x, gate_ntt ? ev_ntt : ev_w, 0));
     PendingProof p;
     t.streamed = k.streamed();
     t.h_copies = k.h_copies();
@@ -1468,7 +1486,7 @@ struct GpuProver::Impl {
       t.msm_h_ms = now_ms() - tq;
     }
     sync(s0);
-    sync(s1);
+    sync(s1x);
     t.total_ms = now_ms() - t_start;
     return p;
   }
