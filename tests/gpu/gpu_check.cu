@@ -9,6 +9,8 @@
 //        points, points at infinity, window sizes 2..22, host-uploaded bases, the 0/1 bitmap path.
 //   MSM G1 with shifted copies of the bases (2, 3, 4 copies): the copies, random and skewed scalars.
 //   MSM G2: the same construction over G2 (smaller sizes).
+//   Both curves at 2^22 .. 2^24 (not with --quick): random, all 0, all 1, 90% 0 / 1 / 0-or-1 scalars,
+//   distinct bases and repeated ones.
 //   Cross-checks against the CPU library: math::ntt / intt / coset_* and math::msm_g1 / msm_g2.
 // Usage: gpu_check [--quick] [--big]
 #include <algorithm>
@@ -274,16 +276,37 @@ RandomSelection random_selection(test::Rng& rng, std::size_t n) {
   return sel;
 }
 
+// How a fixture's bases are made (the large sizes need the fast ways): one scalar multiplication per
+// base; (i + 1) G by additions (distinct bases); or `tile` bases from scalars, repeated to fill n.
+enum class BaseGen { kFromScalars, kSequential, kTiled };
+
 template <class C>
 struct MsmFixtureT {
   std::vector<Fr> a;  // discrete logs of the bases
   gpu::Msm<C> ctx;
-  explicit MsmFixtureT(std::vector<Fr> dl) : a(std::move(dl)), ctx(a.size()) {
-    gpu::DeviceBuffer d(a.size() * sizeof(Fr));
-    d.upload(a.data(), a.size() * sizeof(Fr));
-    if constexpr (std::is_same_v<C, math::G1Curve>) gpu::gen_bases_from_scalars(ctx.device_bases(), d.get(), a.size());
-    else gpu::gen_g2_bases_from_scalars(ctx.device_bases(), d.get(), a.size());
+  explicit MsmFixtureT(std::vector<Fr> dl) : MsmFixtureT(std::move(dl), BaseGen::kFromScalars, 0) {}
+  // kSequential: dl must be 1 .. n; kTiled: dl[i] must equal dl[i % tile]
+  MsmFixtureT(std::vector<Fr> dl, BaseGen gen, std::size_t tile) : a(std::move(dl)), ctx(a.size()) {
+    constexpr bool g1 = std::is_same_v<C, math::G1Curve>;
+    if (gen == BaseGen::kSequential) {
+      if constexpr (g1) gpu::gen_bases_sequential(ctx.device_bases(), a.size());
+      else gpu::gen_g2_bases_sequential(ctx.device_bases(), a.size());
+      return;
+    }
+    const std::size_t made = gen == BaseGen::kTiled ? std::min(tile, a.size()) : a.size();
+    gpu::DeviceBuffer d(made * sizeof(Fr));
+    d.upload(a.data(), made * sizeof(Fr));
+    if constexpr (g1) gpu::gen_bases_from_scalars(ctx.device_bases(), d.get(), made);
+    else gpu::gen_g2_bases_from_scalars(ctx.device_bases(), d.get(), made);
     gpu::device_synchronize();
+    constexpr std::size_t kBytes = 2 * sizeof(math::Affine<C>{}.x);  // device layout: x, y
+    auto* b = static_cast<char*>(ctx.device_bases());
+    for (std::size_t have = made; have < a.size();) {  // doubling copies of the tiled prefix
+      const std::size_t len = std::min(have, a.size() - have);
+      if (cudaMemcpy(b + have * kBytes, b, len * kBytes, cudaMemcpyDeviceToDevice) != cudaSuccess)
+        throw std::runtime_error("gpu_check: tiling the bases failed");
+      have += len;
+    }
   }
   static math::Jacobian<C> gen_times(const Fr& s) {
     if constexpr (std::is_same_v<C, math::G1Curve>) return g_times(s);
@@ -605,6 +628,54 @@ void cpu_library_tests(gpu::NttDomain& dom, test::Rng& rng, int max_log) {
   });
 }
 
+// MSMs of 2^22 .. 2^24 scalars in G1 and G2 (the issue's range; the sections above stop at 2^20 and
+// 2^16): distinct bases (i + 1) G and, for repeated points, 4096 random bases tiled. Exact like the
+// rest: the result is (sum k_i a_i) G, computed on the CPU.
+template <class C>
+void msm_large_tests(test::Rng& rng, const std::string& curve, std::vector<int> logs) {
+  using Fixture = MsmFixtureT<C>;
+  const std::size_t n = std::size_t(1) << 24;
+  auto ninety = [&](std::size_t len, int pattern) {  // 90% zero (0), one (1) or zero/one (2)
+    auto k = random_frs(rng, len);
+    for (auto& x : k)
+      if (rng.next() % 10) x = pattern == 0 || (pattern == 2 && (rng.next() & 1)) ? Fr::zero() : Fr::one();
+    return k;
+  };
+  {
+    std::vector<Fr> seq(n);
+    for (std::size_t i = 0; i < n; ++i) seq[i] = Fr::from_u64(i + 1);
+    Fixture fx(std::move(seq), BaseGen::kSequential, 0);
+    check(curve + " large: bases (i+1) G match the CPU (sample, as MSMs of a unit vector)", [&] {
+      for (std::size_t i : {std::size_t(0), std::size_t(12345), (std::size_t(1) << 20) + 1, n - 1}) {
+        std::vector<Fr> unit(i + 1, Fr::zero());
+        unit[i] = Fr::one();
+        if (!(fx.ctx.msm(unit) == Fixture::gen_times(Fr::from_u64(i + 1)))) return false;
+      }
+      return true;
+    });
+    for (int log : logs)
+      check(curve + " msm random scalars n=2^" + std::to_string(log),
+            [&] { return fx.run(random_frs(rng, std::size_t(1) << log)); });
+    const std::string sz = " n=2^24";
+    check(curve + " msm all zero" + sz, [&] { return fx.run(std::vector<Fr>(n, Fr::zero())); });
+    check(curve + " msm all one" + sz, [&] { return fx.run(std::vector<Fr>(n, Fr::one())); });
+    check(curve + " msm 90% zero" + sz, [&] { return fx.run(ninety(n, 0)); });
+    check(curve + " msm 90% one" + sz, [&] { return fx.run(ninety(n, 1)); });
+    check(curve + " msm 90% zero/one" + sz, [&] { return fx.run(ninety(n, 2)); });
+  }
+  {
+    std::vector<Fr> dl = random_frs(rng, 4096);
+    dl.resize(n);
+    for (std::size_t i = 4096; i < n; ++i) dl[i] = dl[i % 4096];
+    Fixture rep(std::move(dl), BaseGen::kTiled, 4096);
+    const std::string sz = " n=2^24";
+    check(curve + " msm repeated points (4096 bases tiled), random scalars" + sz,
+          [&] { return rep.run(random_frs(rng, n)); });
+    check(curve + " msm repeated points, all one" + sz, [&] { return rep.run(std::vector<Fr>(n, Fr::one())); });
+    check(curve + " msm repeated points, 90% zero/one" + sz, [&] { return rep.run(ninety(n, 2)); });
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -635,6 +706,10 @@ int main(int argc, char** argv) {
   msm_tests(rng, quick ? 16 : 20, quick);
   msm_copies_tests(rng, quick);
   msm_g2_tests(rng, quick);
+  if (!quick) {
+    msm_large_tests<math::G1Curve>(rng, "g1", {22, 24});
+    msm_large_tests<math::G2Curve>(rng, "g2", {18, 20, 22, 24});
+  }
 
   std::printf("\n%d passed, %d failed (%.1f s)\n", g_passes, g_failures, (now_ms() - t0) / 1000);
   std::printf(g_failures ? "GPU CHECK: FAIL\n" : "GPU CHECK: PASS\n");
