@@ -36,6 +36,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -217,7 +218,7 @@ Row run_size(int log, int reps, bool nosplit) {
       std::stringstream all(vs);
       std::string variant;
       while (std::getline(all, variant, ';')) {
-        std::vector<std::pair<std::string, std::string>> set;
+        std::vector<std::pair<std::string, std::optional<std::string>>> set;  // name, value before
         std::stringstream one(variant);
         std::string kv;
         while (std::getline(one, kv, ',')) {
@@ -225,7 +226,7 @@ Row run_size(int log, int reps, bool nosplit) {
           if (eq == std::string::npos) continue;
           const std::string k = kv.substr(0, eq);
           const char* old = std::getenv(k.c_str());
-          set.emplace_back(k, old ? old : "\x01");
+          set.emplace_back(k, old ? std::optional<std::string>(old) : std::nullopt);
           setenv(k.c_str(), kv.substr(eq + 1).c_str(), 1);
         }
         std::vector<double> vt;
@@ -238,8 +239,8 @@ Row run_size(int log, int reps, bool nosplit) {
         for (double x : vt) std::printf(" %.1f", x);
         std::printf(" )\n");
         for (auto& [k, old] : set) {
-          if (old == "\x01") unsetenv(k.c_str());
-          else setenv(k.c_str(), old.c_str(), 1);
+          if (old) setenv(k.c_str(), old->c_str(), 1);
+          else unsetenv(k.c_str());
         }
       }
     }
