@@ -1,10 +1,12 @@
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <stdexcept>
 #include <thread>
 #include <vector>
 
 #include "../common/test_random.hpp"
+#include "math/ff/fp_ifma.hpp"
 #include "math/poly/ntt.hpp"
 
 using namespace cuzk::math;
@@ -144,6 +146,55 @@ TEST(Ntt, RoundTrip) {
     coset_ntt(d, b);
     coset_intt(d, b);
     ASSERT_EQ(b, a) << "coset 2^" << k;
+  }
+}
+
+// The four-step sizes' AVX-512 IFMA path (ntt_ifma.cpp) against the scalar one, bit for bit: every
+// transform, the default and an arbitrary coset, one and several threads, random inputs and the
+// extreme canonical values 0 and r - 1 (the lazy reductions' worst case).
+TEST(Ntt, IfmaAndScalarPathsAgree) {
+  if (!cuzk::math::ifma::available()) GTEST_SKIP() << "no AVX-512 IFMA here (or CUZK_NO_IFMA set)";
+  Rng rng(9);
+  const Fr shift = Fr::from_u64(11);
+  for (unsigned k = kNttDirectMaxLog + 1; k <= 17; ++k) {
+    const Domain& d = domain_for(k);
+    auto a = random_vec(rng, d.size());
+    if (k % 2)
+      for (std::size_t i = 0; i < a.size(); ++i) a[i] = i % 3 == 0 ? -Fr::one() : (i % 3 == 1 ? Fr::zero() : a[i]);
+    for (std::size_t threads : {std::size_t(1), std::size_t(3)}) {
+      for (int t = 0; t < 6; ++t) {
+        auto run = [&](bool ifma) {
+          setenv("CUZK_NTT_IFMA", ifma ? "1" : "0", 1);
+          auto b = a;
+          switch (t) {
+            case 0: ntt(d, b, threads); break;
+            case 1: intt(d, b, threads); break;
+            case 2: coset_ntt(d, b, threads); break;
+            case 3: coset_intt(d, b, threads); break;
+            case 4: coset_ntt(d, b, shift, threads); break;
+            default: coset_intt(d, b, shift, threads); break;
+          }
+          unsetenv("CUZK_NTT_IFMA");
+          return b;
+        };
+        ASSERT_EQ(run(true), run(false)) << "2^" << k << " transform " << t << " threads " << threads;
+      }
+    }
+  }
+  for (unsigned k : {20u, 22u}) {  // the largest sub-transforms (2^11 rows and columns), two transforms
+    const Domain& d = domain_for(k);
+    const auto a = random_vec(rng, d.size());
+    for (bool coset : {false, true}) {
+      std::vector<Fr> out[2];
+      for (int ifma = 0; ifma < 2; ++ifma) {
+        setenv("CUZK_NTT_IFMA", ifma ? "1" : "0", 1);
+        out[ifma] = a;
+        if (coset) coset_intt(d, out[ifma], 2);
+        else ntt(d, out[ifma], 2);
+        unsetenv("CUZK_NTT_IFMA");
+      }
+      ASSERT_EQ(out[1], out[0]) << "2^" << k << (coset ? " coset_intt" : " ntt");
+    }
   }
 }
 

@@ -1,11 +1,13 @@
-// The AVX-512 IFMA Montgomery core in radix 2^52, shared by the bulk users of eight-lane Fp
-// arithmetic (the point decoders in fp_ifma.cpp, the CPU MSM's batch-affine buckets).
+// The AVX-512 IFMA Montgomery core in radix 2^52, shared by the bulk users of eight-lane field
+// arithmetic (the point decoders in fp_ifma.cpp, the CPU MSM's batch-affine buckets: Fp in 8 limbs;
+// the CPU NTT: Fr in 5 limbs, ntt_ifma.cpp).
 //
-// Layout: a batch of eight field elements is eight __m512i, vector j holding limb j (bits
-// 52j..52j+51) of all eight lanes. With 8 limbs the Montgomery radix is R = 2^416; since 4p < R,
+// Layout: a batch of eight field elements is N __m512i, vector j holding limb j (bits
+// 52j..52j+51) of all eight lanes. With 8 limbs (Fp) the Montgomery radix is R = 2^416; since 4p < R,
 // inputs in [0, 2p) give outputs in [0, 2p), so chains need no reduction between products, only
 // the final values are brought below p. Limb sums stay below 2^57 inside a product (at most four
-// 52-bit terms per limb per round over eight rounds), so the 64-bit lanes never overflow.
+// 52-bit terms per limb per round over eight rounds), so the 64-bit lanes never overflow. The
+// arithmetic below is generic in N (BatchN); the word/limb conversions and Constants are Fp's.
 //
 // Internal to cuzk_math: include it only from .cpp files, and call its functions only where
 // ifma::available() said yes. Every function carries a target attribute, so no translation unit
@@ -87,13 +89,16 @@ inline const Constants& constants() {
   return c;
 }
 
-struct Batch {
-  __m512i l[kLimbs];
+template <int N>
+struct BatchN {
+  __m512i l[N];
 };
+using Batch = BatchN<kLimbs>;
 
-inline CUZK_IFMA Batch broadcast(const std::uint64_t limbs[kLimbs]) {
-  Batch b;
-  for (int j = 0; j < kLimbs; ++j) b.l[j] = _mm512_set1_epi64(static_cast<long long>(limbs[j]));
+template <int N>
+inline CUZK_IFMA BatchN<N> broadcast(const std::uint64_t (&limbs)[N]) {
+  BatchN<N> b;
+  for (int j = 0; j < N; ++j) b.l[j] = _mm512_set1_epi64(static_cast<long long>(limbs[j]));
   return b;
 }
 
@@ -119,89 +124,97 @@ inline CUZK_IFMA void store(const Batch& b, Repr* out) {
   }
 }
 
-// Carries of every limb into the next, so each limb is < 2^52 again (the value is < 2^416).
-inline CUZK_IFMA void normalize(Batch& b) {
+// Carries of every limb into the next, so each limb is < 2^52 again (the value is < 2^(52 N)).
+template <int N>
+inline CUZK_IFMA void normalize(BatchN<N>& b) {
   const __m512i mask = _mm512_set1_epi64(static_cast<long long>(kMask52));
-  for (int j = 0; j + 1 < kLimbs; ++j) {
+  for (int j = 0; j + 1 < N; ++j) {
     b.l[j + 1] = _mm512_add_epi64(b.l[j + 1], _mm512_srli_epi64(b.l[j], 52));
     b.l[j] = _mm512_and_si512(b.l[j], mask);
   }
 }
 
 // a * b * R^-1 for a, b in [0, 2p) with normalized limbs; the result is in [0, 2p), normalized.
-inline CUZK_IFMA Batch mont_mul(const Batch& a, const Batch& b, const Batch& p, __m512i pinv) {
+// (More generally the result is < (a b / R + p), so a < 4p is fine when 8p < R, as for Fr in 5 limbs.)
+template <int N>
+inline CUZK_IFMA BatchN<N> mont_mul(const BatchN<N>& a, const BatchN<N>& b, const BatchN<N>& p, __m512i pinv) {
   const __m512i zero = _mm512_set1_epi64(0);
-  __m512i t[kLimbs + 1];
+  __m512i t[N + 1];
   for (auto& x : t) x = zero;
-  for (int i = 0; i < kLimbs; ++i) {
-    for (int j = 0; j < kLimbs; ++j) {
+  for (int i = 0; i < N; ++i) {
+    for (int j = 0; j < N; ++j) {
       t[j] = _mm512_madd52lo_epu64(t[j], a.l[i], b.l[j]);
       t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], a.l[i], b.l[j]);
     }
     // m = -t0 / p mod 2^52 (madd52lo reads only the low 52 bits of t0), then t += m * p, which
     // clears the low 52 bits of t0; its high bits carry into the next limb as the limbs shift down.
     const __m512i m = _mm512_madd52lo_epu64(zero, t[0], pinv);
-    for (int j = 0; j < kLimbs; ++j) {
+    for (int j = 0; j < N; ++j) {
       t[j] = _mm512_madd52lo_epu64(t[j], m, p.l[j]);
       t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], m, p.l[j]);
     }
     const __m512i carry = _mm512_srli_epi64(t[0], 52);
-    for (int j = 0; j < kLimbs; ++j) t[j] = t[j + 1];
+    for (int j = 0; j < N; ++j) t[j] = t[j + 1];
     t[0] = _mm512_add_epi64(t[0], carry);
-    t[kLimbs] = zero;
+    t[N] = zero;
   }
-  Batch r;
-  for (int j = 0; j < kLimbs; ++j) r.l[j] = t[j];
+  BatchN<N> r;
+  for (int j = 0; j < N; ++j) r.l[j] = t[j];
   normalize(r);
   return r;
 }
 
-// [0, 2p) -> [0, p): subtract p where that does not borrow.
-inline CUZK_IFMA Batch reduce_once(const Batch& a, const Batch& p) {
+// [0, 2p) -> [0, p): subtract p where that does not borrow (any modulus: [0, 2m) -> [0, m)).
+template <int N>
+inline CUZK_IFMA BatchN<N> reduce_once(const BatchN<N>& a, const BatchN<N>& p) {
   const __m512i mask = _mm512_set1_epi64(static_cast<long long>(kMask52));
   __m512i borrow = _mm512_set1_epi64(0);
-  Batch d;
-  for (int j = 0; j < kLimbs; ++j) {
+  BatchN<N> d;
+  for (int j = 0; j < N; ++j) {
     const __m512i x = _mm512_sub_epi64(_mm512_sub_epi64(a.l[j], p.l[j]), borrow);
     borrow = _mm512_srli_epi64(x, 63);
     d.l[j] = _mm512_and_si512(x, mask);
   }
   const __mmask8 no_borrow = _mm512_cmpeq_epi64_mask(borrow, _mm512_set1_epi64(0));
-  Batch r;
-  for (int j = 0; j < kLimbs; ++j) r.l[j] = _mm512_mask_blend_epi64(no_borrow, a.l[j], d.l[j]);
+  BatchN<N> r;
+  for (int j = 0; j < N; ++j) r.l[j] = _mm512_mask_blend_epi64(no_borrow, a.l[j], d.l[j]);
   return r;
 }
 
-inline CUZK_IFMA Batch add_reduced(const Batch& a, const Batch& b, const Batch& p) {
-  Batch s;
-  for (int j = 0; j < kLimbs; ++j) s.l[j] = _mm512_add_epi64(a.l[j], b.l[j]);
+template <int N>
+inline CUZK_IFMA BatchN<N> add_reduced(const BatchN<N>& a, const BatchN<N>& b, const BatchN<N>& p) {
+  BatchN<N> s;
+  for (int j = 0; j < N; ++j) s.l[j] = _mm512_add_epi64(a.l[j], b.l[j]);
   normalize(s);
   return reduce_once(s, p);
 }
 
 // a + 2p - b for a, b in [0, 2p): a value in (0, 4p). Limbs may go negative before the signed
 // carries are propagated.
-inline CUZK_IFMA Batch sub_lazy(const Batch& a, const Batch& b, const Batch& two_p) {
+template <int N>
+inline CUZK_IFMA BatchN<N> sub_lazy(const BatchN<N>& a, const BatchN<N>& b, const BatchN<N>& two_p) {
   const __m512i mask = _mm512_set1_epi64(static_cast<long long>(kMask52));
-  Batch s;
-  for (int j = 0; j < kLimbs; ++j) s.l[j] = _mm512_sub_epi64(_mm512_add_epi64(a.l[j], two_p.l[j]), b.l[j]);
-  for (int j = 0; j + 1 < kLimbs; ++j) {
+  BatchN<N> s;
+  for (int j = 0; j < N; ++j) s.l[j] = _mm512_sub_epi64(_mm512_add_epi64(a.l[j], two_p.l[j]), b.l[j]);
+  for (int j = 0; j + 1 < N; ++j) {
     s.l[j + 1] = _mm512_add_epi64(s.l[j + 1], _mm512_srai_epi64(s.l[j], 52));
     s.l[j] = _mm512_and_si512(s.l[j], mask);
   }
   return s;
 }
 
-inline CUZK_IFMA Batch add_lazy(const Batch& a, const Batch& b) {
-  Batch s;
-  for (int j = 0; j < kLimbs; ++j) s.l[j] = _mm512_add_epi64(a.l[j], b.l[j]);
+template <int N>
+inline CUZK_IFMA BatchN<N> add_lazy(const BatchN<N>& a, const BatchN<N>& b) {
+  BatchN<N> s;
+  for (int j = 0; j < N; ++j) s.l[j] = _mm512_add_epi64(a.l[j], b.l[j]);
   normalize(s);
   return s;
 }
 
-inline CUZK_IFMA __mmask8 equal(const Batch& a, const Batch& b) {
+template <int N>
+inline CUZK_IFMA __mmask8 equal(const BatchN<N>& a, const BatchN<N>& b) {
   __mmask8 k = 0xff;
-  for (int j = 0; j < kLimbs; ++j) k &= _mm512_cmpeq_epi64_mask(a.l[j], b.l[j]);
+  for (int j = 0; j < N; ++j) k &= _mm512_cmpeq_epi64_mask(a.l[j], b.l[j]);
   return k;
 }
 

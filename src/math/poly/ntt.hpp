@@ -14,7 +14,9 @@
 // larger sizes use the four-step decomposition n = n1 * n2 (column transforms over blocks of
 // gathered columns, twiddle multiply, row transforms, in-place transpose), so every sub-transform
 // runs in cache and the big array is streamed about three times. There the inverse uses w^-1 tables,
-// and the coset shifts and 1/n are folded into the twiddle and gather passes (no extra pass).
+// and the coset shifts and 1/n are folded into the twiddle and gather passes (no extra pass). On CPUs
+// with AVX-512 IFMA the column and row transforms run eight at a time in vector lanes (ntt_ifma.hpp;
+// CUZK_NO_IFMA=1 or CUZK_NTT_IFMA=0 keep the scalar path), with bit-identical results.
 #pragma once
 
 #include <cstddef>
