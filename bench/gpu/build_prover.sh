@@ -21,7 +21,7 @@ CORE="$O/common.o $O/ntt.o $O/msm_g1.o $O/msm_g2.o"
 HOST=$(host_objects "$O" "$HOST_CPP")
 nvcc $ARCH $CORE $O/groth16_backend.o $O/gpu_prover_check.o $HOST -o "$B/gpu_prover_check"
 nvcc $ARCH $CORE $O/groth16_backend.o $O/bench_prover.o $HOST -o "$B/bench_prover"
-nvcc $ARCH $CORE $O/gpu_check.o $O/host_ntt.o $O/host_msm.o $O/host_affine_batch_ifma.o $O/host_fp_ifma.o \
+nvcc $ARCH $CORE $O/gpu_check.o $O/host_ntt.o $O/host_ntt_ifma.o $O/host_msm.o $O/host_affine_batch_ifma.o $O/host_fp_ifma.o \
   -o "$B/gpu_check"
 nvcc $ARCH $CORE $O/bench_gpu.o -o "$B/bench_gpu"
 echo "built $B/gpu_prover_check $B/bench_prover $B/gpu_check $B/bench_gpu"
