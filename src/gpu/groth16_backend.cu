@@ -495,10 +495,7 @@ struct GpuKey::Impl {
   // keeps 11 windows), so it would only cost memory.
   static constexpr int kDefaultHCopies = 3;
   void add_h_copies(int asked) {
-    int want = asked > 0 ? asked : kDefaultHCopies;
-    if (asked == 0)
-      if (const char* e = std::getenv("CUZK_GPU_H_COPIES")) want = std::atoi(e);
-    want = std::clamp(want, 1, 4);
+    const int want = std::clamp(asked > 0 ? asked : kDefaultHCopies, 1, 4);
     const std::size_t reserve = GpuKeyOptions::kProofReserveBytes << log_m;
     for (int k = want; k > 1; --k) {
       std::size_t free_b = 0, total_b = 0;

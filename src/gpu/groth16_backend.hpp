@@ -92,7 +92,7 @@ struct GpuKeyOptions {
   std::size_t chunk_bases = 0;  // 0: kDefaultStreamChunk; rounded up to a multiple of 64 (tests use odd ones)
   static constexpr std::size_t kDefaultStreamChunk = std::size_t(1) << 22;
   // Resident keys: shifted copies of the H bases (Msm::add_shifted_copies, copies times H's memory),
-  // which make the H MSM 4-7% faster at 2^26-2^27. 0: $CUZK_GPU_H_COPIES, else 3; 1: none. Fewer
+  // which make the H MSM 4-7% faster at 2^26-2^27. 0: 3 (the apps take CUZK_GPU_H_COPIES); 1: none. Fewer
   // are taken when the device would keep less than kProofReserveBytes per domain element free for
   // the proofs' workspace; taking none never fails the upload.
   int h_copies = 0;

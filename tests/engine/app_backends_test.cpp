@@ -32,6 +32,20 @@ TEST(AppBackends, ChooseBackendFollowsTheProbe) {
   EXPECT_TRUE(has(absent.error(), "no CUDA device")) << absent.error();
 }
 
+TEST(AppBackends, HCopiesFromTheConfigOrTheEnvironment) {
+  EXPECT_EQ(*resolve_h_copies(2, "4"), 2u);  // the config wins
+  EXPECT_EQ(*resolve_h_copies(0, nullptr), 0u);
+  EXPECT_EQ(*resolve_h_copies(0, ""), 0u);
+  EXPECT_EQ(*resolve_h_copies(0, "0"), 0u);
+  EXPECT_EQ(*resolve_h_copies(0, "4"), 4u);
+  for (const char* bad : {"5", "-1", "two", "3x", " 3", "99999999999999999999"}) {
+    auto r = resolve_h_copies(0, bad);
+    ASSERT_FALSE(r) << bad;
+    EXPECT_TRUE(has(r.error(), "CUZK_GPU_H_COPIES")) << r.error();
+    EXPECT_TRUE(has(r.error(), "from 0 to 4")) << r.error();
+  }
+}
+
 TEST(AppBackends, CreateChecksNamesAndKeyResidency) {
   auto cpu = DeviceBackends::create("cpu");
   ASSERT_TRUE(cpu) << cpu.error();

@@ -1,9 +1,13 @@
 #include "apps/common/device_backends.hpp"
 
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <string>
+#include <string_view>
+#include <system_error>
 #include <vector>
 
 #if CUZK_HAVE_CUDA
@@ -185,13 +189,29 @@ Result<std::string> choose_backend(const std::string& requested, const BackendPr
   return std::string("cuda");
 }
 
+Result<std::uint32_t> resolve_h_copies(std::uint32_t configured, const char* env_value) {
+  if (configured != 0 || !env_value || !*env_value) return configured;
+  const std::string_view v(env_value);
+  unsigned value = 0;
+  const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), value);
+  if (ec != std::errc() || end != v.data() + v.size() || value > 4)
+    return Error{"CUZK_GPU_H_COPIES=\"" + std::string(v) + "\": expected an integer from 0 to 4"};
+  return std::uint32_t(value);
+}
+
 Result<std::shared_ptr<DeviceBackends>> DeviceBackends::create(const std::string& name,
                                                                 const KeyResidencySettings& keys) {
   if (name == "cpu") return std::shared_ptr<DeviceBackends>(std::make_shared<CpuBackends>());
   if (keys.residency != "auto" && keys.residency != "resident" && keys.residency != "streamed")
     return Error{"key residency: expected auto, resident or streamed, got \"" + keys.residency + "\""};
+  auto copies = resolve_h_copies(keys.h_copies, std::getenv("CUZK_GPU_H_COPIES"));
+  if (!copies) return Error{copies.error()};
 #if CUZK_HAVE_CUDA
-  if (name == "cuda") return std::shared_ptr<DeviceBackends>(std::make_shared<CudaBackends>(keys));
+  if (name == "cuda") {
+    KeyResidencySettings resolved = keys;
+    resolved.h_copies = *copies;
+    return std::shared_ptr<DeviceBackends>(std::make_shared<CudaBackends>(resolved));
+  }
 #endif
   return Error{"backend " + name + " is not available in this build"};
 }

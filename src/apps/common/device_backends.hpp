@@ -36,8 +36,13 @@ struct KeyResidencySettings {
   std::string residency = "auto";  // auto: resident while it fits, else streamed; resident; streamed
   std::uint64_t max_resident_key_bytes = 0;  // auto: keys needing more device bytes are streamed; 0: no limit
   std::uint64_t stream_chunk_bases = 0;      // 0: the backend's default
-  std::uint32_t h_copies = 0;                // resident keys' H copies (GpuKeyOptions::h_copies); 0: default
+  std::uint32_t h_copies = 0;                // resident keys' H copies (GpuKeyOptions::h_copies); 0: $CUZK_GPU_H_COPIES, else default
 };
+
+// The H copies a CUDA backend takes (KeyResidencySettings::h_copies): the configured count, or, when
+// that is 0, the CUZK_GPU_H_COPIES value given here (0-4; null or empty: 0, the backend's default).
+// Anything else is a one-line error naming the variable.
+Result<std::uint32_t> resolve_h_copies(std::uint32_t configured, const char* env_value);
 
 class DeviceBackends {
  public:
