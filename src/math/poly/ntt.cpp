@@ -158,7 +158,7 @@ struct FourStep {
   const std::vector<Fr>& row_in;    // (alpha^n1)^j2 (alpha only)
   const std::vector<Fr>& col_in;    // alpha^j1 (alpha only)
   const std::vector<Fr>& out_cols;  // (beta^n2)^k1 (beta only)
-  bool scaled_start;                // sc.alpha or sc.scale != 1
+  bool scaled_start() const { return sc.alpha || sc.scale != Fr::one(); }  // column 0's factor is not 1
 };
 
 // Steps 1 and 2 in scalar arithmetic.
@@ -170,7 +170,7 @@ void columns_and_rows(const FourStep& job) {
   const Fr* col_tw = job.col_tw;
   const Scaling& sc = job.sc;
   const std::vector<Fr>&row_in = job.row_in, &col_in = job.col_in, &out_cols = job.out_cols;
-  const bool scaled_start = job.scaled_start;
+  const bool scaled_start = job.scaled_start();
 
   // 1. Columns, B at a time: enough for whole cache lines, few enough for the gathered buffer to stay
   // in L2 and for every thread to get several blocks; a power of two, so blocks tile the n1 columns.
@@ -242,7 +242,7 @@ void columns_and_rows_ifma(const FourStep& f) {
         ratio[b] = sc.beta ? f.col_tw[c0 + b] * *sc.beta : f.col_tw[c0 + b];
         start[b] = sc.alpha ? sc.scale * f.col_in[c0 + b] : sc.scale;
       }
-      ntt_ifma::columns8(f.a, f.n1, f.lr, c0, roots, ratio, f.scaled_start ? start : nullptr,
+      ntt_ifma::columns8(f.a, f.n1, f.lr, c0, roots, ratio, f.scaled_start() ? start : nullptr,
                          sc.alpha ? &row_in : nullptr);
     }
   });
@@ -281,9 +281,8 @@ void four_step(const Domain& d, Fr* a, std::size_t threads, bool inverse, const 
     col_in = powers(*sc.alpha, n1);
   }
   if (sc.beta) out_cols = powers(sc.beta->pow(u64(n2)), n1);
-  const bool scaled_start = sc.alpha || sc.scale != Fr::one();
 
-  const FourStep f{a, lr, lc, n1, n2, threads, roots, col_tw, sc, row_in, col_in, out_cols, scaled_start};
+  const FourStep f{a, lr, lc, n1, n2, threads, roots, col_tw, sc, row_in, col_in, out_cols};
   if (ntt_ifma::enabled()) columns_and_rows_ifma(f);
   else columns_and_rows(f);
 
