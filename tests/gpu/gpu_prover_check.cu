@@ -518,7 +518,7 @@ int main(int argc, char** argv) {
   // every witness family, dense and compact: always the CPU backend's PendingProof and proof bytes,
   // and every base sent exactly once per proof.
   // Resident keys with shifted copies of the H bases (GpuKeyOptions::h_copies; all other cases take
-  // the default, 2 when the device has room): 1 to 4 copies, both layouts, then the copies dropped
+  // the default, 3 when the device has room): 1 to 4 copies, both layouts, then the copies dropped
   // (the CudaBackend's out-of-memory step) and the same proof again.
   check("resident keys: H copies 1..4, drop_h_copies", [&](std::string& d) {
     struct S {
