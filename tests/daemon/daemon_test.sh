@@ -21,12 +21,15 @@ pass() { echo "ok - $*"; }
 SOCK=$(mktemp -u /tmp/cuzk-test-XXXXXX).sock
 
 # Benchmark-size circuit for slow jobs, cached across cases in the build tree.
+# Cases run in parallel and may share a size: each generates into its own temporary folder, and the
+# first rename wins (rename onto a non-empty folder fails), so no case ever reads a half-written one.
 slow_circuit() {  # $1 = constraints
-  local dir=$WORK/../gen-$1
+  local dir=$WORK/../gen-$1 tmp
   if [ ! -f "$dir/chain.zkey" ]; then
-    mkdir -p "$dir"
-    "$BENCH" gen-circuit --constraints "$1" --out "$dir.tmp" --id chain >/dev/null
-    rm -rf "$dir"; mv "$dir.tmp" "$dir"
+    tmp=$(mktemp -d "$dir.tmp.XXXXXX")
+    "$BENCH" gen-circuit --constraints "$1" --out "$tmp" --id chain >/dev/null
+    [ -d "$dir" ] && [ ! -f "$dir/chain.zkey" ] && rm -rf "$dir"  # left by an interrupted older run
+    mv -T "$tmp" "$dir" 2>/dev/null || rm -rf "$tmp"
   fi
   echo "$dir"
 }
@@ -55,6 +58,9 @@ TOML
 }
 
 start_daemon() {  # $1 = config
+  # Remove the last daemon's output first: the shell truncates daemon.out in the background child, so
+  # the loop below could otherwise still read the previous daemon's READY line and go on too early.
+  rm -f daemon.out daemon.err
   "$DAEMON" --config "$1" > daemon.out 2> daemon.err &
   DPID=$!
   for _ in $(seq 1 200); do
