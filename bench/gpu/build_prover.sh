@@ -13,7 +13,7 @@ mkdir -p "$O"
 
 GPU_CU="src/gpu/common src/gpu/ntt src/gpu/msm_g1 src/gpu/msm_g2 src/gpu/groth16_backend"
 PROGS_CU="tests/gpu/gpu_prover_check bench/gpu/bench_prover tests/gpu/gpu_check bench/gpu/bench_gpu"
-HOST_CPP="$(ls src/math/*/*.cpp src/groth16/*.cpp)"
+HOST_CPP="$(ls src/math/*/*.cpp src/groth16/*.cpp src/gpu/*.cpp)"
 
 compile_objects "$O" "$GPU_CU $PROGS_CU" "$HOST_CPP"
 

@@ -18,6 +18,7 @@
 #include <unordered_map>
 
 #include "base/parallel.hpp"
+#include "gpu/csr_words.hpp"
 #include "gpu/cuda_util.cuh"
 #include "gpu/gpu.hpp"
 #include "groth16/snarkjs_domain.hpp"
@@ -31,9 +32,6 @@ using groth16::PendingProof;
 
 static_assert(sizeof(Fr) == sizeof(HostFr), "host/device Fr layout");
 
-// Term words of the device CSR: variable index in the low 30 bits, tag in the top two.
-constexpr u32 kVarMask = (1u << 30) - 1;
-constexpr u32 kTagMinus = 1u << 30, kTagExplicit = 2u << 30;
 constexpr int kSplitBlock = 256;  // positions per block of the 0/1 classification
 constexpr int kPowLoBits = 14;
 constexpr std::size_t kStageBytes = std::size_t(64) << 20;  // pinned staging chunk for pageable witnesses
@@ -65,12 +63,6 @@ struct CsrView {
   const u32* words = nullptr;
   const Fr* coefs = nullptr;
 };
-
-// Rows longer than this many words are summed in pieces of about this size by their own threads
-// (pieces_kernel + long_rows_kernel): with one thread per row, a warp waits for its longest row, and
-// the PoRep circuit's bit-packing rows (hundreds of terms) made the evaluation 5x slower than rows of
-// the average length (126 vs 24 ms per 2^27 partition).
-constexpr u32 kLongRowWords = 32;
 
 __device__ __forceinline__ Fr eval_words(const CsrView& m, u32 t, const u32 e, const Fr* __restrict__ w) {
   Fr acc = Fr::zero();
@@ -782,78 +774,24 @@ std::size_t GpuShape::device_bytes() const { return impl_->bytes; }
 
 namespace {
 
-// Every row over kLongRowWords words cut into pieces of about that many words at term boundaries
-// (term_words(t): the words of the term that starts at word t), uploaded into d. The row kernel
-// skips all rows over kLongRowWords, so every such row must be listed here.
-template <class TermWords>
-void split_long_rows(const std::vector<u32>& row_ptr, TermWords term_words, DevCsr& d) {
-  std::vector<u32> bounds, long_rows;
-  for (std::size_t r = 0; r + 1 < row_ptr.size(); ++r) {
-    const u32 b = row_ptr[r], e = row_ptr[r + 1];
-    if (e - b <= kLongRowWords) continue;
-    long_rows.insert(long_rows.end(), {u32(r), u32(bounds.size() / 2), 0u});
-    for (u32 t = b; t < e;) {
-      const u32 begin = t;
-      while (t < e && t - begin < kLongRowWords) t += term_words(t);
-      bounds.insert(bounds.end(), {begin, t});
-      ++long_rows.back();
-    }
-  }
-  d.pieces = u32(bounds.size() / 2);
-  d.num_long = u32(long_rows.size() / 3);
+// The long rows' pieces to the device.
+void upload_long_rows(const LongRows& lr, DevCsr& d) {
+  d.pieces = lr.pieces();
+  d.num_long = lr.count();
   if (d.num_long) {
-    d.piece_bounds = upload_vector(bounds);
-    d.long_rows = upload_vector(long_rows);
+    d.piece_bounds = upload_vector(lr.piece_bounds);
+    d.long_rows = upload_vector(lr.long_rows);
   }
 }
 
 Result<DevCsr> upload_csr(const groth16::CsrMatrix& mat, std::size_t rows, std::size_t nvars, const char* name) {
-  if (mat.rows() != rows) return Error{std::string("GPU prover: matrix ") + name + " has a different row count"};
-  const HostFr one = HostFr::one(), minus_one = -HostFr::one();
-  std::vector<u32> row_ptr(rows + 1);
-  std::vector<u32> words;
-  words.reserve(mat.nnz() + mat.nnz() / 8);
-  // The matrix's coefficients are already a dictionary: classify each distinct value once (±1 go
-  // inline as tags, zero is dropped, the rest get an index into the uploaded table).
-  constexpr u32 kSkip = 0xffffffffu, kOne = 0xfffffffeu, kMinusOne = 0xfffffffdu;
-  std::vector<u32> code(mat.coeffs.size());
-  std::vector<HostFr> coefs;
-  for (std::size_t i = 0; i < mat.coeffs.size(); ++i) {
-    const HostFr& v = mat.coeffs[i];
-    if (v.is_zero()) code[i] = kSkip;
-    else if (v == one) code[i] = kOne;
-    else if (v == minus_one) code[i] = kMinusOne;
-    else {
-      code[i] = u32(coefs.size());
-      coefs.push_back(v);
-    }
-  }
-  for (std::size_t r = 0; r < rows; ++r) {
-    row_ptr[r] = u32(words.size());
-    for (std::uint64_t t = mat.row_ptr[r]; t < mat.row_ptr[r + 1]; ++t) {
-      const u32 c = code[mat.coeff_ids[t]];
-      const std::uint32_t col = mat.cols[t];
-      if (col >= nvars) return Error{std::string("GPU prover: matrix ") + name + " names a variable out of range"};
-      if (c == kSkip) continue;
-      if (c == kOne) {
-        words.push_back(col);
-      } else if (c == kMinusOne) {
-        words.push_back(col | kTagMinus);
-      } else {
-        words.push_back(col | kTagExplicit);
-        words.push_back(c);
-      }
-    }
-    if (words.size() >= (std::size_t(1) << 32) - 1)
-      return Error{std::string("GPU prover: matrix ") + name + " has more than 2^32 terms"};
-  }
-  row_ptr[rows] = u32(words.size());
+  auto enc = encode_csr(mat, rows, nvars, name);
+  if (!enc) return Error{enc.error()};
   DevCsr d;
-  d.row_ptr = upload_vector(row_ptr);
-  d.words = upload_vector(words);
-  d.coefs = upload_vector(coefs);
-  // An explicit coefficient's index word follows its variable word.
-  split_long_rows(row_ptr, [&](u32 t) { return (words[t] >> 30) >= 2 ? 2u : 1u; }, d);
+  d.row_ptr = upload_vector(enc->row_ptr);
+  d.words = upload_vector(enc->words);
+  d.coefs = upload_vector(enc->coefs);
+  upload_long_rows(enc->long_rows, d);
   return std::move(d);
 }
 
@@ -942,7 +880,7 @@ Result<std::unique_ptr<GpuShape>> GpuShape::synthetic(const SyntheticSpec& sp) {
       if (every && lterms > kLongRowWords) {  // only the long rows exceed kLongRowWords (checked above)
         std::vector<u32> row_ptr(sp.rows + 1);
         CUZK_CUDA(cudaMemcpy(row_ptr.data(), m.row_ptr.get(), row_ptr.size() * 4, cudaMemcpyDeviceToHost));
-        split_long_rows(row_ptr, [](u32) { return 1u; }, m);  // their terms are one word each
+        upload_long_rows(split_long_rows(row_ptr, [](u32) { return 1u; }), m);  // their terms are one word each
       }
     }
     d.bytes = d.a.bytes() + d.b.bytes() + d.c.bytes();
@@ -1872,7 +1810,7 @@ Result<PendingProof> CudaBackend::start(const groth16::R1csShape& shape, const g
   return impl_->start(shape, w, key);
 }
 
-Status CudaBackend::preload(const groth16::ProvingKey& key) {
+Status CudaBackend::preload(const groth16::ProvingKey& key, const groth16::R1csShape* shape) {
   Impl::Lock lock(*impl_);
   try {
     if (!device_available()) return Error{"GPU prover: no CUDA device"};
@@ -1881,10 +1819,16 @@ Status CudaBackend::preload(const groth16::ProvingKey& key) {
     cudaGetLastError();
     return Error{std::string("GPU prover: ") + e.what()};
   }
-  auto k = impl_->get_key(key);
+  const Status st = [&]() -> Status {
+    auto k = impl_->get_key(key);
+    if (!k) return Error{k.error()};
+    if (!shape) return ok_status();
+    auto s = impl_->get_shape(*shape, *k);
+    if (!s) return Error{s.error()};
+    return ok_status();
+  }();
   impl_->refresh_bytes();
-  if (!k) return Error{k.error()};
-  return ok_status();
+  return st;
 }
 
 void CudaBackend::evict_all() {

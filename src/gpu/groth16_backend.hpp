@@ -257,8 +257,9 @@ class CudaBackend final : public groth16::Backend {
   // The compact witness goes to the device as it is (GpuProver::start's compact overload).
   Result<groth16::PendingProof> start(const groth16::R1csShape& shape, const groth16::CompactAssignment& w,
                                       const groth16::ProvingKey& key) override;
-  // Uploads the key now (so that the first proof does not pay for it).
-  Status preload(const groth16::ProvingKey& key);
+  // Uploads the key, and the circuit's shape when given, now (so that the first proof does not pay
+  // for them: a 32 GiB PoRep partition's shape is 7.3 GB).
+  Status preload(const groth16::ProvingKey& key, const groth16::R1csShape* shape = nullptr);
   void evict_all();
   // Drops what the cache holds for this key (and shape): the device copy, or the pinned copy and
   // its charge. The daemon calls it when the SrsManager unloads the key. May be called from inside

@@ -387,6 +387,25 @@ int main(int argc, char** argv) {
     d += " | device bytes " + std::to_string(be.device_bytes()) + (bytes_ok ? "" : " (WRONG)");
     return same && bytes_ok && s1.key_uploads == 1 && s2.key_uploads == 1 && s2.shape_uploads == 1 && s2.proofs == 2;
   });
+  check("cache: preload(key, shape) uploads both; the first proof then uploads nothing", [&](std::string& d) {
+    Circuit c = random_circuit(15, Mode::kMixed, 80, false, true);  // 2^15 rows: converted on several threads
+    auto pk = generate_test_key(c.shape, B::kMonomialOverZ, ToxicWaste::from_seed(8));
+    if (!pk) return d = pk.error(), false;
+    gpu::CudaBackend be;
+    if (auto st = be.preload(*pk, &c.shape); !st) return d = st.error(), false;
+    auto s0 = be.stats();
+    auto p = be.start(c.shape, c.w, *pk);
+    auto s1 = be.stats();
+    auto cpu = make_cpu_backend()->start(c.shape, c.w, *pk);
+    if (!p || !cpu) return d = "start failed", false;
+    ProofRandomness rs{Fr::from_u64(5), Fr::from_u64(6)};
+    const bool same = finish(*p, *pk, rs) == finish(*cpu, *pk, rs);
+    char b[160];
+    std::snprintf(b, sizeof b, "after preload: key %zu shape %zu; after the proof: key %zu shape %zu%s",
+                  s0.key_uploads, s0.shape_uploads, s1.key_uploads, s1.shape_uploads, same ? "" : "; proof differs");
+    d = b;
+    return same && s0.key_uploads == 1 && s0.shape_uploads == 1 && s1.key_uploads == 1 && s1.shape_uploads == 1;
+  });
   check("cache: two keys, one slot: eviction and reupload", [&](std::string& d) {
     Circuit c1 = random_circuit(10, Mode::kMixed, 78), c2 = random_circuit(11, Mode::kMixed, 79);
     auto k1 = generate_test_key(c1.shape, B::kMonomialOverZ, ToxicWaste::from_seed(6));

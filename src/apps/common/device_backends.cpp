@@ -22,7 +22,9 @@ class CpuBackends final : public DeviceBackends {
  public:
   std::string name() const override { return "cpu"; }
   std::unique_ptr<groth16::Backend> make(std::uint32_t) override { return groth16::make_cpu_backend(); }
-  Status preload(const groth16::ProvingKey&, const std::vector<std::uint32_t>&) override { return ok_status(); }
+  Status preload(const groth16::ProvingKey&, const groth16::R1csShape*, const std::vector<std::uint32_t>&) override {
+    return ok_status();
+  }
   std::uint64_t device_bytes() const override { return 0; }
   void set_host_charger(HostCharger) override {}
   void forget(const groth16::ProvingKey&, const groth16::R1csShape*) override {}
@@ -89,9 +91,10 @@ class CudaBackends final : public DeviceBackends {
   std::unique_ptr<groth16::Backend> make(std::uint32_t device) override {
     return std::make_unique<SharedCudaHandle>(of(device), profile_mu_);
   }
-  Status preload(const groth16::ProvingKey& key, const std::vector<std::uint32_t>& devices) override {
+  Status preload(const groth16::ProvingKey& key, const groth16::R1csShape* shape,
+                 const std::vector<std::uint32_t>& devices) override {
     for (std::uint32_t d : devices) {
-      if (auto st = of(d)->preload(key); !st) return Error{"device " + std::to_string(d) + ": " + st.error()};
+      if (auto st = of(d)->preload(key, shape); !st) return Error{"device " + std::to_string(d) + ": " + st.error()};
     }
     return ok_status();
   }

@@ -53,8 +53,10 @@ class DeviceBackends {
   virtual std::string name() const = 0;
   // A backend for one worker on `device` (CUDA: a handle to that device's shared backend).
   virtual std::unique_ptr<groth16::Backend> make(std::uint32_t device) = 0;
-  // Uploads `key` to each of `devices` now (CUDA); a no-op for the CPU backend.
-  virtual Status preload(const groth16::ProvingKey& key, const std::vector<std::uint32_t>& devices) = 0;
+  // Uploads `key`, and `shape` when given (the object the jobs will prove with), to each of `devices`
+  // now (CUDA); a no-op for the CPU backend.
+  virtual Status preload(const groth16::ProvingKey& key, const groth16::R1csShape* shape,
+                         const std::vector<std::uint32_t>& devices) = 0;
   // Device memory held (resident keys, shapes, buffers) over all devices; 0 for the CPU backend.
   virtual std::uint64_t device_bytes() const = 0;
 
