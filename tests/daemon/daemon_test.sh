@@ -148,25 +148,28 @@ bench_cli)
             '^  \[6/6\] COMPLETED — [0-9]+\.[0-9]s \(prove=[0-9]+ ms, queue=[0-9]+ ms\)$' '^=== Batch Summary ===$' \
             '^total time:    [0-9]+\.[0-9]s$' '^completed:     6$' '^failed:        0$' \
             '^wall time:     avg=[0-9.]+s min=[0-9.]+s max=[0-9.]+s$' '^prove time:    avg=[0-9.]+s min=[0-9.]+s max=[0-9.]+s$' \
-            '^throughput:    [0-9]+\.[0-9]{3} proofs/min \([0-9]+\.[0-9]s/proof\)$'; do
+            '^throughput:    [0-9]+\.[0-9]{3} proofs/min \([0-9]+\.[0-9]s/proof\)$' \
+            '^steady state:  [0-9]+\.[0-9]s/proof after the first 3 results \(3 proofs in [0-9]+\.[0-9]s\)$'; do
     grep -Eq "$re" batch.txt || fail "batch output lacks /$re/: $(cat batch.txt)"
   done
   [ "$(grep -c 'COMPLETED —' batch.txt)" = 6 ] || fail "batch: six result lines"
   n=$(grep -c '<rect' batch.svg); [ "$n" -gt 30 ] || fail "batch timeline has $n rects"
   pass "batch -c 6 -j 3: per-proof lines, summary, timeline SVG ($n rects)"
-  B --json batch -t generic --circuit-id bits --wtns "$FIX/bits/witness.wtns" -c 2 -j 2 > batch.json || fail "batch --json"
-  jq -e '.completed == 2 and .failed == 0 and (.proofs | length) == 2 and .s_per_proof > 0 and (.proofs[0].timings.partitions | length) == 1' batch.json >/dev/null || fail "batch --json: $(cat batch.json)"
+  B --json batch -t generic --circuit-id bits --wtns "$FIX/bits/witness.wtns" -c 3 -j 2 > batch.json || fail "batch --json"
+  jq -e '.completed == 3 and .failed == 0 and (.proofs | length) == 3 and .s_per_proof > 0 and (.s_per_proof_steady | type) == "number" and .s_per_proof_steady <= .total_s and (.proofs[0].timings.partitions | length) == 1' batch.json >/dev/null || fail "batch --json: $(cat batch.json)"
+  B --json batch -t generic --circuit-id bits --wtns "$FIX/bits/witness.wtns" -c 2 -j 2 > batch2.json || fail "batch --json -c 2"
+  jq -e '.completed == 2 and has("s_per_proof_steady") == false' batch2.json >/dev/null || fail "-c 2 -j 2 has no steady state: $(cat batch2.json)"
   B --json single -t generic --circuit-id bits --wtns "$FIX/bits/witness.wtns" > single.json
   jq -e '.status == "COMPLETED" and .proof_bytes == 192' single.json >/dev/null || fail "single --json"
   pass "--json"
   B status > status.txt
-  for re in '^=== cuzk daemon status ===$' '^uptime:           [0-9]+s$' '^proofs completed: 10$' '^proofs failed:    0$' \
+  for re in '^=== cuzk daemon status ===$' '^uptime:           [0-9]+s$' '^proofs completed: 13$' '^proofs failed:    0$' \
             '^pinned memory:    0 / 0 bytes$' '^GPUs:$' '^  \[0\] .* — 0 MiB / 0 MiB VRAM — idle$' '^Loaded SRS:$' \
             '^  mulchain \(tier=0, size=[0-9]+ bytes, refs=0\)$' '^  bits \(tier=0, size=[0-9]+ bytes, refs=0\)$' '^Queues:$'; do
     grep -Eq "$re" status.txt || fail "status lacks /$re/: $(cat status.txt)"
   done
   pass "status"
-  B metrics > metrics.txt; grep -q '^cuzk_proofs_completed_total 10$' metrics.txt || fail "metrics"
+  B metrics > metrics.txt; grep -q '^cuzk_proofs_completed_total 13$' metrics.txt || fail "metrics"
   [ "$(B preload -c mulchain)" = "mulchain already loaded" ] || fail "preload (loaded)"
   out=$(B evict -c mulchain); echo "$out" | grep -Eq '^mulchain evicted, [0-9]+ bytes freed$' || fail "evict: $out"
   [ "$(B evict -c mulchain)" = "mulchain was not loaded" ] || fail "evict (not loaded)"

@@ -310,6 +310,7 @@ struct BatchItem {
   std::string rpc_error;
   engine::JobResult result;
   double wall_s = 0;
+  double end_s = 0;  // when its result came, in seconds since the batch started
 };
 
 // (index from 1, job id, input file, proof bytes) of every completed proof.
@@ -397,6 +398,7 @@ int run_batch(const Global& g, const ProofArgs& a) {
         it.done = true;
         if (!a.c1.empty()) it.input = a.c1[i % a.c1.size()];
         it.wall_s = wall;
+        it.end_s = std::chrono::duration<double>(Clock::now() - t_start).count();
         if (r) {
           it.rpc_ok = true;
           it.result = std::move(*r);
@@ -464,6 +466,18 @@ int run_batch(const Global& g, const ProofArgs& a) {
     pmax = std::max(pmax, p);
   }
   const std::uint32_t failed = a.count - completed;
+  // The pace once the first `concurrency` results are in: those proofs also paid what a daemon sets
+  // up once (buffers, a key or shape not preloaded), so over a short batch total_s / completed
+  // understates it. Needs more completions than proofs in flight.
+  std::vector<double> ends;
+  for (auto& it : items) {
+    if (it.rpc_ok && it.result.status == engine::ResultStatus::kCompleted) ends.push_back(it.end_s);
+  }
+  std::sort(ends.begin(), ends.end());
+  const std::uint32_t warm = std::min(a.concurrency, a.count);
+  const bool has_steady = ends.size() > warm && warm > 0;
+  const double steady_span = has_steady ? ends.back() - ends[warm - 1] : 0;
+  const double steady_s = has_steady ? steady_span / double(ends.size() - warm) : 0;
   // Where the time went, from the daemon's per-partition timestamps (extension fields).
   double synth_s = 0, wait_s = 0, device_s = 0, fin_s = 0, verify_s = 0;
   std::uint64_t parts = 0;
@@ -528,6 +542,7 @@ int run_batch(const Global& g, const ProofArgs& a) {
       j["prove_s"] = {{"avg", psum / completed}, {"min", pmin}, {"max", pmax}};
       j["proofs_per_min"] = completed / total_s * 60.0;
       j["s_per_proof"] = total_s / completed;
+      if (has_steady) j["s_per_proof_steady"] = steady_s;
     }
     std::printf("%s\n", j.dump(2).c_str());
     return failed ? 1 : 0;
@@ -540,6 +555,10 @@ int run_batch(const Global& g, const ProofArgs& a) {
     std::printf("wall time:     avg=%.1fs min=%.1fs max=%.1fs\n", wsum / completed, wmin, wmax);
     std::printf("prove time:    avg=%.1fs min=%.1fs max=%.1fs\n", psum / completed, pmin, pmax);
     std::printf("throughput:    %.3f proofs/min (%.1fs/proof)\n", completed / total_s * 60.0, total_s / completed);
+    if (has_steady) {
+      std::printf("steady state:  %.1fs/proof after the first %u results (%zu proofs in %.1fs)\n", steady_s, warm,
+                  ends.size() - warm, steady_span);
+    }
   }
   if (parts) {
     std::printf("pipeline:      per partition synth=%.3fs device-wait=%.3fs device=%.3fs finalize=%.3fs; device busy %.0f%%\n",
