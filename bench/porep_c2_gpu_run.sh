@@ -183,13 +183,14 @@ for j in "${JS[@]}"; do
   completed=$(awk '/^completed:/ {print $2}' "$tag.txt")
   failed=$(awk '/^failed:/ {print $2}' "$tag.txt")
   sproof=$(grep -o '([0-9.]*s/proof)' "$tag.txt" | tr -d '()' | sed 's#s/proof##')
+  steady=$(awk '/^steady state:/ {print $3}' "$tag.txt" | sed 's#s/proof##')
   wall=$(awk '/^total time:/ {print $3}' "$tag.txt")
   lat=$(awk '/^wall time:/ {print $3}' "$tag.txt" | sed 's/avg=//')
   pipe=$(grep '^pipeline:' "$tag.txt" | sed 's/^pipeline: *//')
   synth=$(echo "$pipe" | grep -o 'synth=[0-9.]*s' | cut -d= -f2)
   dev=$(echo "$pipe" | grep -o 'device=[0-9.]*s' | cut -d= -f2)
   busy=$(echo "$pipe" | grep -o 'busy [0-9]*%' | cut -d' ' -f2)
-  ROWS+=("| $j | $count | $completed | $failed | $wall | $sproof | $lat | $synth | $dev | $busy | $rss | $gpu | $util% | $((verified - bad))/$verified |")
+  ROWS+=("| $j | $count | $completed | $failed | $wall | $sproof | ${steady:--} | $lat | $synth | $dev | $busy | $rss | $gpu | $util% | $((verified - bad))/$verified |")
   echo "   verified $((verified - bad)) of $verified proofs with the .vk (cuzk verify-porep)"
 done
 
@@ -209,10 +210,10 @@ echo "   daemon exit status $rc"
   echo
   echo "Steps:"
   sed 's/^/- /' steps.txt
-  printf -- '- daemon READY after %.1f s (key and shape loaded, key uploaded to the GPU)\n' "$ready_s"
+  printf -- '- daemon READY after %.1f s (key and shape loaded, both uploaded to the GPU)\n' "$ready_s"
   echo
-  echo "| J | proofs | completed | failed | batch wall | s/proof | avg latency | synth/partition | device/partition | device busy | peak host RSS GB | peak GPU mem GiB | GPU util | verified |"
-  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+  echo "| J | proofs | completed | failed | batch wall | s/proof | s/proof after the first | avg latency | synth/partition | device/partition | device busy | peak host RSS GB | peak GPU mem GiB | GPU util | verified |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
   printf '%s\n' "${ROWS[@]}"
   echo
   echo "Daemon exit status: $rc. Proofs that failed verification: $total_bad. Timelines: $WORK/j*.svg."

@@ -149,7 +149,7 @@ bench_cli)
             '^total time:    [0-9]+\.[0-9]s$' '^completed:     6$' '^failed:        0$' \
             '^wall time:     avg=[0-9.]+s min=[0-9.]+s max=[0-9.]+s$' '^prove time:    avg=[0-9.]+s min=[0-9.]+s max=[0-9.]+s$' \
             '^throughput:    [0-9]+\.[0-9]{3} proofs/min \([0-9]+\.[0-9]s/proof\)$' \
-            '^steady state:  [0-9]+\.[0-9]s/proof after the first 3 results \(3 proofs in [0-9]+\.[0-9]s\)$'; do
+            '^steady state:  [0-9]+\.[0-9]s/proof after the first 3 results \(3 more in [0-9]+\.[0-9]s\)$'; do
     grep -Eq "$re" batch.txt || fail "batch output lacks /$re/: $(cat batch.txt)"
   done
   [ "$(grep -c 'COMPLETED —' batch.txt)" = 6 ] || fail "batch: six result lines"

@@ -556,7 +556,7 @@ int run_batch(const Global& g, const ProofArgs& a) {
     std::printf("prove time:    avg=%.1fs min=%.1fs max=%.1fs\n", psum / completed, pmin, pmax);
     std::printf("throughput:    %.3f proofs/min (%.1fs/proof)\n", completed / total_s * 60.0, total_s / completed);
     if (has_steady) {
-      std::printf("steady state:  %.1fs/proof after the first %u results (%zu proofs in %.1fs)\n", steady_s, warm,
+      std::printf("steady state:  %.1fs/proof after the first %u results (%zu more in %.1fs)\n", steady_s, warm,
                   ends.size() - warm, steady_span);
     }
   }
