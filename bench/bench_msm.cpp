@@ -163,7 +163,7 @@ int main(int argc, char** argv) {
     opt.threads = args.threads;
     opt.window = args.window;
     opt.buckets = args.buckets;
-    const unsigned c = args.window ? args.window : msm_window_bits(n);
+    const unsigned c = msm_window<G1Curve>(n, opt);
     const Timing t = time_ms([&] { g_sink = msm_g1(bases, scalars, opt).is_identity(); });
     const Timing t01 = time_ms([&] { g_sink = msm_g1(bases, bitscalars, opt).is_identity(); });
     const Timing tb = time_ms([&] { g_sink = msm_g1_bits(bases, bits, args.threads).is_identity(); });
@@ -197,7 +197,7 @@ int main(int argc, char** argv) {
       opt.threads = args.threads;
       opt.window = args.window;
       opt.buckets = args.buckets;
-      const unsigned c = args.window ? args.window : msm_window_bits(n);
+      const unsigned c = msm_window<G2Curve>(n, opt);
       const Timing t = time_ms([&] { g_sink = msm_g2(bases, scalars, opt).is_identity(); });
       std::printf("%8zu %6u %10.1f %10.1f %12.3g\n", n, c, t.ms, t.cpu, double(n) / t.ms * 1e3);
       std::fflush(stdout);

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
+#include <type_traits>
 
 namespace cuzk::math::msm_ifma {
 namespace {
@@ -18,6 +19,7 @@ using namespace ifma::core;
 
 static_assert(sizeof(Fp) == 48 && sizeof(G1Affine) % 8 == 0, "G1Affine layout");
 static_assert(offsetof(G1Affine, x) == 0 && offsetof(G1Affine, y) == 48, "G1Affine layout");
+static_assert(sizeof(Fp2) == 96 && offsetof(Fp2, c1) == 48, "Fp2 layout");
 
 // 52-bit limbs of 2 * v (v < 2^415).
 void double52(const std::uint64_t v[kLimbs], std::uint64_t out[kLimbs]) {
@@ -202,136 +204,265 @@ CUZK_IFMA inline void mul2(const Batch& a0, const Batch& b0, const Batch& a1, co
   normalize(r1);
 }
 
-// Scratch per row: px, py (bucket form), bx, by, and the chain prefix.
-constexpr std::size_t kRowBatches = 5;
-constexpr std::size_t kRowWords = kRowBatches * kLimbs * 8;
+// ---- Batch additions, for G1 (coordinates in Fp, D = 1) and G2 (in Fp2, D = 2).
 
-CUZK_IFMA void run_impl(G1Affine* buckets, const std::uint32_t* bidx, const G1Affine* pts, std::size_t n,
+// One coordinate of eight points: D Batches (Fp2: c0, c1). Each component is kept where the Fp code
+// keeps its value (products < 2p, differences lazy), so the bounds below are the Fp ones.
+template <int D>
+struct Coord {
+  Batch c[D];
+};
+
+struct Mod {
+  Batch p, two_p, four_p, one, zero;
+  __m512i pinv;
+};
+
+template <int D>
+CUZK_IFMA inline Coord<D> csub(const Coord<D>& a, const Coord<D>& b, const Batch& k) {  // a + k - b
+  Coord<D> r;
+  for (int i = 0; i < D; ++i) r.c[i] = sub_lazy(a.c[i], b.c[i], k);
+  return r;
+}
+template <int D>
+CUZK_IFMA inline Coord<D> cblend(__mmask8 k, const Coord<D>& a, const Coord<D>& b) {  // lanes in k from b
+  Coord<D> r;
+  for (int i = 0; i < D; ++i) r.c[i] = blend(k, a.c[i], b.c[i]);
+  return r;
+}
+template <int D, class Fn>
+CUZK_IFMA inline Coord<D> cmap(const Coord<D>& a, Fn&& f) {
+  Coord<D> r;
+  for (int i = 0; i < D; ++i) r.c[i] = f(a.c[i]);
+  return r;
+}
+template <int D>
+CUZK_IFMA inline Coord<D> cone(const Mod& m) {  // 1 (in the IFMA domain)
+  Coord<D> r;
+  r.c[0] = m.one;
+  for (int i = 1; i < D; ++i) r.c[i] = m.zero;
+  return r;
+}
+
+// Two independent products a0 b0, a1 b1 (each component < 2p).
+CUZK_IFMA inline void cmul2(const Coord<1>& a0, const Coord<1>& b0, const Coord<1>& a1, const Coord<1>& b1,
+                            const Mod& m, Coord<1>& r0, Coord<1>& r1) {
+  mul2(a0.c[0], b0.c[0], a1.c[0], b1.c[0], m.p, m.pinv, r0.c[0], r1.c[0]);
+}
+// Fp2 by Karatsuba: v0 = a.c0 b.c0, v1 = a.c1 b.c1, c0 = v0 - v1, c1 = (a.c0 + a.c1)(b.c0 + b.c1) - v0 - v1.
+CUZK_IFMA inline void cmul2(const Coord<2>& a0, const Coord<2>& b0, const Coord<2>& a1, const Coord<2>& b1,
+                            const Mod& m, Coord<2>& r0, Coord<2>& r1) {
+  Batch v00, v01, v10, v11, s0, s1;
+  mul2(a0.c[0], b0.c[0], a0.c[1], b0.c[1], m.p, m.pinv, v00, v01);
+  mul2(a1.c[0], b1.c[0], a1.c[1], b1.c[1], m.p, m.pinv, v10, v11);
+  mul2(add_lazy(a0.c[0], a0.c[1]), add_lazy(b0.c[0], b0.c[1]), add_lazy(a1.c[0], a1.c[1]),
+       add_lazy(b1.c[0], b1.c[1]), m.p, m.pinv, s0, s1);
+  auto c0 = [&](const Batch& v0, const Batch& v1) CUZK_IFMA {  // < 4p -> < 2p
+    return reduce_once(sub_lazy(v0, v1, m.two_p), m.two_p);
+  };
+  auto c1 = [&](const Batch& s, const Batch& v0, const Batch& v1) CUZK_IFMA {  // < 6p -> < 2p
+    return reduce_once(reduce_once(sub_lazy(sub_lazy(s, v0, m.two_p), v1, m.two_p), m.four_p), m.two_p);
+  };
+  r0.c[0] = c0(v00, v01);
+  r0.c[1] = c1(s0, v00, v01);
+  r1.c[0] = c0(v10, v11);
+  r1.c[1] = c1(s1, v10, v11);
+}
+// a0 k, a1 k for an Fp constant k.
+template <int D>
+CUZK_IFMA inline void cscale2(const Coord<D>& a0, const Coord<D>& a1, const Batch& k, const Mod& m, Coord<D>& r0,
+                              Coord<D>& r1) {
+  if constexpr (D == 1) {
+    mul2(a0.c[0], k, a1.c[0], k, m.p, m.pinv, r0.c[0], r1.c[0]);
+  } else {
+    mul2(a0.c[0], k, a0.c[1], k, m.p, m.pinv, r0.c[0], r0.c[1]);
+    mul2(a1.c[0], k, a1.c[1], k, m.p, m.pinv, r1.c[0], r1.c[1]);
+  }
+}
+
+// The field of a curve's coordinates, and its D.
+template <class C>
+constexpr int kCoordBatches = std::is_same_v<typename C::Field, Fp2> ? 2 : 1;
+
+// The 6-word Fp components of a coordinate.
+inline std::uint64_t* component_words(const Fp& f, int) { return const_cast<std::uint64_t*>(f.mont_raw().data()); }
+inline std::uint64_t* component_words(const Fp2& f, int i) { return component_words(i ? f.c1 : f.c0, 0); }
+
+// A scalar-field element from the IFMA lanes' limbs (its components' Montgomery words).
+inline Fp from_limb_parts(const std::uint64_t (*limbs)[kLimbs], Fp*) {
+  Repr r;
+  join52(limbs[0], r);
+  return Fp::from_mont_raw(r);
+}
+inline Fp2 from_limb_parts(const std::uint64_t (*limbs)[kLimbs], Fp2*) {
+  return {from_limb_parts(limbs, static_cast<Fp*>(nullptr)), from_limb_parts(limbs + 1, static_cast<Fp*>(nullptr))};
+}
+inline void to_limb_parts(const Fp& f, std::uint64_t (*limbs)[kLimbs]) { split52(f.mont_raw(), limbs[0]); }
+inline void to_limb_parts(const Fp2& f, std::uint64_t (*limbs)[kLimbs]) {
+  to_limb_parts(f.c0, limbs);
+  to_limb_parts(f.c1, limbs + 1);
+}
+
+// Scratch per row: px, py (bucket form), bx, by, and the chain prefix, D Batches each.
+constexpr std::size_t kRowCoords = 5;
+template <int D>
+constexpr std::size_t kRowWords = kRowCoords * D * kLimbs * 8;
+
+template <class C>
+CUZK_IFMA void run_impl(Affine<C>* buckets, const std::uint32_t* bidx, const Affine<C>* pts, std::size_t n,
                         std::uint64_t* scratch, std::uint8_t* special) {
+  using F = typename C::Field;
+  constexpr int D = kCoordBatches<C>;
+  using V = Coord<D>;
   const Consts& cc = consts();
-  const Batch p = broadcast(cc.p), two_p = broadcast(cc.two_p), four_p = broadcast(cc.four_p);
-  const Batch one = broadcast(cc.one), k400 = broadcast(cc.k400);
-  const __m512i pinv = _mm512_set1_epi64(static_cast<long long>(cc.pinv));
+  Mod m;
+  m.p = broadcast(cc.p);
+  m.two_p = broadcast(cc.two_p);
+  m.four_p = broadcast(cc.four_p);
+  m.one = broadcast(cc.one);
+  for (auto& l : m.zero.l) l = _mm512_setzero_si512();
+  m.pinv = _mm512_set1_epi64(static_cast<long long>(cc.pinv));
+  const Batch k400 = broadcast(cc.k400);
 
   // Rows of eight entries (entry j in lane j % 8 of row j / 8), taken in pairs: even rows form one
   // product chain per lane, odd rows another, so every step has two independent products (mul2).
   // special[r]: the lanes of row r that take the point as is (empty bucket) or are padding (j >= n,
   // reading entry 0).
   const std::size_t pairs = (n + 15) / 16;
-  Batch* s = reinterpret_cast<Batch*>(scratch);
-  auto words = [](const Fp& f) { return const_cast<std::uint64_t*>(f.mont_raw().data()); };
+  V* s = reinterpret_cast<V*>(scratch);
   auto load_row = [&](std::size_t r) CUZK_IFMA {
     unsigned spec = 0;
-    const std::uint64_t *px[8], *py[8], *bx[8], *by[8];
+    const std::uint64_t *px[D][8], *py[D][8], *bx[D][8], *by[D][8];
     for (int k = 0; k < 8; ++k) {
       std::size_t j = 8 * r + std::size_t(k);
       if (j >= n) {
         spec |= 1u << k;
         j = 0;
       }
-      const G1Affine& b = buckets[bidx[j]];
+      const Affine<C>& b = buckets[bidx[j]];
       if (b.infinity) spec |= 1u << k;
-      px[k] = words(pts[j].x);
-      py[k] = words(pts[j].y);
-      bx[k] = words(b.x);
-      by[k] = words(b.y);
+      for (int i = 0; i < D; ++i) {
+        px[i][k] = component_words(pts[j].x, i);
+        py[i][k] = component_words(pts[j].y, i);
+        bx[i][k] = component_words(b.x, i);
+        by[i][k] = component_words(b.y, i);
+      }
     }
     special[r] = std::uint8_t(spec);
-    Batch* row = s + kRowBatches * r;
-    row[0] = load8(px);
-    row[1] = load8(py);  // y 2^384, turned into y 2^368 by the caller
-    row[2] = load8(bx);
-    row[3] = load8(by);
+    V* row = s + kRowCoords * r;
+    for (int i = 0; i < D; ++i) {
+      row[0].c[i] = load8(px[i]);
+      row[1].c[i] = load8(py[i]);  // y 2^384, turned into y 2^368 by the caller
+      row[2].c[i] = load8(bx[i]);
+      row[3].c[i] = load8(by[i]);
+    }
   };
   auto den = [&](std::size_t r) CUZK_IFMA {
-    const Batch* row = s + kRowBatches * r;
-    return blend(__mmask8(special[r]), sub_lazy(row[0], row[2], two_p), one);
+    const V* row = s + kRowCoords * r;
+    return cblend(__mmask8(special[r]), csub(row[0], row[2], m.two_p), cone<D>(m));
   };
 
   // Forward: py into the bucket form, the denominators px - bx, the chain prefixes.
-  Batch acc0 = one, acc1 = one;
+  V acc0 = cone<D>(m), acc1 = cone<D>(m);
   for (std::size_t q = 0; q < pairs; ++q) {
     const std::size_t r0 = 2 * q, r1 = r0 + 1;
     load_row(r0);
     load_row(r1);
-    Batch* row0 = s + kRowBatches * r0;
-    Batch* row1 = s + kRowBatches * r1;
+    V* row0 = s + kRowCoords * r0;
+    V* row1 = s + kRowCoords * r1;
     row0[4] = acc0;
     row1[4] = acc1;
-    mul2(acc0, den(r0), acc1, den(r1), p, pinv, acc0, acc1);
-    mul2(row0[1], k400, row1[1], k400, p, pinv, row0[1], row1[1]);  // [0, 2p)
+    cmul2(acc0, den(r0), acc1, den(r1), m, acc0, acc1);
+    cscale2(row0[1], row1[1], k400, m, row0[1], row1[1]);  // [0, 2p)
   }
 
   // The sixteen chain totals (nonzero: every denominator is), inverted with one scalar inversion.
-  alignas(64) std::uint64_t buf[2][kLimbs][8];
+  alignas(64) std::uint64_t buf[2][D][kLimbs][8];
   {
-    const Batch t0 = reduce_once(acc0, p), t1 = reduce_once(acc1, p);
-    for (int j = 0; j < kLimbs; ++j) {
-      _mm512_store_si512(buf[0][j], t0.l[j]);
-      _mm512_store_si512(buf[1][j], t1.l[j]);
-    }
-    Fp tot[16], pre[16];
-    Fp run = Fp::one();
+    const V t[2] = {cmap(acc0, [&](const Batch& b) CUZK_IFMA { return reduce_once(b, m.p); }),
+                    cmap(acc1, [&](const Batch& b) CUZK_IFMA { return reduce_once(b, m.p); })};
+    for (int h = 0; h < 2; ++h)
+      for (int i = 0; i < D; ++i)
+        for (int j = 0; j < kLimbs; ++j) _mm512_store_si512(buf[h][i][j], t[h].c[i].l[j]);
+    F tot[16], pre[16];
+    F run = F::one();
     for (int k = 0; k < 16; ++k) {
-      std::uint64_t limbs[kLimbs];
-      for (int j = 0; j < kLimbs; ++j) limbs[j] = buf[k / 8][j][k % 8];
-      Repr rr;
-      join52(limbs, rr);
-      tot[k] = Fp::from_mont_raw(rr);  // A_k 2^416 read by the scalar field: A_k 2^32
+      std::uint64_t limbs[D][kLimbs];
+      for (int i = 0; i < D; ++i)
+        for (int j = 0; j < kLimbs; ++j) limbs[i][j] = buf[k / 8][i][j][k % 8];
+      tot[k] = from_limb_parts(limbs, static_cast<F*>(nullptr));  // A_k 2^416 read by the scalar field: A_k 2^32
       pre[k] = run;
       run *= tot[k];
     }
     // inv = (prod A_k 2^32)^-1; then (A_k 2^32)^-1 = inv * pre_k * prod_{i>k}, read as A_k^-1 2^352,
     // times 2^64 = A_k^-1 2^416, the IFMA domain's A_k^-1.
-    Fp inv = inverse_sw(run) * cc.k64;
+    F inv;
+    if constexpr (D == 1) {
+      inv = inverse_sw(run) * cc.k64;
+    } else {
+      const Fp t = inverse_sw(run.c0.square() + run.c1.square());  // 1 / N(run); run^-1 = conj(run) / N(run)
+      inv = F{run.c0 * t, -(run.c1 * t)} * cc.k64;
+    }
     for (int k = 16; k-- > 0;) {
-      const Fp ik = inv * pre[k];
+      const F ik = inv * pre[k];
       inv *= tot[k];
-      std::uint64_t limbs[kLimbs];
-      split52(ik.mont_raw(), limbs);
-      for (int j = 0; j < kLimbs; ++j) buf[k / 8][j][k % 8] = limbs[j];
+      std::uint64_t limbs[D][kLimbs];
+      to_limb_parts(ik, limbs);
+      for (int i = 0; i < D; ++i)
+        for (int j = 0; j < kLimbs; ++j) buf[k / 8][i][j][k % 8] = limbs[i][j];
     }
   }
-  Batch inv0, inv1;
-  for (int j = 0; j < kLimbs; ++j) {
-    inv0.l[j] = _mm512_load_si512(buf[0][j]);
-    inv1.l[j] = _mm512_load_si512(buf[1][j]);
-  }
+  V inv0, inv1;
+  for (int i = 0; i < D; ++i)
+    for (int j = 0; j < kLimbs; ++j) {
+      inv0.c[i].l[j] = _mm512_load_si512(buf[0][i][j]);
+      inv1.c[i].l[j] = _mm512_load_si512(buf[1][i][j]);
+    }
 
   // Backward: lambda = (py - by) / (px - bx), x3 = lambda^2 - bx - px, y3 = lambda (bx - x3) - by.
-  auto finish = [&](std::size_t r, const Batch& lambda2) CUZK_IFMA {
-    const Batch* row = s + kRowBatches * r;
-    Batch x3 = sub_lazy(sub_lazy(lambda2, row[2], two_p), row[0], two_p);  // < 6p
-    return reduce_once(reduce_once(reduce_once(x3, four_p), two_p), p);
+  auto finish = [&](std::size_t r, const V& lambda2) CUZK_IFMA {
+    const V* row = s + kRowCoords * r;
+    const V x3 = csub(csub(lambda2, row[2], m.two_p), row[0], m.two_p);  // < 6p
+    return cmap(x3, [&](const Batch& b) CUZK_IFMA {
+      return reduce_once(reduce_once(reduce_once(b, m.four_p), m.two_p), m.p);
+    });
   };
-  auto store_row = [&](std::size_t r, const Batch& x3, const Batch& m) CUZK_IFMA {
-    const Batch* row = s + kRowBatches * r;
+  auto store_row = [&](std::size_t r, const V& x3, const V& lm) CUZK_IFMA {
+    const V* row = s + kRowCoords * r;
     const __mmask8 spec = special[r];
-    Batch y3 = sub_lazy(m, row[3], p);  // lambda (bx - x3) + p - by < 3p
-    y3 = reduce_once(reduce_once(y3, two_p), p);
+    // lambda (bx - x3) + p - by < 3p
+    const V y3 = cmap(csub(lm, row[3], m.p), [&](const Batch& b) CUZK_IFMA {
+      return reduce_once(reduce_once(b, m.two_p), m.p);
+    });
     const std::size_t count = 8 * r >= n ? 0 : std::min<std::size_t>(8, n - 8 * r);
     if (count == 0) return;
-    std::uint64_t *ox[8], *oy[8];
+    std::uint64_t *ox[D][8], *oy[D][8];
     for (std::size_t k = 0; k < 8; ++k) {
-      G1Affine& b = buckets[bidx[8 * r + (k < count ? k : 0)]];
-      ox[k] = words(b.x);
-      oy[k] = words(b.y);
+      Affine<C>& b = buckets[bidx[8 * r + (k < count ? k : 0)]];
+      for (int i = 0; i < D; ++i) {
+        ox[i][k] = component_words(b.x, i);
+        oy[i][k] = component_words(b.y, i);
+      }
       b.infinity = false;
     }
-    store8(blend(spec, x3, row[0]), ox, count);
-    store8(blend(spec, y3, reduce_once(row[1], p)), oy, count);
+    const V px = cblend(spec, x3, row[0]);
+    const V py = cblend(spec, y3, cmap(row[1], [&](const Batch& b) CUZK_IFMA { return reduce_once(b, m.p); }));
+    for (int i = 0; i < D; ++i) {
+      store8(px.c[i], ox[i], count);
+      store8(py.c[i], oy[i], count);
+    }
   };
   for (std::size_t q = pairs; q-- > 0;) {
     const std::size_t r0 = 2 * q, r1 = r0 + 1;
-    const Batch* row0 = s + kRowBatches * r0;
-    const Batch* row1 = s + kRowBatches * r1;
-    Batch d0, d1, l0, l1, m0, m1;
-    mul2(inv0, row0[4], inv1, row1[4], p, pinv, d0, d1);
-    mul2(inv0, den(r0), inv1, den(r1), p, pinv, inv0, inv1);
-    mul2(sub_lazy(row0[1], row0[3], two_p), d0, sub_lazy(row1[1], row1[3], two_p), d1, p, pinv, l0, l1);
-    mul2(l0, l0, l1, l1, p, pinv, m0, m1);
-    const Batch x0 = finish(r0, m0), x1 = finish(r1, m1);
-    mul2(l0, sub_lazy(row0[2], x0, two_p), l1, sub_lazy(row1[2], x1, two_p), p, pinv, m0, m1);
+    const V* row0 = s + kRowCoords * r0;
+    const V* row1 = s + kRowCoords * r1;
+    V d0, d1, l0, l1, m0, m1;
+    cmul2(inv0, row0[4], inv1, row1[4], m, d0, d1);
+    cmul2(inv0, den(r0), inv1, den(r1), m, inv0, inv1);
+    cmul2(csub(row0[1], row0[3], m.two_p), d0, csub(row1[1], row1[3], m.two_p), d1, m, l0, l1);
+    cmul2(l0, l0, l1, l1, m, m0, m1);
+    const V x0 = finish(r0, m0), x1 = finish(r1, m1);
+    cmul2(l0, csub(row0[2], x0, m.two_p), l1, csub(row1[2], x1, m.two_p), m, m0, m1);
     store_row(r0, x0, m0);
     store_row(r1, x1, m1);
   }
@@ -523,6 +654,8 @@ G1Xyzz mul_small(const G1Xyzz& p, std::uint64_t k) {
 
 Fp y_from_bucket(const Fp& y_bucket) { return y_bucket * consts().k16; }
 Fp y_to_bucket(const Fp& y) { return y * consts().k16inv; }
+Fp2 y_from_bucket(const Fp2& y_bucket) { return y_bucket * consts().k16; }
+Fp2 y_to_bucket(const Fp2& y) { return y * consts().k16inv; }
 
 bool g1_bucket_sum(const G1Affine* buckets, std::size_t used, G1Xyzz& out) {
   if (used < 16) return false;
@@ -541,20 +674,26 @@ bool g1_bucket_sum(const G1Affine* buckets, std::size_t used, G1Xyzz& out) {
   return true;
 }
 
-G1BatchAdder::G1BatchAdder(std::size_t max_batch)
+template <class C>
+AffineBatchAdder<C>::AffineBatchAdder(std::size_t max_batch)
     : max_rows_((max_batch + 15) / 16 * 2),  // whole pairs of rows
-      mem_(new std::uint64_t[max_rows_ * kRowWords + 8]),
+      mem_(new std::uint64_t[max_rows_ * kRowWords<kCoordBatches<C>> + 8]),
       special_(new std::uint8_t[max_rows_]),
       scratch_(mem_.get() + ((64 - (reinterpret_cast<std::uintptr_t>(mem_.get()) & 63)) & 63) / 8) {
   (void)consts();
 }
 
-G1BatchAdder::~G1BatchAdder() = default;
+template <class C>
+AffineBatchAdder<C>::~AffineBatchAdder() = default;
 
-void G1BatchAdder::run(G1Affine* buckets, const std::uint32_t* bidx, const G1Affine* pts, std::size_t n) {
+template <class C>
+void AffineBatchAdder<C>::run(A* buckets, const std::uint32_t* bidx, const A* pts, std::size_t n) {
   if (n == 0) return;
-  if (n > 8 * max_rows_) throw std::invalid_argument("G1BatchAdder: batch larger than max_batch");
-  run_impl(buckets, bidx, pts, n, scratch_, special_.get());
+  if (n > 8 * max_rows_) throw std::invalid_argument("AffineBatchAdder: batch larger than max_batch");
+  run_impl<C>(buckets, bidx, pts, n, scratch_, special_.get());
 }
+
+template class AffineBatchAdder<G1Curve>;
+template class AffineBatchAdder<G2Curve>;
 
 }  // namespace cuzk::math::msm_ifma

@@ -99,10 +99,11 @@ class XyzzBuckets {
 // points into an XYZZ side bucket instead of queueing them, so skewed inputs (every point in one
 // bucket) degrade to XYZZ speed rather than to one inversion per addition.
 //
-// G1 on AVX-512 IFMA (ifma = true and ifma::available()): the batches run eight lanes at a time
-// (msm_ifma::G1BatchAdder), and the affine buckets keep y in that kernel's bucket form (y 2^-16 on an
-// isomorphic curve; x is unchanged), converted back where the buckets are read (bucket()). Entries
-// that would double or cancel (same x as their bucket) go to the XYZZ side bucket instead.
+// On AVX-512 IFMA (ifma = true and ifma::available()), G1 and G2: the batches run eight lanes at a
+// time (msm_ifma::AffineBatchAdder), and the affine buckets keep y in that kernel's bucket form
+// (y 2^-16 on an isomorphic curve; x is unchanged), converted back where the buckets are read
+// (bucket()). Entries that would double or cancel (same x as their bucket) go to the XYZZ side bucket
+// instead.
 template <class C>
 class AffineBuckets {
  public:
@@ -112,12 +113,10 @@ class AffineBuckets {
   static constexpr double kPointCost = 0.7, kBucketCost = 2.4;  // relative to an XYZZ mixed addition
   AffineBuckets(std::size_t nbuckets, std::size_t batch, bool ifma)
       : abk_(nbuckets), xbk_(nbuckets), mark_(nbuckets, 0), bidx_(batch), pts_(batch) {
-    if constexpr (std::is_same_v<C, G1Curve>) {
-      if (ifma && ifma::available()) {
-        vec_ = std::make_unique<msm_ifma::G1BatchAdder>(batch);
-        queue_cap_ = batch;
-        queue_.reserve(queue_cap_);
-      }
+    if (ifma && ifma::available()) {
+      vec_ = std::make_unique<msm_ifma::AffineBatchAdder<C>>(batch);
+      queue_cap_ = batch;
+      queue_.reserve(queue_cap_);
     }
     if (!vec_) {
       num_.resize(batch);
@@ -153,11 +152,9 @@ class AffineBuckets {
   void flush() {
     const std::size_t n = count_;
     if (n == 0) return;
-    if constexpr (std::is_same_v<C, G1Curve>) {
-      if (vec_) {
-        flush_ifma();
-        return;
-      }
+    if (vec_) {
+      flush_ifma();
+      return;
     }
     F acc = F::one();
     for (std::size_t j = 0; j < n; ++j) {
@@ -293,9 +290,7 @@ class AffineBuckets {
 
   // Affine bucket j in the scalar field's form.
   A bucket(std::size_t j) const {
-    if constexpr (std::is_same_v<C, G1Curve>) {
-      if (vec_ && !abk_[j].infinity) return A::from_xy(abk_[j].x, msm_ifma::y_from_bucket(abk_[j].y));
-    }
+    if (vec_ && !abk_[j].infinity) return A::from_xy(abk_[j].x, msm_ifma::y_from_bucket(abk_[j].y));
     return abk_[j];
   }
 
@@ -345,7 +340,7 @@ class AffineBuckets {
   std::vector<F> num_, den_, pre_;
   std::vector<bool> cancel_;
   std::size_t count_ = 0;
-  std::unique_ptr<msm_ifma::G1BatchAdder> vec_;
+  std::unique_ptr<msm_ifma::AffineBatchAdder<C>> vec_;
   // IFMA path: points whose bucket is already in the batch wait here for the next one (up to
   // queue_cap_, then the XYZZ side bucket as on the scalar path).
   struct Pending {
@@ -489,6 +484,31 @@ unsigned msm_window_bits(std::size_t n) {
   return lg < std::size(kTable) ? kTable[lg] : kTable[std::size(kTable) - 1];
 }
 
+// G2 on the IFMA path: its batch additions are vectorized, its bucket reductions are not, so
+// narrower windows (fewer buckets) pay from 2^11 to 2^19 scalars, and batch-affine buckets (c >= 11)
+// beat XYZZ ones from 2^11 up. Measured with bench_msm --no-g1 --window c (2 threads, wall ms;
+// bench/RESULTS_math.md): 2^12 c = 11 40.2 against 62.8 at the table's 9; 2^14 11: 83.4 against 96.4
+// (12); 2^16 12: 243.8 against 262.3 (13); 2^18 13: 798.2 against 892.3 (15); 2^20 16 (the table's)
+// 2,558 against 2,633 (15).
+namespace {
+unsigned g2_ifma_window_bits(std::size_t n, unsigned table_c) {
+  if (n < (std::size_t(1) << 11)) return table_c;
+  const unsigned lg = 63 - unsigned(__builtin_clzll(n));
+  static constexpr unsigned kG2[] = {11, 11, 11, 11, 11, 12, 12, 13, 14};  // 2^11 .. 2^19
+  return lg < 11 + std::size(kG2) ? kG2[lg - 11] : table_c;
+}
+}  // namespace
+
+template <class C>
+unsigned msm_window(std::size_t n, const MsmOptions& options) {
+  if (options.window) return options.window;
+  const unsigned c = msm_window_bits(n);
+  if constexpr (std::is_same_v<C, G2Curve>) {
+    if (options.ifma && ifma::available()) return g2_ifma_window_bits(n, c);
+  }
+  return c;
+}
+
 template <class C>
 Jacobian<C> msm(std::span<const Affine<C>> bases, std::span<const Fr> scalars, const MsmOptions& options) {
   using X = Xyzz<C>;
@@ -555,7 +575,7 @@ Jacobian<C> msm(std::span<const Affine<C>> bases, std::span<const Fr> scalars, c
     }
   });
 
-  const unsigned c = options.window ? options.window : msm_window_bits(m);
+  const unsigned c = msm_window<C>(m, options);
   result.add(pippenger<C>(bases, ks.get(), idx.get(), m, c, threads, options.buckets, options.ifma));
   return result.to_jacobian();
 }
@@ -575,6 +595,8 @@ Jacobian<C> msm_bits(std::span<const Affine<C>> bases, std::span<const std::uint
 
 template G1Jacobian msm<G1Curve>(std::span<const G1Affine>, std::span<const Fr>, const MsmOptions&);
 template G2Jacobian msm<G2Curve>(std::span<const G2Affine>, std::span<const Fr>, const MsmOptions&);
+template unsigned msm_window<G1Curve>(std::size_t, const MsmOptions&);
+template unsigned msm_window<G2Curve>(std::size_t, const MsmOptions&);
 template G1Jacobian msm_bits<G1Curve>(std::span<const G1Affine>, std::span<const std::uint64_t>, std::size_t);
 template G2Jacobian msm_bits<G2Curve>(std::span<const G2Affine>, std::span<const std::uint64_t>, std::size_t);
 

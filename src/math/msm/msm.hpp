@@ -38,13 +38,17 @@ struct MsmOptions {
   std::size_t threads = 0;  // 0 = default_threads()
   bool split_bits = true;   // route 0/1 scalars to a plain sum instead of through the windows
   MsmBuckets buckets = MsmBuckets::kAuto;
-  // G1 batch-affine buckets run their batches on AVX-512 IFMA where ifma::available() (false: the
-  // scalar path everywhere; the results are identical).
+  // Batch-affine buckets (G1 and G2) run their batches on AVX-512 IFMA where ifma::available()
+  // (false: the scalar path everywhere; the results are identical).
   bool ifma = true;
 };
 
 // The window size used for n (non 0/1) scalars: a table tuned on a 2-core x86 machine.
 unsigned msm_window_bits(std::size_t n);
+// The window msm<C> uses for n (non 0/1) scalars under `options`: options.window if set, else the
+// table's, narrower for G2 on the IFMA path (its bucket reduction is the scalar part there).
+template <class C>
+unsigned msm_window(std::size_t n, const MsmOptions& options = {});
 
 template <class C>
 Jacobian<C> msm(std::span<const Affine<C>> bases, std::span<const Fr> scalars, const MsmOptions& options = {});
