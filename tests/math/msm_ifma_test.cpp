@@ -28,6 +28,12 @@ const Affine<C>& generator() {
   else return g2_generator();
 }
 
+template <class C>
+Affine<C> random_point(Rng& rng) {
+  if constexpr (std::is_same_v<C, G1Curve>) return rng.g1();
+  else return rng.g2();
+}
+
 // Bases with known discrete logs: P_i = (t0 + i q) G, so sum k_i P_i = (sum k_i t_i) G.
 template <class C = G1Curve>
 struct DlogBases {
@@ -87,13 +93,9 @@ template <class C>
 void kernel_matches_scalar_additions(std::uint64_t seed) {
   using A = Affine<C>;
   Rng rng(seed);
-  auto random_point = [&] {
-    if constexpr (std::is_same_v<C, G1Curve>) return rng.g1();
-    else return rng.g2();
-  };
   const std::size_t nb = 300;
   std::vector<A> pool(64);
-  for (auto& p : pool) p = random_point();
+  for (auto& p : pool) p = random_point<C>(rng);
   msm_ifma::AffineBatchAdder<C> adder(256);
   for (std::size_t n : {1, 2, 7, 8, 9, 15, 16, 17, 100, 255, 256}) {
     std::vector<A> buckets(nb), scalar_form(nb);
@@ -106,7 +108,7 @@ void kernel_matches_scalar_additions(std::uint64_t seed) {
     std::vector<std::uint32_t> bidx;
     std::vector<A> pts;
     for (std::uint32_t b = 0; bidx.size() < n; b = (b + 7) % nb) {
-      const A p = rng.next() % 2 ? random_point() : -pool[rng.next() % pool.size()];
+      const A p = rng.next() % 2 ? random_point<C>(rng) : -pool[rng.next() % pool.size()];
       if (!scalar_form[b].infinity && scalar_form[b].x == p.x) continue;
       bool seen = false;
       for (auto x : bidx) seen |= x == b;
@@ -150,16 +152,15 @@ TEST(MsmIfma, G2KernelMatchesScalarAdditions) {
 
 // The vector bucket reduction against running sums in scalar code; it must refuse (return false) when
 // an addition inside would double or cancel, and for fewer than 16 buckets.
-TEST(MsmIfma, BucketSumMatchesRunningSums) {
-  REQUIRE_IFMA();
-  Rng rng(106);
-  std::vector<G1Affine> pool(40);
-  for (auto& p : pool) p = rng.g1();
-  auto to_bucket_form = [](const G1Affine& a) {
-    return a.infinity ? a : G1Affine::from_xy(a.x, msm_ifma::y_to_bucket(a.y));
-  };
-  auto expect_sum = [](const std::vector<G1Affine>& scalar_form, std::size_t used) {
-    G1Xyzz running, sum;
+template <class C>
+void bucket_sum_matches_running_sums(std::uint64_t seed, std::size_t max_used) {
+  using A = Affine<C>;
+  Rng rng(seed);
+  std::vector<A> pool(40);
+  for (auto& p : pool) p = random_point<C>(rng);
+  auto to_bucket_form = [](const A& a) { return a.infinity ? a : A::from_xy(a.x, msm_ifma::y_to_bucket(a.y)); };
+  auto expect_sum = [](const std::vector<A>& scalar_form, std::size_t used) {
+    Xyzz<C> running, sum;
     for (std::size_t j = used; j-- > 0;) {
       running.add_affine(scalar_form[j]);
       sum.add(running);
@@ -169,20 +170,20 @@ TEST(MsmIfma, BucketSumMatchesRunningSums) {
   // Dense buckets (none empty below `used`; the ones past it must be ignored) must be accepted; with a
   // quarter empty the reduction may refuse (see the header), and must be right where it accepts.
   // Distinct points in random order (repeated ones would double legitimately).
-  DlogBases distinct = dlog_bases(rng, 4096);
+  DlogBases<C> distinct = dlog_bases<C>(rng, max_used);
   for (std::size_t i = distinct.bases.size(); i > 1; --i) std::swap(distinct.bases[i - 1], distinct.bases[rng.next() % i]);
   int accepted_sparse = 0;
   for (int sparse = 0; sparse < 2; ++sparse) {
-    for (std::size_t used : {16, 17, 31, 100, 1000, 4096}) {
-      std::vector<G1Affine> scalar_form(used + 5), buckets(used + 5);
+    for (std::size_t used : {std::size_t(16), std::size_t(17), std::size_t(31), std::size_t(100), max_used}) {
+      std::vector<A> scalar_form(used + 5), buckets(used + 5);
       for (std::size_t j = 0; j < used; ++j) {
         if (sparse && rng.next() % 4 == 0) continue;
         scalar_form[j] = distinct.bases[j];
       }
       for (std::size_t j = used; j < scalar_form.size(); ++j) scalar_form[j] = pool[j % pool.size()];
       for (std::size_t j = 0; j < buckets.size(); ++j) buckets[j] = to_bucket_form(scalar_form[j]);
-      G1Xyzz got;
-      const bool ok = msm_ifma::g1_bucket_sum(buckets.data(), used, got);
+      Xyzz<C> got;
+      const bool ok = msm_ifma::bucket_sum<C>(buckets.data(), used, got);
       if (!sparse) {
         ASSERT_TRUE(ok) << used;
       }
@@ -195,26 +196,36 @@ TEST(MsmIfma, BucketSumMatchesRunningSums) {
   // Empty buckets only at the top of the segments (the first step from the top) are fine.
   {
     const std::size_t used = 64;  // segments of 4
-    std::vector<G1Affine> scalar_form(used);
+    std::vector<A> scalar_form(used);
     for (std::size_t j = 0; j < used; ++j) {
       if (j % 4 != 3) scalar_form[j] = distinct.bases[j];
     }
-    std::vector<G1Affine> buckets(used);
+    std::vector<A> buckets(used);
     for (std::size_t j = 0; j < used; ++j) buckets[j] = to_bucket_form(scalar_form[j]);
-    G1Xyzz got;
-    ASSERT_TRUE(msm_ifma::g1_bucket_sum(buckets.data(), used, got));
+    Xyzz<C> got;
+    ASSERT_TRUE(msm_ifma::bucket_sum<C>(buckets.data(), used, got));
     EXPECT_EQ(got.to_jacobian(), expect_sum(scalar_form, used));
   }
   // Every bucket the same point: the first running-sum step doubles.
-  std::vector<G1Affine> same(64, to_bucket_form(pool[0]));
-  G1Xyzz out;
-  EXPECT_FALSE(msm_ifma::g1_bucket_sum(same.data(), same.size(), out));
+  std::vector<A> same(64, to_bucket_form(pool[0]));
+  Xyzz<C> out;
+  EXPECT_FALSE(msm_ifma::bucket_sum<C>(same.data(), same.size(), out));
   // Bucket j holding -(bucket j+1) in one segment: the running sum cancels.
-  std::vector<G1Affine> cancel(64);
+  std::vector<A> cancel(64);
   for (std::size_t j = 0; j < cancel.size(); ++j) cancel[j] = to_bucket_form(pool[j % pool.size()]);
   cancel[10] = to_bucket_form(-pool[11 % pool.size()]);
-  EXPECT_FALSE(msm_ifma::g1_bucket_sum(cancel.data(), cancel.size(), out));
-  EXPECT_FALSE(msm_ifma::g1_bucket_sum(cancel.data(), 15, out));
+  EXPECT_FALSE(msm_ifma::bucket_sum<C>(cancel.data(), cancel.size(), out));
+  EXPECT_FALSE(msm_ifma::bucket_sum<C>(cancel.data(), 15, out));
+}
+
+TEST(MsmIfma, BucketSumMatchesRunningSums) {
+  REQUIRE_IFMA();
+  bucket_sum_matches_running_sums<G1Curve>(106, 4096);
+}
+
+TEST(MsmIfma, G2BucketSumMatchesRunningSums) {
+  REQUIRE_IFMA();
+  bucket_sum_matches_running_sums<G2Curve>(206, 1000);
 }
 
 TEST(MsmIfma, BucketFormRoundTrip) {

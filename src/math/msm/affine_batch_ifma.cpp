@@ -470,164 +470,181 @@ CUZK_IFMA void run_impl(Affine<C>* buckets, const std::uint32_t* bidx, const Aff
 
 // ---- Bucket reduction: sum_{j < used} (j + 1) A_j in sixteen segments (two chains x eight lanes).
 
-// XYZZ points on the bucket curve, eight lanes, each coordinate in [0, 2p).
+// XYZZ points on the bucket curve, eight lanes, each coordinate component in [0, 2p).
+template <int D>
 struct Pts {
-  Batch x, y, zz, zzz;
+  Coord<D> x, y, zz, zzz;
 };
 
 // a -> [0, 2p) for a < 8p.
-CUZK_IFMA inline Batch to2p(const Batch& a, const Batch& two_p, const Batch& four_p) {
-  return reduce_once(reduce_once(a, four_p), two_p);
+template <int D>
+CUZK_IFMA inline Coord<D> to2p(const Coord<D>& a, const Mod& m) {
+  return cmap(a, [&](const Batch& b) CUZK_IFMA { return reduce_once(reduce_once(b, m.four_p), m.two_p); });
 }
-
-struct Ctx {
-  Batch p, two_p, four_p, one;
-  __m512i pinv;
-  CUZK_IFMA void mm2(const Batch& a0, const Batch& b0, const Batch& a1, const Batch& b1, Batch& r0, Batch& r1) const {
-    mul2(a0, b0, a1, b1, p, pinv, r0, r1);
-  }
-  // Lanes where a == b mod p, for a, b in [0, 2p).
-  CUZK_IFMA __mmask8 same(const Batch& a, const Batch& b) const { return equal(reduce_once(a, p), reduce_once(b, p)); }
-};
+// Lanes where a == b, for components in [0, 2p).
+template <int D>
+CUZK_IFMA inline __mmask8 same(const Coord<D>& a, const Coord<D>& b, const Mod& m) {
+  __mmask8 k = 0xff;
+  for (int i = 0; i < D; ++i) k &= equal(reduce_once(a.c[i], m.p), reduce_once(b.c[i], m.p));
+  return k;
+}
+template <int D>
+CUZK_IFMA inline Coord<D> cdbl(const Coord<D>& a) {  // 2a, lazy
+  return cmap(a, [](const Batch& b) CUZK_IFMA { return add_lazy(b, b); });
+}
 
 // What add-2008-s and madd-2008-s share, for both chains: from U1, S1 (r scaled to q's ZZ, ZZZ) and
 // U2, S2 (q scaled to r's) to X3, Y3, and PP, PPP by which the caller scales r's ZZ, ZZZ.
-CUZK_IFMA inline void xyzz_add_core2(const Ctx& c, const Batch u1[2], const Batch s1[2], const Batch u2[2],
-                                     const Batch s2[2], Batch x3[2], Batch y3[2], Batch pp[2], Batch ppp[2]) {
-  Batch P[2], R[2], q[2], r2[2], t[2], m[2];
+template <int D>
+CUZK_IFMA inline void xyzz_add_core2(const Mod& m, const Coord<D> u1[2], const Coord<D> s1[2],
+                                     const Coord<D> u2[2], const Coord<D> s2[2], Coord<D> x3[2], Coord<D> y3[2],
+                                     Coord<D> pp[2], Coord<D> ppp[2]) {
+  Coord<D> P[2], R[2], q[2], r2[2], t[2], w[2];
   for (int i = 0; i < 2; ++i) {
-    P[i] = sub_lazy(u2[i], u1[i], c.two_p);
-    R[i] = sub_lazy(s2[i], s1[i], c.two_p);
+    P[i] = csub(u2[i], u1[i], m.two_p);
+    R[i] = csub(s2[i], s1[i], m.two_p);
   }
-  c.mm2(P[0], P[0], P[1], P[1], pp[0], pp[1]);
-  c.mm2(P[0], pp[0], P[1], pp[1], ppp[0], ppp[1]);
-  c.mm2(u1[0], pp[0], u1[1], pp[1], q[0], q[1]);
-  c.mm2(R[0], R[0], R[1], R[1], r2[0], r2[1]);
+  cmul2(P[0], P[0], P[1], P[1], m, pp[0], pp[1]);
+  cmul2(P[0], pp[0], P[1], pp[1], m, ppp[0], ppp[1]);
+  cmul2(u1[0], pp[0], u1[1], pp[1], m, q[0], q[1]);
+  cmul2(R[0], R[0], R[1], R[1], m, r2[0], r2[1]);
   for (int i = 0; i < 2; ++i) {
-    x3[i] = to2p(sub_lazy(sub_lazy(r2[i], ppp[i], c.two_p), add_lazy(q[i], q[i]), c.four_p), c.two_p, c.four_p);
-    t[i] = sub_lazy(q[i], x3[i], c.two_p);
+    x3[i] = to2p(csub(csub(r2[i], ppp[i], m.two_p), cdbl(q[i]), m.four_p), m);
+    t[i] = csub(q[i], x3[i], m.two_p);
   }
-  c.mm2(R[0], t[0], R[1], t[1], t[0], t[1]);
-  c.mm2(s1[0], ppp[0], s1[1], ppp[1], m[0], m[1]);
-  for (int i = 0; i < 2; ++i) y3[i] = reduce_once(sub_lazy(t[i], m[i], c.two_p), c.two_p);
+  cmul2(R[0], t[0], R[1], t[1], m, t[0], t[1]);
+  cmul2(s1[0], ppp[0], s1[1], ppp[1], m, w[0], w[1]);
+  for (int i = 0; i < 2; ++i)
+    y3[i] = cmap(csub(t[i], w[i], m.two_p), [&](const Batch& b) CUZK_IFMA { return reduce_once(b, m.two_p); });
 }
 
 // r = r + q (q affine: qx, qy), madd-2008-s, for both chains; lanes in `skip` (q empty) keep r,
 // lanes in `rid` (r the identity) take q. Lanes where the addition would double or cancel (r = +-q)
 // are added to `bad` (their results are wrong).
-CUZK_IFMA inline void madd2(const Ctx& c, Pts r[2], const Batch qx[2], const Batch qy[2], const __mmask8 skip[2],
-                            __mmask8 rid[2], __mmask8 bad[2]) {
-  Batch u1[2] = {r[0].x, r[1].x}, s1[2] = {r[0].y, r[1].y}, u2[2], s2[2];
-  c.mm2(qx[0], r[0].zz, qx[1], r[1].zz, u2[0], u2[1]);
-  c.mm2(qy[0], r[0].zzz, qy[1], r[1].zzz, s2[0], s2[1]);
-  for (int i = 0; i < 2; ++i) bad[i] |= __mmask8(~skip[i] & ~rid[i] & c.same(u2[i], u1[i]));
-  Batch x3[2], y3[2], pp[2], ppp[2], zz[2], zzz[2];
-  xyzz_add_core2(c, u1, s1, u2, s2, x3, y3, pp, ppp);
-  c.mm2(r[0].zz, pp[0], r[1].zz, pp[1], zz[0], zz[1]);
-  c.mm2(r[0].zzz, ppp[0], r[1].zzz, ppp[1], zzz[0], zzz[1]);
+template <int D>
+CUZK_IFMA inline void madd2(const Mod& m, Pts<D> r[2], const Coord<D> qx[2], const Coord<D> qy[2],
+                            const __mmask8 skip[2], __mmask8 rid[2], __mmask8 bad[2]) {
+  Coord<D> u1[2] = {r[0].x, r[1].x}, s1[2] = {r[0].y, r[1].y}, u2[2], s2[2];
+  cmul2(qx[0], r[0].zz, qx[1], r[1].zz, m, u2[0], u2[1]);
+  cmul2(qy[0], r[0].zzz, qy[1], r[1].zzz, m, s2[0], s2[1]);
+  for (int i = 0; i < 2; ++i) bad[i] |= __mmask8(~skip[i] & ~rid[i] & same(u2[i], u1[i], m));
+  Coord<D> x3[2], y3[2], pp[2], ppp[2], zz[2], zzz[2];
+  xyzz_add_core2(m, u1, s1, u2, s2, x3, y3, pp, ppp);
+  cmul2(r[0].zz, pp[0], r[1].zz, pp[1], m, zz[0], zz[1]);
+  cmul2(r[0].zzz, ppp[0], r[1].zzz, ppp[1], m, zzz[0], zzz[1]);
+  const Coord<D> one = cone<D>(m);
   for (int i = 0; i < 2; ++i) {
     const __mmask8 take = __mmask8(rid[i] & ~skip[i]), keep = skip[i];
-    r[i].x = blend(take, blend(keep, x3[i], r[i].x), qx[i]);
-    r[i].y = blend(take, blend(keep, y3[i], r[i].y), qy[i]);
-    r[i].zz = blend(take, blend(keep, zz[i], r[i].zz), c.one);
-    r[i].zzz = blend(take, blend(keep, zzz[i], r[i].zzz), c.one);
+    r[i].x = cblend(take, cblend(keep, x3[i], r[i].x), qx[i]);
+    r[i].y = cblend(take, cblend(keep, y3[i], r[i].y), qy[i]);
+    r[i].zz = cblend(take, cblend(keep, zz[i], r[i].zz), one);
+    r[i].zzz = cblend(take, cblend(keep, zzz[i], r[i].zzz), one);
     rid[i] &= skip[i];
   }
 }
 
 // r = r + q for XYZZ q, add-2008-s, for both chains; lanes in `qid` keep r, lanes in `rid` take q;
 // lanes that would double or cancel are added to `bad`.
-CUZK_IFMA inline void add2(const Ctx& c, Pts r[2], const Pts q[2], const __mmask8 qid[2], __mmask8 rid[2],
+template <int D>
+CUZK_IFMA inline void add2(const Mod& m, Pts<D> r[2], const Pts<D> q[2], const __mmask8 qid[2], __mmask8 rid[2],
                            __mmask8 bad[2]) {
-  Batch u1[2], u2[2], s1[2], s2[2];
-  c.mm2(r[0].x, q[0].zz, r[1].x, q[1].zz, u1[0], u1[1]);
-  c.mm2(q[0].x, r[0].zz, q[1].x, r[1].zz, u2[0], u2[1]);
-  c.mm2(r[0].y, q[0].zzz, r[1].y, q[1].zzz, s1[0], s1[1]);
-  c.mm2(q[0].y, r[0].zzz, q[1].y, r[1].zzz, s2[0], s2[1]);
-  for (int i = 0; i < 2; ++i) bad[i] |= __mmask8(~qid[i] & ~rid[i] & c.same(u1[i], u2[i]));
-  Batch x3[2], y3[2], pp[2], ppp[2], zz[2], zzz[2];
-  xyzz_add_core2(c, u1, s1, u2, s2, x3, y3, pp, ppp);
-  c.mm2(r[0].zz, q[0].zz, r[1].zz, q[1].zz, zz[0], zz[1]);
-  c.mm2(zz[0], pp[0], zz[1], pp[1], zz[0], zz[1]);
-  c.mm2(r[0].zzz, q[0].zzz, r[1].zzz, q[1].zzz, zzz[0], zzz[1]);
-  c.mm2(zzz[0], ppp[0], zzz[1], ppp[1], zzz[0], zzz[1]);
+  Coord<D> u1[2], u2[2], s1[2], s2[2];
+  cmul2(r[0].x, q[0].zz, r[1].x, q[1].zz, m, u1[0], u1[1]);
+  cmul2(q[0].x, r[0].zz, q[1].x, r[1].zz, m, u2[0], u2[1]);
+  cmul2(r[0].y, q[0].zzz, r[1].y, q[1].zzz, m, s1[0], s1[1]);
+  cmul2(q[0].y, r[0].zzz, q[1].y, r[1].zzz, m, s2[0], s2[1]);
+  for (int i = 0; i < 2; ++i) bad[i] |= __mmask8(~qid[i] & ~rid[i] & same(u1[i], u2[i], m));
+  Coord<D> x3[2], y3[2], pp[2], ppp[2], zz[2], zzz[2];
+  xyzz_add_core2(m, u1, s1, u2, s2, x3, y3, pp, ppp);
+  cmul2(r[0].zz, q[0].zz, r[1].zz, q[1].zz, m, zz[0], zz[1]);
+  cmul2(zz[0], pp[0], zz[1], pp[1], m, zz[0], zz[1]);
+  cmul2(r[0].zzz, q[0].zzz, r[1].zzz, q[1].zzz, m, zzz[0], zzz[1]);
+  cmul2(zzz[0], ppp[0], zzz[1], ppp[1], m, zzz[0], zzz[1]);
   for (int i = 0; i < 2; ++i) {
     const __mmask8 take = __mmask8(rid[i] & ~qid[i]), keep = qid[i];
-    r[i].x = blend(take, blend(keep, x3[i], r[i].x), q[i].x);
-    r[i].y = blend(take, blend(keep, y3[i], r[i].y), q[i].y);
-    r[i].zz = blend(take, blend(keep, zz[i], r[i].zz), q[i].zz);
-    r[i].zzz = blend(take, blend(keep, zzz[i], r[i].zzz), q[i].zzz);
+    r[i].x = cblend(take, cblend(keep, x3[i], r[i].x), q[i].x);
+    r[i].y = cblend(take, cblend(keep, y3[i], r[i].y), q[i].y);
+    r[i].zz = cblend(take, cblend(keep, zz[i], r[i].zz), q[i].zz);
+    r[i].zzz = cblend(take, cblend(keep, zzz[i], r[i].zzz), q[i].zzz);
     rid[i] &= qid[i];
   }
 }
 
 // Segment s = 8 i + k (chain i, lane k) covers buckets [s L, (s + 1) L), L = ceil(used / 16), run
-// from the top: run_s = sum A_j, sum_s = sum (j - s L + 1) A_j, as scalar-field G1 XYZZ points.
+// from the top: run_s = sum A_j, sum_s = sum (j - s L + 1) A_j, as scalar-field XYZZ points.
 // False where some lane met a doubling or cancellation; that includes a segment whose first
 // non-empty bucket (from the top) is followed by an empty one (sum = run, then sum += run doubles),
 // so this is for dense buckets.
-CUZK_IFMA bool bucket_sum_impl(const G1Affine* buckets, std::size_t used, G1Xyzz out_run[16], G1Xyzz out_sum[16],
+template <class C>
+CUZK_IFMA bool bucket_sum_impl(const Affine<C>* buckets, std::size_t used, Xyzz<C> out_run[16], Xyzz<C> out_sum[16],
                                std::size_t& seg_len) {
+  using F = typename C::Field;
+  constexpr int D = kCoordBatches<C>;
   const Consts& cc = consts();
-  Ctx c;
-  c.p = broadcast(cc.p);
-  c.two_p = broadcast(cc.two_p);
-  c.four_p = broadcast(cc.four_p);
-  c.one = broadcast(cc.one);
-  c.pinv = _mm512_set1_epi64(static_cast<long long>(cc.pinv));
+  Mod m;
+  m.p = broadcast(cc.p);
+  m.two_p = broadcast(cc.two_p);
+  m.four_p = broadcast(cc.four_p);
+  m.one = broadcast(cc.one);
+  for (auto& l : m.zero.l) l = _mm512_setzero_si512();
+  m.pinv = _mm512_set1_epi64(static_cast<long long>(cc.pinv));
   const std::size_t L = (used + 15) / 16;
   seg_len = L;
-  Pts run[2], sum[2];
+  Pts<D> run[2], sum[2];
   __mmask8 run_id[2] = {0xff, 0xff}, sum_id[2] = {0xff, 0xff}, bad[2] = {0, 0};
-  for (int i = 0; i < 2; ++i) run[i] = sum[i] = Pts{c.one, c.one, c.one, c.one};
-  static const G1Affine kEmpty = G1Affine::identity();
-  auto words = [](const Fp& f) { return f.mont_raw().data(); };
+  const Coord<D> one = cone<D>(m);
+  for (int i = 0; i < 2; ++i) run[i] = sum[i] = Pts<D>{one, one, one, one};
+  static const Affine<C> kEmpty = Affine<C>::identity();
   for (std::size_t t = L; t-- > 0;) {
-    Batch qx[2], qy[2];
+    Coord<D> qx[2], qy[2];
     __mmask8 skip[2];
     for (int i = 0; i < 2; ++i) {
-      const std::uint64_t *px[8], *py[8];
+      const std::uint64_t *px[D][8], *py[D][8];
       unsigned sk = 0;
       for (int k = 0; k < 8; ++k) {
         const std::size_t j = (std::size_t(i) * 8 + std::size_t(k)) * L + t;
-        const G1Affine& a = j < used ? buckets[j] : kEmpty;
+        const Affine<C>& a = j < used ? buckets[j] : kEmpty;
         if (a.infinity) sk |= 1u << k;
-        px[k] = words(a.x);
-        py[k] = words(a.y);
+        for (int h = 0; h < D; ++h) {
+          px[h][k] = component_words(a.x, h);
+          py[h][k] = component_words(a.y, h);
+        }
       }
       skip[i] = __mmask8(sk);
-      qx[i] = load8(px);
-      qy[i] = load8(py);
+      for (int h = 0; h < D; ++h) {
+        qx[i].c[h] = load8(px[h]);
+        qy[i].c[h] = load8(py[h]);
+      }
     }
-    madd2(c, run, qx, qy, skip, run_id, bad);
-    add2(c, sum, run, run_id, sum_id, bad);
+    madd2(m, run, qx, qy, skip, run_id, bad);
+    add2(m, sum, run, run_id, sum_id, bad);
     if (bad[0] | bad[1]) return false;
   }
   // Lane values s read by the scalar field are s 2^-384 = v 2^32 for the bucket-curve value v. The
-  // G1 point of an XYZZ (X, Y, ZZ, ZZZ) on the bucket curve is (X, Y, ZZ u^2, ZZZ u^3), u = 2^-16,
+  // point of an XYZZ (X, Y, ZZ, ZZZ) on the bucket curve is (X, Y, ZZ u^2, ZZZ u^3), u = 2^-16,
   // i.e. with weights lambda = 2^16: (2^32 X, 2^48 Y, ZZ, ZZZ) = (read X, read Y 2^16, read ZZ 2^-32,
   // read ZZZ 2^-32).
-  auto emit = [&](const Pts pts[2], const __mmask8 id[2], G1Xyzz out[16]) CUZK_IFMA {
-    alignas(64) std::uint64_t buf[4][kLimbs][8];
+  auto emit = [&](const Pts<D> pts[2], const __mmask8 id[2], Xyzz<C> out[16]) CUZK_IFMA {
+    alignas(64) std::uint64_t buf[4][D][kLimbs][8];
     for (int i = 0; i < 2; ++i) {
-      const Batch* co[4] = {&pts[i].x, &pts[i].y, &pts[i].zz, &pts[i].zzz};
-      for (int q = 0; q < 4; ++q) {
-        const Batch v = reduce_once(*co[q], c.p);
-        for (int j = 0; j < kLimbs; ++j) _mm512_store_si512(buf[q][j], v.l[j]);
-      }
+      const Coord<D>* co[4] = {&pts[i].x, &pts[i].y, &pts[i].zz, &pts[i].zzz};
+      for (int q = 0; q < 4; ++q)
+        for (int h = 0; h < D; ++h) {
+          const Batch v = reduce_once(co[q]->c[h], m.p);
+          for (int j = 0; j < kLimbs; ++j) _mm512_store_si512(buf[q][h][j], v.l[j]);
+        }
       for (int k = 0; k < 8; ++k) {
-        G1Xyzz& o = out[i * 8 + k];
+        Xyzz<C>& o = out[i * 8 + k];
         if ((id[i] >> k) & 1) {
-          o = G1Xyzz::identity();
+          o = Xyzz<C>::identity();
           continue;
         }
-        Fp f[4];
+        F f[4];
         for (int q = 0; q < 4; ++q) {
-          std::uint64_t limbs[kLimbs];
-          for (int j = 0; j < kLimbs; ++j) limbs[j] = buf[q][j][k];
-          Repr r;
-          join52(limbs, r);
-          f[q] = Fp::from_mont_raw(r);
+          std::uint64_t limbs[D][kLimbs];
+          for (int h = 0; h < D; ++h)
+            for (int j = 0; j < kLimbs; ++j) limbs[h][j] = buf[q][h][j][k];
+          f[q] = from_limb_parts(limbs, static_cast<F*>(nullptr));
         }
         o.x = f[0];
         o.y = f[1] * cc.k16;
@@ -641,8 +658,9 @@ CUZK_IFMA bool bucket_sum_impl(const G1Affine* buckets, std::size_t used, G1Xyzz
   return true;
 }
 
-G1Xyzz mul_small(const G1Xyzz& p, std::uint64_t k) {
-  G1Xyzz r;
+template <class C>
+Xyzz<C> mul_small(const Xyzz<C>& p, std::uint64_t k) {
+  Xyzz<C> r;
   for (int i = 63; i >= 0; --i) {
     r = r.dbl();
     if ((k >> i) & 1) r.add(p);
@@ -657,13 +675,14 @@ Fp y_to_bucket(const Fp& y) { return y * consts().k16inv; }
 Fp2 y_from_bucket(const Fp2& y_bucket) { return y_bucket * consts().k16; }
 Fp2 y_to_bucket(const Fp2& y) { return y * consts().k16inv; }
 
-bool g1_bucket_sum(const G1Affine* buckets, std::size_t used, G1Xyzz& out) {
+template <class C>
+bool bucket_sum(const Affine<C>* buckets, std::size_t used, Xyzz<C>& out) {
   if (used < 16) return false;
-  G1Xyzz run[16], sum[16];
+  Xyzz<C> run[16], sum[16];
   std::size_t L = 0;
-  if (!bucket_sum_impl(buckets, used, run, sum, L)) return false;
+  if (!bucket_sum_impl<C>(buckets, used, run, sum, L)) return false;
   // total = sum_s sum_s + L sum_s s run_s, the last by running sums over s.
-  G1Xyzz total, running, weighted;
+  Xyzz<C> total, running, weighted;
   for (int s = 15; s >= 1; --s) {
     running.add(run[s]);
     weighted.add(running);
@@ -673,6 +692,9 @@ bool g1_bucket_sum(const G1Affine* buckets, std::size_t used, G1Xyzz& out) {
   out = total;
   return true;
 }
+
+template bool bucket_sum<G1Curve>(const G1Affine*, std::size_t, G1Xyzz&);
+template bool bucket_sum<G2Curve>(const G2Affine*, std::size_t, G2Xyzz&);
 
 template <class C>
 AffineBatchAdder<C>::AffineBatchAdder(std::size_t max_batch)

@@ -39,7 +39,8 @@ Fp2 y_to_bucket(const Fp2& y);
 // false, leaving out alone, where an addition inside would double or cancel (the caller then reduces
 // in scalar code) or where used < 16. Meant for dense buckets: an empty bucket right below a
 // segment's first non-empty one makes the running sum double, so sparse buckets are often refused.
-bool g1_bucket_sum(const G1Affine* buckets, std::size_t used, G1Xyzz& out);
+template <class C>
+bool bucket_sum(const Affine<C>* buckets, std::size_t used, Xyzz<C>& out);
 
 // Scratch for batches of up to max_batch additions (one per worker; not thread-safe). C: G1Curve or
 // G2Curve.

@@ -219,9 +219,9 @@ class AffineBuckets {
 
   X reduce(std::size_t used) {
     drain();
-    if constexpr (std::is_same_v<C, G1Curve>) {
+    {
       X sum;
-      if (vec_ && msm_ifma::g1_bucket_sum(abk_.data(), used, sum)) {
+      if (vec_ && msm_ifma::bucket_sum<C>(abk_.data(), used, sum)) {
         sum.add(reduce_side(used));
         for (std::size_t j = 0; j < used; ++j) abk_[j] = A::identity();
         return sum;
@@ -484,18 +484,14 @@ unsigned msm_window_bits(std::size_t n) {
   return lg < std::size(kTable) ? kTable[lg] : kTable[std::size(kTable) - 1];
 }
 
-// G2 on the IFMA path: its batch additions are vectorized, its bucket reductions are not, so
-// narrower windows (fewer buckets) pay from 2^11 to 2^19 scalars, and batch-affine buckets (c >= 11)
-// beat XYZZ ones from 2^11 up. Measured with bench_msm --no-g1 --window c (2 threads, wall ms;
-// bench/RESULTS_math.md): 2^12 c = 11 40.2 against 62.8 at the table's 9; 2^14 11: 83.4 against 96.4
-// (12); 2^16 12: 243.8 against 262.3 (13); 2^18 13: 798.2 against 892.3 (15); 2^20 16 (the table's)
-// 2,558 against 2,633 (15).
+// G2 on the IFMA path: batch-affine buckets (c >= 11) beat the table's XYZZ windows from 2^11
+// scalars, where G1's only catch up at 2^13. Measured with bench_msm --no-g1 --window c (2 threads,
+// wall ms; bench/RESULTS_math.md): 2^11 c = 11 31.7 against 33.7 at the table's 9; 2^12 11 26.5
+// against 61.9 (9); 2^10 8 (the table's) 18.7 against 27.3 at 11. From 2^13 up the table's windows
+// are also G2's best (2^14 12, 2^16 13, 2^18 15, 2^20 16).
 namespace {
 unsigned g2_ifma_window_bits(std::size_t n, unsigned table_c) {
-  if (n < (std::size_t(1) << 11)) return table_c;
-  const unsigned lg = 63 - unsigned(__builtin_clzll(n));
-  static constexpr unsigned kG2[] = {11, 11, 11, 11, 11, 12, 12, 13, 14};  // 2^11 .. 2^19
-  return lg < 11 + std::size(kG2) ? kG2[lg - 11] : table_c;
+  return n >= (std::size_t(1) << 11) && n < (std::size_t(1) << 13) ? 11 : table_c;
 }
 }  // namespace
 

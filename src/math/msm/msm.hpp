@@ -46,7 +46,7 @@ struct MsmOptions {
 // The window size used for n (non 0/1) scalars: a table tuned on a 2-core x86 machine.
 unsigned msm_window_bits(std::size_t n);
 // The window msm<C> uses for n (non 0/1) scalars under `options`: options.window if set, else the
-// table's, narrower for G2 on the IFMA path (its bucket reduction is the scalar part there).
+// table's, except for G2 on the IFMA path at 2^11..2^13 scalars (batch-affine c = 11 there).
 template <class C>
 unsigned msm_window(std::size_t n, const MsmOptions& options = {});
 
