@@ -217,6 +217,16 @@ struct Mod {
   Batch p, two_p, four_p, one, zero;
   __m512i pinv;
 };
+CUZK_IFMA inline Mod make_mod(const Consts& cc) {
+  Mod m;
+  m.p = broadcast(cc.p);
+  m.two_p = broadcast(cc.two_p);
+  m.four_p = broadcast(cc.four_p);
+  m.one = broadcast(cc.one);
+  for (auto& l : m.zero.l) l = _mm512_setzero_si512();
+  m.pinv = _mm512_set1_epi64(static_cast<long long>(cc.pinv));
+  return m;
+}
 
 template <int D>
 CUZK_IFMA inline Coord<D> csub(const Coord<D>& a, const Coord<D>& b, const Batch& k) {  // a + k - b
@@ -315,13 +325,7 @@ CUZK_IFMA void run_impl(Affine<C>* buckets, const std::uint32_t* bidx, const Aff
   constexpr int D = kCoordBatches<C>;
   using V = Coord<D>;
   const Consts& cc = consts();
-  Mod m;
-  m.p = broadcast(cc.p);
-  m.two_p = broadcast(cc.two_p);
-  m.four_p = broadcast(cc.four_p);
-  m.one = broadcast(cc.one);
-  for (auto& l : m.zero.l) l = _mm512_setzero_si512();
-  m.pinv = _mm512_set1_epi64(static_cast<long long>(cc.pinv));
+  const Mod m = make_mod(cc);
   const Batch k400 = broadcast(cc.k400);
 
   // Rows of eight entries (entry j in lane j % 8 of row j / 8), taken in pairs: even rows form one
@@ -581,13 +585,7 @@ CUZK_IFMA bool bucket_sum_impl(const Affine<C>* buckets, std::size_t used, Xyzz<
   using F = typename C::Field;
   constexpr int D = kCoordBatches<C>;
   const Consts& cc = consts();
-  Mod m;
-  m.p = broadcast(cc.p);
-  m.two_p = broadcast(cc.two_p);
-  m.four_p = broadcast(cc.four_p);
-  m.one = broadcast(cc.one);
-  for (auto& l : m.zero.l) l = _mm512_setzero_si512();
-  m.pinv = _mm512_set1_epi64(static_cast<long long>(cc.pinv));
+  const Mod m = make_mod(cc);
   const std::size_t L = (used + 15) / 16;
   seg_len = L;
   Pts<D> run[2], sum[2];
