@@ -133,6 +133,8 @@ cleanup() {
 trap cleanup EXIT
 step "start cuzk-daemon (backend $BACKEND, porep-$size preloaded)"
 t0=$(date +%s.%N)
+# WORK_DIR is reused: drop the last daemon's output, or the wait below could read its READY line.
+rm -f daemon.out daemon.log
 "$DAEMON" --config cuzk.toml > daemon.out 2> daemon.log &
 DPID=$!
 # Samples: time, daemon RSS (kB), GPU memory used (MiB), GPU utilization (%).

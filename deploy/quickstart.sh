@@ -31,6 +31,8 @@ id = "chain"
 zkey = "$WORK/chain.zkey"
 preload = true
 TOML
+# A re-run reuses $WORK: drop the last daemon's output, or the wait below could read its READY line.
+rm -f "$WORK/daemon.out" "$WORK/daemon.log"
 "$DAEMON" --config "$WORK/cuzk.toml" > "$WORK/daemon.out" 2> "$WORK/daemon.log" &
 DPID=$!
 trap 'kill -TERM $DPID 2>/dev/null || true' EXIT

@@ -66,6 +66,8 @@ kind = "cpu"
 param_cache = "$PARAMS"
 preload = ["porep-2k"]
 TOML
+# A re-run reuses $OUT: drop the last daemon's output, or the wait below could read its READY line.
+rm -f "$OUT/daemon.out" "$OUT/daemon.log"
 "$DAEMON" --config "$OUT/cuzk.toml" > "$OUT/daemon.out" 2> "$OUT/daemon.log" &
 DPID=$!
 trap 'kill -TERM $DPID 2>/dev/null || true' EXIT
