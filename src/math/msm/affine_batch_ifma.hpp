@@ -66,7 +66,5 @@ class AffineBatchAdder {
   std::unique_ptr<std::uint8_t[]> special_;  // per row
   std::uint64_t* scratch_;                   // 64-byte aligned inside mem_
 };
-using G1BatchAdder = AffineBatchAdder<G1Curve>;
-using G2BatchAdder = AffineBatchAdder<G2Curve>;
 
 }  // namespace cuzk::math::msm_ifma

@@ -219,13 +219,10 @@ class AffineBuckets {
 
   X reduce(std::size_t used) {
     drain();
-    {
-      X sum;
-      if (vec_ && msm_ifma::bucket_sum<C>(abk_.data(), used, sum)) {
-        sum.add(reduce_side(used));
-        for (std::size_t j = 0; j < used; ++j) abk_[j] = A::identity();
-        return sum;
-      }
+    if (X vsum; vec_ && msm_ifma::bucket_sum<C>(abk_.data(), used, vsum)) {
+      vsum.add(reduce_side(used));
+      for (std::size_t j = 0; j < used; ++j) abk_[j] = A::identity();
+      return vsum;
     }
     X running, sum;
     for (std::size_t j = used; j-- > 0;) {
