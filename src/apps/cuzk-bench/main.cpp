@@ -454,9 +454,11 @@ int run_batch(const Global& g, const ProofArgs& a) {
 
   std::uint32_t completed = 0;
   double wsum = 0, wmin = 1e300, wmax = 0, psum = 0, pmin = 1e300, pmax = 0;
+  std::vector<double> ends;  // completion times, for the steady-state pace below
   for (auto& it : items) {
     if (!it.rpc_ok || it.result.status != engine::ResultStatus::kCompleted) continue;
     ++completed;
+    ends.push_back(it.end_s);
     double p = it.result.gpu_compute_ms / 1000.0;
     wsum += it.wall_s;
     wmin = std::min(wmin, it.wall_s);
@@ -469,10 +471,6 @@ int run_batch(const Global& g, const ProofArgs& a) {
   // The pace once the first `concurrency` results are in: those proofs also paid what a daemon sets
   // up once (buffers, a key or shape not preloaded), so over a short batch total_s / completed
   // understates it. Needs more completions than proofs in flight.
-  std::vector<double> ends;
-  for (auto& it : items) {
-    if (it.rpc_ok && it.result.status == engine::ResultStatus::kCompleted) ends.push_back(it.end_s);
-  }
   std::sort(ends.begin(), ends.end());
   const std::uint32_t warm = std::min(a.concurrency, a.count);
   const bool has_steady = ends.size() > warm && warm > 0;
