@@ -6,6 +6,7 @@
 #if CUZK_ENGINE_HAVE_POREP
 
 #include "circuit/constraint_system.hpp"
+#include "engine/kinds/filecoin_keys.hpp"
 #include "filecoin/c2/c1_values.hpp"
 #include "filecoin/c2/porep_prover.hpp"
 #include "filecoin/c2/porep_shape.hpp"
@@ -127,7 +128,7 @@ class PorepC2Kind final : public JobKind {
     if (auto st = c2::check_c1(loaded->c1, **config); !st) return Error{k + "vanilla_proof: " + st.error()};
     if (ctx.cancel.cancelled()) return Error{"cancelled"};
 
-    auto id = SrsManager::filecoin_id("porep", (*config)->sector_size);
+    auto id = kinds::filecoin_key_id("porep", (*config)->sector_size);
     if (!id) return Error{k + id.error()};
     auto lease = ctx.srs.acquire(*id, ctx.cancel.as_function(), &ctx.srs_load_ms);
     if (!lease) return Error{k + lease.error()};

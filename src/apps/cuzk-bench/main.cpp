@@ -32,6 +32,7 @@
 #include "apps/cuzk-bench/gen_circuit.hpp"
 #include "apps/cuzk-bench/timeline_svg.hpp"
 #include "engine/engine.hpp"
+#include "engine/kinds/builtin_kinds.hpp"
 #include "engine/types.hpp"
 #include "engine/units.hpp"
 
@@ -130,15 +131,21 @@ std::string base64_decode(const std::string& s, bool& ok) {
   return out;
 }
 
-Result<std::uint32_t> parse_type(std::string t) {
-  std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-  using engine::ProofKind;
-  if (t == "porep" || t == "porep-c2" || t == "seal-commit") return std::uint32_t(ProofKind::kPoRepC2);
-  if (t == "snap" || t == "snap-deals" || t == "update") return std::uint32_t(ProofKind::kSnapUpdate);
-  if (t == "wpost" || t == "window-post" || t == "windowpost") return std::uint32_t(ProofKind::kWindowPoSt);
-  if (t == "winning" || t == "winning-post" || t == "winningpost") return std::uint32_t(ProofKind::kWinningPoSt);
-  if (t == "generic" || t == "groth16" || t == "generic-groth16") return std::uint32_t(ProofKind::kGenericGroth16);
-  return Error{"unknown proof type: " + t + ". Use: porep, snap, wpost, winning, generic"};
+// The proof kinds and their spellings are the daemon's own table (engine/kinds/builtin_kinds.hpp).
+const engine::KindRegistry& kind_table() {
+  static const engine::KindRegistry table = [] {
+    engine::KindRegistry r;
+    engine::kinds::register_builtin_kinds(r);
+    return r;
+  }();
+  return table;
+}
+
+Result<std::uint32_t> parse_type(const std::string& t) {
+  if (const engine::KindRow* row = kind_table().find(std::string_view(t))) return row->wire;
+  std::string names;
+  for (const auto& row : kind_table().rows()) names += (names.empty() ? "" : ", ") + row.aliases.front();
+  return Error{"unknown proof type: " + t + ". Use: " + names};
 }
 
 // The request for the inputs of `a`, with the c1_index-th --c1 file.
@@ -268,7 +275,7 @@ int run_single(const Global& g, const ProofArgs& a) {
   auto wall_ms = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count();
   if (!r) return usage_error(r.error());
   if (!a.timeline.empty()) {
-    if (auto st = write_timeline(a.timeline, {{"#1", *r}}, "cuzk-bench single: " + engine::kind_name(req->proof_kind)); !st) {
+    if (auto st = write_timeline(a.timeline, {{"#1", *r}}, "cuzk-bench single: " + kind_table().name(req->proof_kind)); !st) {
       return usage_error(st.error());
     }
   }
@@ -364,7 +371,7 @@ int run_batch(const Global& g, const ProofArgs& a) {
   const engine::ProofRequest* base = &bases[0];
   auto client = connect(g);
   if (!client) return usage_error(client.error());
-  const std::string type = engine::kind_name(base->proof_kind);
+  const std::string type = kind_table().name(base->proof_kind);
   const bool tty = !g.json && ::isatty(STDERR_FILENO);
   if (!g.json) {
     std::printf("=== Batch Benchmark ===\n");

@@ -1,6 +1,8 @@
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 
+#include "apps/common/cpu_tuning.hpp"
 #include "apps/cuzk/commands.hpp"
 
 namespace cuzk::cli {
@@ -11,6 +13,13 @@ int fail(const std::string& cmd, const std::string& message) {
 }  // namespace cuzk::cli
 
 int main(int argc, char** argv) {
+  // The math layers' tuning (CUZK_THREADS, CUZK_NO_IFMA, CUZK_NTT_IFMA): read once, here.
+  auto tuning = cuzk::apps::cpu_tuning_from_env([](const char* n) { return std::getenv(n); });
+  if (!tuning) {
+    std::cerr << "cuzk: " << tuning.error() << "\n";
+    return cuzk::cli::kExitError;
+  }
+  cuzk::apps::apply(*tuning);
   CLI::App app{"cuzk: Groth16 proving engine for Filecoin (BLS12-381)"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "cuzk 0.1.0");
