@@ -416,7 +416,7 @@ class Cli {
     return *this;
   }
 
-  // False on an error (message and usage on stderr, exit_code() 2) or on --help (usage on stdout,
+  // False on an error (a one-line message on stderr, exit_code() 2) or on --help (usage on stdout,
   // exit_code() 0): `if (!cli.parse(argc, argv)) return cli.exit_code();`
   bool parse(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
@@ -524,8 +524,7 @@ class Cli {
     return nullptr;
   }
   bool fail(const std::string& msg) {
-    std::fprintf(stderr, "%s: %s\n", program_.c_str(), msg.c_str());
-    usage(stderr);
+    std::fprintf(stderr, "%s: %s (--help lists the options)\n", program_.c_str(), msg.c_str());
     exit_code_ = 2;
     return false;
   }
