@@ -50,7 +50,7 @@ namespace {
 // that a tuning variant can be checked for byte-identical proofs.
 gpu::GpuTuning g_tuning;
 gpu::CudaBackendOptions tuned_options() {
-  gpu::CudaBackendOptions o = tuned_options();
+  gpu::CudaBackendOptions o;
   o.tuning = g_tuning;
   return o;
 }
