@@ -10,6 +10,9 @@
 // result is compared with the plain MSM's on the same scalars; the copies' precomputation is timed
 // apart.
 //
+// Tuning: the CUZK_* variables (src/apps/common/gpu_tuning.hpp) set the base tuning; the sweeps
+// below vary fields of it (MsmTuning, NttTuning) in this process.
+//
 // Usage: bench_gpu [--max-ntt L] [--max-msm L] [--max-g2 L] [--no-sweep] [--reps R] [--copies 2,3]
 #include <cuda_runtime.h>
 
@@ -24,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/common/gpu_tuning.hpp"
 #include "base/parallel.hpp"
 #include "gpu/cuda_util.cuh"
 #include "gpu/gpu.hpp"
@@ -160,6 +164,16 @@ int main(int argc, char** argv) {
       }
     }
   }
+  auto env = cuzk::apps::gpu_tuning_from_env([](const char* n) { return std::getenv(n); });
+  if (!env) {
+    std::fprintf(stderr, "bench_gpu: %s\n", env.error().c_str());
+    return 2;
+  }
+  for (const auto& kv : env->non_default) std::printf("tuning: %s\n", kv.c_str());
+  const gpu::MsmTuning base_msm = env->tuning.msm;
+  const gpu::NttTuning base_ntt = env->tuning.ntt;
+  gpu::MsmConfig base_cfg;  // default windows, the base tuning
+  base_cfg.tuning = base_msm;
   if (!gpu::device_available()) {
     std::printf("SKIP: no CUDA device\n");
     return 0;
@@ -198,7 +212,7 @@ int main(int argc, char** argv) {
   std::vector<NttRow> ntt_rows;
   if (max_ntt >= 20) {
     double t0 = now_s();
-    gpu::NttDomain dom(max_ntt);
+    gpu::NttDomain dom(max_ntt, base_ntt);
     std::printf("NTT domain 2^%d twiddles built in %.2f s\n", max_ntt, now_s() - t0);
     gpu::DeviceBuffer buf((std::size_t(1) << max_ntt) * sizeof(Fr));
     gpu::gen_random_scalars(buf.get(), std::size_t(1) << max_ntt, 42);
@@ -215,13 +229,14 @@ int main(int argc, char** argv) {
         for (int sh = 0; sh < gpu::NttDomain::shape_count(); ++sh) {
           for (const char* e : {"512", "1024", "2048"}) {
             if (sh == 0 && !std::strcmp(e, "1024")) continue;
-            setenv("CUZK_NTT_SHAPE", std::to_string(sh).c_str(), 1);
-            setenv("CUZK_NTT_ELEMS", e, 1);
+            gpu::NttTuning nt = base_ntt;
+            nt.shape = sh;
+            nt.elems_per_block = std::atoi(e);
+            dom.set_tuning(nt);
             float f = time_ms([&] { dom.forward(buf.get(), l, gpu::NttOrder::kNR); }, r);
             float iv = time_ms([&] { dom.inverse(buf.get(), l, gpu::NttOrder::kNR); }, r);
             float cs = time_ms([&] { dom.forward(buf.get(), l, gpu::NttOrder::kRN, true); }, r);
-            unsetenv("CUZK_NTT_SHAPE");
-            unsetenv("CUZK_NTT_ELEMS");
+            dom.set_tuning(base_ntt);
             std::printf("ntt 2^%d variant shape=%d elems=%s: fwd NR %.2f  inv NR %.2f  coset RN %.2f ms\n", l, sh, e, f,
                         iv, cs);
           }
@@ -233,17 +248,20 @@ int main(int argc, char** argv) {
         std::string plan;
         while (ps >> plan) {
           int sum = 0;
+          gpu::NttTuning nt = base_ntt;
+          nt.plan.clear();
           for (std::size_t p0 = 0; p0 < plan.size();) {
             std::size_t p1 = plan.find(',', p0);
-            sum += std::atoi(plan.substr(p0, p1 - p0).c_str());
+            nt.plan.push_back(std::atoi(plan.substr(p0, p1 - p0).c_str()));
+            sum += nt.plan.back();
             p0 = p1 == std::string::npos ? plan.size() : p1 + 1;
           }
           if (sum != l) continue;
-          setenv("CUZK_NTT_PLAN", plan.c_str(), 1);
+          dom.set_tuning(nt);
           float f = time_ms([&] { dom.forward(buf.get(), l, gpu::NttOrder::kNR); }, r);
           float iv = time_ms([&] { dom.inverse(buf.get(), l, gpu::NttOrder::kNR); }, r);
           float cs = time_ms([&] { dom.forward(buf.get(), l, gpu::NttOrder::kRN, true); }, r);
-          unsetenv("CUZK_NTT_PLAN");
+          dom.set_tuning(base_ntt);
           std::printf("ntt 2^%d variant plan=%s: fwd NR %.2f  inv NR %.2f  coset RN %.2f ms\n", l, plan.c_str(), f, iv,
                       cs);
         }
@@ -301,20 +319,20 @@ int main(int argc, char** argv) {
       math::Fr s = math::Fr::zero();
       for (std::size_t i = 0; i < n; ++i) s += k[i] * math::Fr::from_u64(i + 1);
       auto want = math::G1Jacobian::from_affine(math::g1_generator()).mul(s);
-      auto got = ctx.msm_device(sc.get(), n);
+      auto got = ctx.msm_device(sc.get(), n, base_cfg);
       msm_ok = got == want;
       std::printf("msm 2^20 exact check: %s\n", msm_ok ? "ok" : "MISMATCH");
     }
     for (int l = 20; l <= max_msm; ++l) {
       int r = l >= 26 ? 2 : std::max(3, reps);
-      gpu::MsmConfig cfg;
+      gpu::MsmConfig cfg = base_cfg;
       float ms = time_ms([&] { ctx.msm_device(sc.get(), std::size_t(1) << l, cfg); }, r);
       msm_rows.push_back({l, ms, ctx.last_profile().window_bits});
       std::printf("msm 2^%d: %.1f ms (c=%d)\n", l, ms, msm_rows.back().c);
       std::fflush(stdout);
     }
     if (max_msm >= 26) {
-      gpu::MsmConfig cfg;
+      gpu::MsmConfig cfg = base_cfg;
       cfg.profile = true;
       ctx.msm_device(sc.get(), std::size_t(1) << 26, cfg);
       prof26 = ctx.last_profile();
@@ -324,7 +342,7 @@ int main(int argc, char** argv) {
     }
     if (sweep && max_msm >= 27) {
       for (int c : {20, 21, 23}) {
-        gpu::MsmConfig cfg;
+        gpu::MsmConfig cfg = base_cfg;
         cfg.window_bits = c;
         float ms = time_ms([&] { ctx.msm_device(sc.get(), std::size_t(1) << 27, cfg); }, 1);
         std::printf("sweep 2^27 c=%d: %.1f ms\n", c, ms);
@@ -334,7 +352,7 @@ int main(int argc, char** argv) {
     if (sweep) {
       const int ls = std::min(max_msm, 26);
       for (int c : {16, 17, 18, 19, 20, 21, 22}) {
-        gpu::MsmConfig cfg;
+        gpu::MsmConfig cfg = base_cfg;
         cfg.window_bits = c;
         float ms = time_ms([&] { ctx.msm_device(sc.get(), std::size_t(1) << ls, cfg); }, 1);
         sweep_rows.push_back({c, ms});
@@ -342,13 +360,13 @@ int main(int argc, char** argv) {
         std::fflush(stdout);
       }
     }
-    if (sweep) {  // kernel-shape variants of the accumulation (env overrides read by msm.cu)
+    if (sweep) {  // kernel-shape variants of the accumulation (MsmTuning::occ, ::seg)
       const int ls = std::min(max_msm, 26);
       const std::pair<int, int> variants[] = {{3, 128}, {2, 128}, {4, 128}, {3, 64}, {3, 256}};
       for (auto [occ, seg] : variants) {
-        setenv("CUZK_MSM_OCC", std::to_string(occ).c_str(), 1);
-        setenv("CUZK_MSM_SEG", std::to_string(seg).c_str(), 1);
-        gpu::MsmConfig cfg;
+        gpu::MsmConfig cfg = base_cfg;
+        cfg.tuning.occ = occ;
+        cfg.tuning.seg = seg;
         cfg.profile = true;
         float ms = time_ms([&] { ctx.msm_device(sc.get(), std::size_t(1) << ls, cfg); }, 1);
         auto p = ctx.last_profile();
@@ -356,8 +374,6 @@ int main(int argc, char** argv) {
                     p.accumulate_ms, p.reduce_ms, p.sort_ms);
         std::fflush(stdout);
       }
-      unsetenv("CUZK_MSM_OCC");
-      unsetenv("CUZK_MSM_SEG");
     }
     // shifted copies: one Msm per size, since the shift is chosen for its base count
     ctx.release_workspace();
@@ -373,10 +389,10 @@ int main(int argc, char** argv) {
         cx.add_shifted_copies(K);
         row.precompute_s = float(now_s() - t1);
         row.shift = cx.copy_shift();
-        row.same = cx.msm_device(sc.get(), n) == ctx.msm_device(sc.get(), n);
+        row.same = cx.msm_device(sc.get(), n, base_cfg) == ctx.msm_device(sc.get(), n, base_cfg);
         ctx.release_workspace();
         copies_ok &= row.same;
-        gpu::MsmConfig cfg;
+        gpu::MsmConfig cfg = base_cfg;
         row.ms = time_ms([&] { cx.msm_device(sc.get(), n, cfg); }, l >= 26 ? 3 : std::max(3, reps));
         cfg.profile = true;
         cx.msm_device(sc.get(), n, cfg);
@@ -401,7 +417,7 @@ int main(int argc, char** argv) {
       }
       gpu::DeviceBuffer dbm(bm.size() * 8);
       dbm.upload(bm.data(), bm.size() * 8);
-      sel_ms = time_ms([&] { ctx.sum_selected(dbm.get(), nmax); }, 3);
+      sel_ms = time_ms([&] { ctx.sum_selected(dbm.get(), nmax, nullptr, base_msm); }, 3);
       std::printf("sum_selected 2^%d (50%%): %.1f ms\n", max_msm, sel_ms);
       {  // ~25% set: each word ANDed with the next random one
         std::vector<std::uint64_t> q(bm);
@@ -411,22 +427,21 @@ int main(int argc, char** argv) {
         }
         gpu::DeviceBuffer dq(q.size() * 8);
         dq.upload(q.data(), q.size() * 8);
-        sel25_ms = time_ms([&] { ctx.sum_selected(dq.get(), nmax); }, 3);
+        sel25_ms = time_ms([&] { ctx.sum_selected(dq.get(), nmax, nullptr, base_msm); }, 3);
         std::printf("sum_selected 2^%d (25%%): %.1f ms\n", max_msm, sel25_ms);
       }
       for (const char* per : {"256", "1024"}) {
-        setenv("CUZK_SEL_PER", per, 1);
-        float v = time_ms([&] { ctx.sum_selected(dbm.get(), nmax); }, 2);
-        unsetenv("CUZK_SEL_PER");
+        gpu::MsmTuning t = base_msm;
+        t.sel_per = std::atoi(per);
+        float v = time_ms([&] { ctx.sum_selected(dbm.get(), nmax, nullptr, t); }, 2);
         std::printf("variant sum_selected per=%s: %.1f ms\n", per, v);
       }
       for (const char* occ : {"2", "3", "4"}) {  // register budget of the kernel (blocks of 128 per SM)
         for (const char* per : {"64", "256"}) {
-          setenv("CUZK_SEL_OCC", occ, 1);
-          setenv("CUZK_SEL_PER", per, 1);
-          float v = time_ms([&] { ctx.sum_selected(dbm.get(), nmax); }, 2);
-          unsetenv("CUZK_SEL_OCC");
-          unsetenv("CUZK_SEL_PER");
+          gpu::MsmTuning t = base_msm;
+          t.sel_occ = std::atoi(occ);
+          t.sel_per = std::atoi(per);
+          float v = time_ms([&] { ctx.sum_selected(dbm.get(), nmax, nullptr, t); }, 2);
           std::printf("variant sum_selected occ=%s per=%s: %.1f ms\n", occ, per, v);
         }
       }
@@ -452,11 +467,11 @@ int main(int argc, char** argv) {
       sc.download(k.data(), n * sizeof(Fr));
       math::Fr s = math::Fr::zero();
       for (std::size_t i = 0; i < n; ++i) s += k[i] * math::Fr::from_u64(i + 1);
-      g2_ok = ctx.msm_device(sc.get(), n) == math::G2Jacobian::from_affine(math::g2_generator()).mul(s);
+      g2_ok = ctx.msm_device(sc.get(), n, base_cfg) == math::G2Jacobian::from_affine(math::g2_generator()).mul(s);
       std::printf("g2 msm 2^16 exact check: %s\n", g2_ok ? "ok" : "MISMATCH");
     }
     for (int l = 20; l <= max_g2; ++l) {
-      gpu::MsmConfig cfg;
+      gpu::MsmConfig cfg = base_cfg;
       float ms = time_ms([&] { ctx.msm_device(sc.get(), std::size_t(1) << l, cfg); }, l >= 24 ? 2 : 3);
       g2_rows.push_back({l, ms, ctx.last_profile().window_bits});
       std::printf("g2 msm 2^%d: %.1f ms\n", l, ms);
@@ -465,16 +480,15 @@ int main(int argc, char** argv) {
     for (std::size_t n : {std::size_t(1) << 21, std::size_t(3300000), std::size_t(1) << 22}) {  // window cap (B2 tail ~3.3M)
       if (n > nmax) continue;
       for (const char* cmax : {"15", "16", "17"}) {
-        setenv("CUZK_MSM_G2_CMAX", cmax, 1);
-        gpu::MsmConfig cfg;
+        gpu::MsmConfig cfg = base_cfg;
+        cfg.tuning.g2_cmax = std::atoi(cmax);
         float ms = time_ms([&] { ctx.msm_device(sc.get(), n, cfg); }, 3);
-        unsetenv("CUZK_MSM_G2_CMAX");
         std::printf("variant g2 msm n=%zu cmax=%s: %.1f ms (c=%d)\n", n, cmax, ms, ctx.last_profile().window_bits);
         std::fflush(stdout);
       }
     }
     {
-      gpu::MsmConfig cfg;
+      gpu::MsmConfig cfg = base_cfg;
       cfg.profile = true;
       ctx.msm_device(sc.get(), nmax, cfg);
       auto p = ctx.last_profile();
@@ -490,7 +504,7 @@ int main(int argc, char** argv) {
       }
       gpu::DeviceBuffer dbm(bm.size() * 8);
       dbm.upload(bm.data(), bm.size() * 8);
-      g2_sel_ms = time_ms([&] { ctx.sum_selected(dbm.get(), nmax); }, 3);
+      g2_sel_ms = time_ms([&] { ctx.sum_selected(dbm.get(), nmax, nullptr, base_msm); }, 3);
     }
   }
 

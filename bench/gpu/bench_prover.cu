@@ -28,25 +28,30 @@
 // --h-copies K: shifted copies of the resident H bases (GpuKeyOptions::h_copies; default 0 = 3 when
 // the device has room, 1 = none).
 // CUZK_BENCH_VARIANTS="VAR=V,VAR2=W;VAR=X": after the overlap proofs, `reps` more under each set of
-// environment variables in turn, for A/B comparisons in one process (the key is made once).
+// tuning variables in turn (src/apps/common/gpu_tuning.hpp; each set over the process's own), for A/B
+// comparisons in one process (the key is made once; CUZK_GPU_S0_PRIORITY keeps the first value, since
+// the prover's streams are made once). The process's CUZK_* variables set the base tuning.
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "apps/common/gpu_tuning.hpp"
 #include "base/parallel.hpp"
 #include "gpu/gpu.hpp"
 #include "gpu/groth16_backend.hpp"
 #include "groth16/witness.hpp"
 
 using namespace cuzk;
+using cuzk::apps::GpuEnvTuning;
 using math::Fr;
 
 namespace {
@@ -114,6 +119,7 @@ std::uint32_t g_long_every = 0, g_long_terms = 0;  // --long-rows
 std::uint32_t g_random_permille = 100;               // --random-permille
 bool g_compact = false;                              // --compact
 gpu::GpuKeyOptions g_key_opt;                        // --streamed, --stream-chunk-log
+gpu::GpuTuning g_tuning;                             // from the CUZK_* variables
 
 Row run_size(int log, int reps, bool nosplit) {
   Row row;
@@ -180,7 +186,7 @@ Row run_size(int log, int reps, bool nosplit) {
   });
   std::span<const Fr> ws(w, nvars);
   try {
-    gpu::GpuProver prover;
+    gpu::GpuProver prover(g_tuning);
     gpu::GpuProveOptions prof;
     prof.profile = true;
     gpu::GpuProveTimings t;
@@ -213,22 +219,25 @@ Row run_size(int log, int reps, bool nosplit) {
     }
     row.overlap_total = median(tot);
     // Tuning A/B in one process: CUZK_BENCH_VARIANTS="A=1,B=0;C=1" runs `reps` overlap proofs under
-    // each set of environment variables in turn (switches read once per process do not change)
+    // each set of tuning variables in turn (read by the same reader, over the process's own)
     if (const char* vs = std::getenv("CUZK_BENCH_VARIANTS")) {
       std::stringstream all(vs);
       std::string variant;
       while (std::getline(all, variant, ';')) {
-        std::vector<std::pair<std::string, std::optional<std::string>>> set;  // name, value before
+        std::map<std::string, std::string> set;
         std::stringstream one(variant);
         std::string kv;
         while (std::getline(one, kv, ',')) {
           const auto eq = kv.find('=');
           if (eq == std::string::npos) continue;
-          const std::string k = kv.substr(0, eq);
-          const char* old = std::getenv(k.c_str());
-          set.emplace_back(k, old ? std::optional<std::string>(old) : std::nullopt);
-          setenv(k.c_str(), kv.substr(eq + 1).c_str(), 1);
+          set[kv.substr(0, eq)] = kv.substr(eq + 1);
         }
+        auto vt_tuning = apps::gpu_tuning_from_env([&](const char* name) -> const char* {
+          auto it = set.find(name);
+          return it != set.end() ? it->second.c_str() : std::getenv(name);
+        });
+        if (!vt_tuning) throw std::runtime_error("CUZK_BENCH_VARIANTS: " + vt_tuning.error());
+        prover.set_tuning(vt_tuning->tuning);
         std::vector<double> vt;
         for (int r = 0; r < reps; ++r) {
           auto p = prove(ov);
@@ -238,10 +247,7 @@ Row run_size(int log, int reps, bool nosplit) {
         std::printf("  2^%d variant [%s]: overlap total %.1f ms (", log, variant.c_str(), median(vt));
         for (double x : vt) std::printf(" %.1f", x);
         std::printf(" )\n");
-        for (auto& [k, old] : set) {
-          if (old) setenv(k.c_str(), old->c_str(), 1);
-          else unsetenv(k.c_str());
-        }
+        prover.set_tuning(g_tuning);
       }
     }
     {  // pageable witness
@@ -310,6 +316,13 @@ int main(int argc, char** argv) {
       }
     }
   }
+  auto env = apps::gpu_tuning_from_env([](const char* n) { return std::getenv(n); });
+  if (!env) {
+    std::fprintf(stderr, "bench_prover: %s\n", env.error().c_str());
+    return 2;
+  }
+  for (const auto& kv : env->non_default) std::printf("tuning: %s\n", kv.c_str());
+  g_tuning = env->tuning;
   if (!gpu::device_available()) {
     std::printf("no CUDA device\n");
     return 2;

@@ -1,21 +1,21 @@
 #!/bin/bash
 # One device call: (build if needed) -> gpu_check -> bench_gpu, logs under $OUT (or ./gpu-out).
-# Prebuilt binaries are taken from build-gpubin/ when they run on this machine; otherwise the
-# programs are built here with nvcc directly (independent of the rest of the CMake tree).
+# Prebuilt binaries are taken from build-gpubp/ (bench/gpu/build_prover.sh) when they run on this
+# machine; otherwise the programs are built here by the same script (CMake's GPU-core build).
 # Usage: bash bench/gpu/run_device.sh [check-args...] ; env BENCH_ARGS for bench_gpu.
 set -u
 OUT=${OUT:-./gpu-out}
 mkdir -p "$OUT"
-BIN=build-gpubin
+BIN=${BIN:-build-gpubp}
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv,noheader
 NEED_BUILD=0
 if [ ! -x "$BIN/gpu_check" ] || [ ! -x "$BIN/bench_gpu" ] || ldd "$BIN/gpu_check" 2>&1 | grep -q "not found"; then
   NEED_BUILD=1
 fi
 if [ "${FORCE_BUILD:-0}" = 1 ] || [ "$NEED_BUILD" = 1 ]; then
-  echo "building with nvcc here"
+  echo "building here (CMake, GPU core)"
   BIN=build-dev
-  bash bench/gpu/build_direct.sh $BIN || exit 1
+  J=${J:-16} bash bench/gpu/build_prover.sh $BIN > "$OUT/build.txt" 2>&1 || { tail -20 "$OUT/build.txt"; exit 1; }
 fi
 echo "== gpu_check"
 timeout ${CHECK_TIMEOUT:-300} "$BIN/gpu_check" "$@" > "$OUT/check.txt" 2>&1

@@ -11,7 +11,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total,
 nproc
 if [ ! -x "$BIN/gpu_prover_check" ] || ldd "$BIN/gpu_prover_check" 2>&1 | grep -q "not found"; then
   echo "building here"
-  J=8 bash bench/gpu/build_prover.sh build-gpubp-dev > "$OUT/build.txt" 2>&1 || { tail -20 "$OUT/build.txt"; exit 1; }
+  J=${J:-16} bash bench/gpu/build_prover.sh build-gpubp-dev > "$OUT/build.txt" 2>&1 || { tail -20 "$OUT/build.txt"; exit 1; }
   BIN=build-gpubp-dev
 fi
 if [ "${SKIP_CHECK:-0}" != 1 ]; then

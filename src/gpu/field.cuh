@@ -12,6 +12,8 @@
 // The carry chains are PTX (add.cc / madc.hi.cc ...). Every primitive also has an exact host
 // emulation (a thread-local carry flag), so this header compiles with g++ and the very same
 // algorithm is unit-tested on the CPU against math::MontField (tests/gpu/field_host_test.cpp).
+// Why one file of ~900 lines: every PTX primitive sits beside its host emulation and the one FieldT
+// template that uses both, so that the CPU tests check exactly the code the device runs.
 #pragma once
 
 #include <cstddef>

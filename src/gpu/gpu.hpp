@@ -6,8 +6,7 @@
 //   Fp2  96 bytes = math::Fp2 (c0, c1)
 //   G1 / G2 affine base on the device: 96 / 192 bytes (x, y); the point at infinity is x = y = 0.
 //     (math::G1Affine / G2Affine carry a bool, 104 / 200 bytes; the Msm constructor converts.)
-// Layout: field.cuh / ec.cuh (device arithmetic, also compilable as plain C++), ntt.cu, msm_impl.cuh
-// with msm_g1.cu / msm_g2.cu, common.cu (buffers, generators). Results: bench/RESULTS_gpu.md.
+// Layout: src/gpu/README.md. Tuning knobs: gpu/tuning.hpp (data passed in). Results: bench/RESULTS_gpu.md.
 // Streams are passed as void* (a cudaStream_t, or nullptr for the default stream).
 // Every call throws std::runtime_error on a CUDA error.
 #pragma once
@@ -18,6 +17,7 @@
 #include <span>
 #include <string>
 
+#include "gpu/tuning.hpp"
 #include "math/ec/bls12_381.hpp"
 
 namespace cuzk::gpu {
@@ -111,15 +111,17 @@ class NttDomain {
   // Precomputes on the device the twiddles w_N^e, e < N/2, for N = 2^max_log (32 * N/2 bytes);
   // any size 2^k with 1 <= k <= max_log (<= 28) then runs off this one table. The first inverse
   // transform adds a table of w_N^-e of the same size.
-  explicit NttDomain(int max_log);
+  explicit NttDomain(int max_log, const NttTuning& tuning = {});
   ~NttDomain();
   NttDomain(const NttDomain&) = delete;
   NttDomain& operator=(const NttDomain&) = delete;
   int max_log() const;
   // Device memory of the twiddle tables (the forward one, and the inverse one once made).
   std::size_t device_bytes() const;
-  // Number of pass-kernel shapes (tuning: CUZK_NTT_SHAPE in [0, count) picks one; 0 is the default).
+  // Number of pass-kernel shapes (NttTuning::shape in [0, count) picks one; 0 is the default).
   static int shape_count();
+  // Tuning of the transforms from now on (benchmarks sweep it; not thread-safe against transforms).
+  void set_tuning(const NttTuning& tuning);
 
   // In place on a device array of 2^log_n Fr.
   void forward(void* d_data, int log_n, NttOrder order = NttOrder::kNN, bool coset = false,
@@ -148,6 +150,7 @@ class NttDomain {
 struct MsmConfig {
   int window_bits = 0;  // 0: choose from n (G1: windows of two widths, c and c + 1 bits); else c throughout
   bool profile = false;  // record per-phase times (adds synchronization)
+  MsmTuning tuning;      // gpu/tuning.hpp; the defaults are the measured choices
 };
 struct MsmProfile {
   float digits_ms = 0, sort_ms = 0, accumulate_ms = 0, reduce_ms = 0, total_ms = 0;
@@ -194,7 +197,8 @@ class Msm {
   Jacobian msm_device(const void* d_scalars, std::size_t n, const MsmConfig& cfg = {}, void* stream = nullptr);
   // The 0/1 fast path: sum of bases[i] over the set bits i < n of a device bitmap (bit i of
   // 64-bit word i / 64).
-  Jacobian sum_selected(const void* d_bitmap, std::size_t n, void* stream = nullptr);
+  // tuning: its sel_per / sel_occ.
+  Jacobian sum_selected(const void* d_bitmap, std::size_t n, void* stream = nullptr, const MsmTuning& tuning = {});
 
   const MsmProfile& last_profile() const;
   // Frees the grow-only workspace (digit keys/values, sort buffers, buckets); the bases stay. The

@@ -33,6 +33,11 @@
 //
 // Errors (no device, out of GPU memory, any CUDA failure) come back as Result errors. An out-of-memory
 // during an MSM first releases the MSM workspaces and retries once.
+//
+// Files: groth16_device.cuh (GpuKey::Impl, GpuShape::Impl, shared helpers), gpu_key.cu (key upload,
+// H copies, chunk rings), gpu_shape.cu (shape upload), groth16_prover.cu (GpuProver: the steps above)
+// with rows_eval.cuh (2), h_quotient.cuh (3) and witness_split.cuh (1 compact, 4 split), and
+// cuda_backend.cu (CudaBackend's caches). Tuning: GpuTuning (gpu/tuning.hpp), data passed in.
 #pragma once
 
 #include <cstddef>
@@ -191,7 +196,7 @@ class GpuShape {
 // the tails. One proof at a time (not thread-safe).
 class GpuProver {
  public:
-  GpuProver();
+  explicit GpuProver(const GpuTuning& tuning = {});
   ~GpuProver();
   GpuProver(const GpuProver&) = delete;
   GpuProver& operator=(const GpuProver&) = delete;
@@ -207,6 +212,9 @@ class GpuProver {
   // Frees the proof buffers and scratch MSMs (they are reallocated by the next start()).
   void release_workspace();
   std::size_t device_bytes() const;
+  // The tuning of the next proofs (benchmarks compare variants in one process). The streams are made
+  // by the constructor: ProverTuning::s0_priority keeps the constructor's value.
+  void set_tuning(const GpuTuning& tuning);
 
   struct Impl;
 
@@ -221,6 +229,7 @@ enum class KeyResidency { kAuto, kResident, kStreamed };
 
 struct CudaBackendOptions {
   GpuProveOptions prove;
+  GpuTuning tuning;  // gpu/tuning.hpp: the defaults are the measured choices
   int device = -1;  // CUDA device ordinal every call runs on; -1: the calling thread's current device
   KeyResidency key_residency = KeyResidency::kAuto;
   std::size_t max_resident_key_bytes = 0;  // kAuto: keys needing more device bytes are streamed; 0: no limit

@@ -18,11 +18,16 @@
 //                same step on that list (full XYZZ additions, segments of L2) repeats until one
 //                segment remains. Work per thread is bounded by L whatever the digit distribution:
 //                all-equal scalars give one huge bucket that is summed as a tree.
-//                G2 (and G1 with CUZK_MSM_AFFINE_LOG) from 2^20 scalars instead: digits, sort and
+//                G2 (and G1 with MsmTuning::affine_log) from 2^20 scalars instead: digits, sort and
 //                batch-affine rounds by groups of windows (msm_affine.cuh), one point per bucket.
 // 4. reduce:     per window, sum_b b * B_b by chunks of K buckets (running sums), the chunks' plain
 //                sums reduced again the same way (their offsets), then tree sums of the chunk results.
 // 5. host:       Horner over the window sums (width doublings each) in host Jacobian coordinates.
+//
+// Files: msm_layout.cuh (windows, copies, per-curve constants), msm_digits.cuh (1), msm_accumulate.cuh
+// (3, XYZZ path and the 0/1 path), msm_affine.cuh (3, batch-affine path), msm_reduce.cuh (4); this
+// file holds Msm<C>::Impl, which plans and launches them, and the Msm<C> API. Tuning: MsmTuning
+// (gpu/tuning.hpp), passed in MsmConfig, never read from the environment here.
 #pragma once
 
 #include <cub/device/device_radix_sort.cuh>
@@ -30,7 +35,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <type_traits>
@@ -38,7 +42,11 @@
 
 #include "gpu/cuda_util.cuh"
 #include "gpu/gpu.hpp"
+#include "gpu/msm_accumulate.cuh"
 #include "gpu/msm_affine.cuh"
+#include "gpu/msm_digits.cuh"
+#include "gpu/msm_layout.cuh"
+#include "gpu/msm_reduce.cuh"
 
 namespace cuzk::gpu {
 
@@ -47,324 +55,12 @@ void upload_host_bases(G2Affine* d_out, const math::G2Affine* host, std::size_t 
 
 namespace {
 
-constexpr int kScalarBits = 255;
-constexpr int kReduceThreads = 128;
-constexpr int kL2 = 16;           // segment length of the merge levels
-
-int num_windows(int c) { return (kScalarBits + c - 1) / c; }
-
-// The windows of an MSM: the first nlo are c bits wide, the other nwin - nlo are c + 1 bits, together
-// at least 255 bits (scalars are at most (r - 1) / 2 < 2^254 after the negation in digits_kernel, so
-// the top window absorbs the last carry). Mixed widths let the window count fall by one without
-// doubling every window's buckets: ceil(255 / c) windows of c bits waste up to c - 1 bits.
-// Window w holds buckets 1 .. 2^(width - 1), stored at bucket_offset(w) + key - 1.
-struct WindowLayout {
-  int c = 0, nlo = 0, nwin = 0;
-
-  static WindowLayout uniform(int c) { return WindowLayout{c, num_windows(c), num_windows(c)}; }
-  // nwin windows of floor(bits / nwin) or one more bits, bits in all
-  static WindowLayout mixed(int nwin, int bits = kScalarBits) {
-    const int c = bits / nwin;
-    return WindowLayout{c, nwin - (bits - c * nwin), nwin};
-  }
-  __host__ __device__ int width(int w) const { return w < nlo ? c : c + 1; }
-  __host__ __device__ int start(int w) const { return w <= nlo ? w * c : nlo * c + (w - nlo) * (c + 1); }
-  __host__ __device__ u32 buckets(int w) const { return 1u << (width(w) - 1); }
-  __host__ __device__ std::size_t bucket_offset(int w) const {
-    return w <= nlo ? std::size_t(w) << (c - 1) : (std::size_t(nlo) << (c - 1)) + (std::size_t(w - nlo) << c);
-  }
-  std::size_t total_buckets() const { return bucket_offset(nwin); }
-  int max_width() const { return nlo < nwin ? c + 1 : c; }
-};
-
-// Shifted copies of the bases (Msm::add_shifted_copies): copy k, at bases + k * stride, holds
-// 2^(k * shift) P_i. A scalar's bits [k shift, (k + 1) shift) then go to copy k, so the MSM is one
-// over copies * n points with shift-bit scalars: every copy's windows share one set of buckets (the
-// WindowLayout covers shift bits), which divides the bucket reduction by the number of copies and
-// so pays for wider windows, i.e. fewer of them. copies = 1: the plain MSM.
-struct CopyPlan {
-  int copies = 1, shift = kScalarBits;
-  u32 stride = 0;  // bases per copy
-  // window w of copy k is used (covers some of the 255 scalar bits)
-  __host__ __device__ bool used(const WindowLayout& win, int k, int w) const {
-    return k * shift + win.start(w) < kScalarBits;
-  }
-};
-
-// G1 layout over `shift` bits (255 without copies) for n scalars and `copies` shifted copies: the
-// window count (widths 24 .. 3) minimizing (used windows) * n + 4 * buckets + 0.06 * (unused windows)
-// * n, the cost model of msm_default_window_bits (a bucket's share of the reduction is two full
-// additions, about four mixed ones). At 2^26 and no copies this picks 12 windows of 21-22 bits (15.7M
-// buckets) over 13 of 20 bits (6.8M), saving one window of accumulation. A window of the last copy
-// that starts past the scalar's 255 bits holds zero digits only: sorted (about 6% of an addition pass,
-// RESULTS_gpu.md session 9 profile: sort 17 of 325 ms) but never added.
-double g1_copy_cost(std::size_t n, int copies, int shift, const WindowLayout& l) {
-  int used = 0;
-  const CopyPlan plan{copies, shift, 0};
-  for (int k = 0; k < copies; ++k)
-    for (int w = 0; w < l.nwin; ++w) used += plan.used(l, k, w);
-  const int unused = copies * l.nwin - used;
-  return double(used) * double(n) + 0.06 * double(unused) * double(n) + 4.0 * double(l.total_buckets());
-}
-WindowLayout g1_copy_layout(std::size_t n, int copies, int shift) {
-  WindowLayout best = WindowLayout::mixed((shift + 23) / 24, shift);
-  double best_cost = 1e300;
-  for (int nwin = (shift + 23) / 24; nwin <= (shift + 3) / 4; ++nwin) {
-    const WindowLayout l = WindowLayout::mixed(nwin, shift);
-    if (l.max_width() > 24) continue;
-    const double cost = g1_copy_cost(n, copies, shift, l);
-    if (cost < best_cost) {
-      best_cost = cost;
-      best = l;
-    }
-  }
-  return best;
-}
-// The shift for `copies` copies serving MSMs of n scalars: copies * shift >= 255, and every copy
-// holds some of the scalar's bits. At 2^27 and two copies: shift 140, 6 windows of 23-24 bits
-// (11 of the 12 windows used) instead of 12 windows of 21-22 bits with twice the buckets.
-int g1_copy_shift(std::size_t n, int copies) {
-  if (copies <= 1) return kScalarBits;
-  int best = (kScalarBits + copies - 1) / copies;
-  double best_cost = 1e300;
-  for (int shift = best; (copies - 1) * shift < kScalarBits; ++shift) {
-    const double cost = g1_copy_cost(n, copies, shift, g1_copy_layout(n, copies, shift));
-    if (cost < best_cost) {
-      best_cost = cost;
-      best = shift;
-    }
-  }
-  return best;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Windows [w0, w1) are written (at (w - w0) * n + i); the lower windows are still walked for their carries.
-// With shifted copies (plan.copies > 1, then w0 = 0 and w1 = win.nwin) the digits run through every
-// copy's windows in turn, and copy k's digit of window w goes to (w * copies + k) * n + i with the
-// value (k * stride + i) | sign << 31: window w's list holds copies * n entries.
-__global__ void digits_kernel(const Fr* scalars, u32 n, WindowLayout win, int w0, int w1, CopyPlan plan, u32* keys,
-                              u32* vals, u32* zero_counts) {
-  const u32 i = blockIdx.x * blockDim.x + threadIdx.x;
-  const bool valid = i < n;
-  u32 s[9];
-  bool neg = false;
-  if (valid) {
-    Fr k = load_f(scalars + i).from_mont();
-    // half = (r - 1) / 2; if k > half: k = r - k, negate the point
-    u32 borrow;
-    {
-      Fr r = Fr::modulus();
-      u32 hw[8];
-#pragma unroll
-      for (int l = 0; l < 8; ++l) hw[l] = (r.v[l] >> 1) | (l < 7 ? r.v[l + 1] << 31 : 0);  // (r-1)/2 = r >> 1
-      u32 t = ptx::sub_cc(hw[0], k.v[0]);
-#pragma unroll
-      for (int l = 1; l < 8; ++l) t = ptx::subc_cc(hw[l], k.v[l]);
-      borrow = ptx::subc(0, 0);
-      (void)t;
-    }
-    if (borrow) {
-      k = Fr::modulus() - k;  // plain integer r - k (k < r), no reduction involved
-      neg = true;
-    }
-#pragma unroll
-    for (int l = 0; l < 8; ++l) s[l] = k.v[l];
-  } else {
-#pragma unroll
-    for (int l = 0; l < 8; ++l) s[l] = 0;
-  }
-  s[8] = 0;
-  u32 carry = 0;
-  for (int k = 0; k < plan.copies; ++k) {
-    for (int w = 0; w < w1; ++w) {
-      const int c = win.width(w);
-      const u32 mask = (1u << c) - 1, halfw = 1u << (c - 1);
-      const int bit = k * plan.shift + win.start(w);
-      u32 raw = 0;  // windows past the scalar's bits (last copy) hold the final carry, which is 0
-      if (bit < kScalarBits) {
-        const int limb = bit >> 5, sh = bit & 31;
-        const u64 two = u64(s[limb]) | (u64(s[limb + 1]) << 32);
-        raw = u32(two >> sh) & mask;
-      }
-      u32 d = raw + carry;
-      u32 key;
-      bool dneg;
-      if (d > halfw) {
-        key = (1u << c) - d;
-        dneg = true;
-        carry = 1;
-      } else {
-        key = d;
-        dneg = false;
-        carry = 0;
-      }
-      if (w < w0) continue;
-      if (valid) {
-        const std::size_t at = (std::size_t(w - w0) * plan.copies + k) * n + i;
-        keys[at] = key;
-        vals[at] = (u32(k) * plan.stride + i) | (u32(dneg != neg) << 31);
-      }
-      const unsigned ball = __ballot_sync(0xffffffffu, valid && key == 0);
-      if ((threadIdx.x & 31) == 0 && ball) atomicAdd(zero_counts + w, u32(__popc(ball)));
-    }
-  }
-}
-
-// Shifted copies, step 1: out[i] = 2^doublings in[i] (XYZZ) and zzz[i] its ZZZ coordinate, 1 at
-// infinity so that the batched inversion never meets a zero. (G1 has no 2-torsion: 2^k P is infinity
-// only for P infinity.)
-template <class F>
-__global__ void shift_points_kernel(const AffineT<F>* in, u32 n, int doublings, XyzzT<F>* out, F* zzz) {
-  const u32 i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  const AffineT<F> p = load_affine(in + i);
-  XyzzT<F> q = XyzzT<F>::infinity();
-  if (!p.is_inf()) {
-    q = XyzzT<F>::dbl_affine(p);
-    for (int d = 1; d < doublings; ++d) q = q.dbl();
-  }
-  store_xyzz(out + i, q);
-  stf(zzz + i, q.is_inf() ? F::one() : q.zzz);
-}
-// Step 2, once zzz holds 1 / ZZZ: x = X / ZZ and y = Y / ZZZ, with 1 / ZZ = (ZZ / ZZZ)^2.
-template <class F>
-__global__ void xyzz_to_affine_kernel(const XyzzT<F>* in, const F* zzz_inv, u32 n, AffineT<F>* out) {
-  const u32 i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  const XyzzT<F> q = load_xyzz(in + i);
-  if (q.is_inf()) {
-    store_affine(out + i, AffineT<F>::infinity());
-    return;
-  }
-  const F zi = ldf(zzz_inv + i);
-  const F zzi = (zi * q.zz).sqr();
-  store_affine(out + i, AffineT<F>{q.x * zzi, q.y * zi});
-}
-
-// ---------------------------------------------------------------------------------------------
-// The bucket runs of one segment [b, e) of a window's sorted list (m entries, keys K): a run wholly
-// inside the segment goes straight to its bucket; a run touching the segment's first or last entry
-// becomes one of the segment's two slots in the next level's list (key, partial sum), which stays
-// sorted by key. Feed it each entry's key with next(), then add the entry to acc.
-template <class F>
-struct RunSink {
-  XyzzT<F>* B;   // the window's buckets (key k at B[k - 1])
-  XyzzT<F>* OP;  // the segment's two slots in the next level's list
-  u32 prev_key, next_key, cur;
-  bool first = true, wrote0 = false, wrote1 = false;
-  XyzzT<F> acc = XyzzT<F>::infinity();
-
-  __device__ __forceinline__ RunSink(const u32* K, u32 b, u32 e, u32 m, XyzzT<F>* buckets, u32* out_keys,
-                                     XyzzT<F>* out_pts)
-      : B(buckets), OP(out_pts) {
-    prev_key = b > 0 ? K[b - 1] : 0u;  // keys are >= 1 here, 0 never matches
-    next_key = e < m ? K[e] : 0u;
-    cur = K[b];
-    out_keys[0] = cur;
-    out_keys[1] = K[e - 1];
-  }
-  __device__ __forceinline__ void next(u32 k) {
-    if (k == cur) return;
-    if (first && prev_key == cur) {
-      store_xyzz(OP, acc);
-      wrote0 = true;
-    } else if (!acc.is_inf()) {
-      store_xyzz(B + (cur - 1), acc);
-    }
-    first = false;
-    acc = XyzzT<F>::infinity();
-    cur = k;
-  }
-  __device__ __forceinline__ void finish() {
-    if (first && prev_key == cur) {
-      store_xyzz(OP, acc);
-      wrote0 = true;
-    } else if (next_key == cur) {
-      store_xyzz(OP + 1, acc);
-      wrote1 = true;
-    } else if (!acc.is_inf()) {
-      store_xyzz(B + (cur - 1), acc);
-    }
-    if (!wrote0) store_xyzz(OP, XyzzT<F>::infinity());
-    if (!wrote1) store_xyzz(OP + 1, XyzzT<F>::infinity());
-  }
-};
-
-// Level 1: segments of L sorted entries (key, value) -> buckets + partial list. MINB: blocks of 128
-// per SM the register allocation must allow (2: <= 255 registers, 3: <= 168, 4: <= 128). 2 is the
-// default: 3 blocks (a few spilled registers), an accumulator in shared memory (session 6) and 3 blocks
-// without spills, the next point fetched through shared memory (session 7), all measured slower, so the
-// kernel is bound by the mixed addition's instruction count rather than by latency (RESULTS_gpu.md).
-template <class F, int MINB>
-__global__ void __launch_bounds__(128, MINB) accumulate_l1_kernel(const AffineT<F>* __restrict__ bases,
-                                                            const u32* __restrict__ keys,
-                                                            const u32* __restrict__ vals, u32 n, u32 L,
-                                                            const u32* zero_counts, XyzzT<F>* buckets, WindowLayout win,
-                                                            u32* out_keys, XyzzT<F>* out_pts, u32 out_stride,
-                                                            u32* out_counts) {
-  using Aff = AffineT<F>;
-  const int w = blockIdx.y;
-  const u32 seg = blockIdx.x * blockDim.x + threadIdx.x;
-  const u32 z = zero_counts[w];
-  const u32 m = n - z;
-  const u32 nseg = (m + L - 1) / L;
-  if (seg == 0) out_counts[w] = 2 * nseg;
-  if (seg >= nseg) return;
-  const u32* K = keys + std::size_t(w) * n + z;
-  const u32* V = vals + std::size_t(w) * n + z;
-  const u32 b = seg * L, e = min(b + L, m);
-  RunSink<F> sink(K, b, e, m, buckets + win.bucket_offset(w), out_keys + std::size_t(w) * out_stride + 2 * seg,
-                  out_pts + std::size_t(w) * out_stride + 2 * seg);
-  u32 v = V[b];
-  Aff p = load_affine(bases + (v & 0x7fffffffu));
-  for (u32 t = b; t < e; ++t) {
-    const u32 k = K[t];
-    const bool sign = v >> 31;
-    Aff q = p;
-    if (t + 1 < e) {  // prefetch the next point
-      v = V[t + 1];
-      p = load_affine(bases + (v & 0x7fffffffu));
-    }
-    sink.next(k);
-    sink.acc.add_affine(q.cneg(sign));
-  }
-  sink.finish();
-}
-
-// Levels >= 2: the same on a sorted list of (key, XYZZ partial sums).
-template <class F>
-__global__ void __launch_bounds__(128) accumulate_lk_kernel(const u32* in_keys, const XyzzT<F>* in_pts, u32 in_stride,
-                                                            const u32* in_counts, u32 L, XyzzT<F>* buckets, WindowLayout win,
-                                                            u32* out_keys, XyzzT<F>* out_pts, u32 out_stride,
-                                                            u32* out_counts) {
-  const int w = blockIdx.y;
-  const u32 seg = blockIdx.x * blockDim.x + threadIdx.x;
-  const u32 m = in_counts[w];
-  const u32 nseg = (m + L - 1) / L;
-  if (seg == 0) out_counts[w] = 2 * nseg;
-  if (seg >= nseg) return;
-  const u32* K = in_keys + std::size_t(w) * in_stride;
-  const XyzzT<F>* P = in_pts + std::size_t(w) * in_stride;
-  const u32 b = seg * L, e = min(b + L, m);
-  RunSink<F> sink(K, b, e, m, buckets + win.bucket_offset(w), out_keys + std::size_t(w) * out_stride + 2 * seg,
-                  out_pts + std::size_t(w) * out_stride + 2 * seg);
-  for (u32 t = b; t < e; ++t) {
-    sink.next(K[t]);
-    sink.acc.add(load_xyzz(P + t));
-  }
-  sink.finish();
-}
-
-// Lap timer of the affine rounds' phases (CUZK_MSM_AFF_PROFILE=1); does nothing otherwise.
+// Lap timer of the affine rounds' phases (MsmTuning::aff_profile); does nothing otherwise.
 struct PhaseClock {
   float* sums;
   cudaStream_t st;
   cudaEvent_t a = nullptr, b = nullptr;
-  PhaseClock(float* s, cudaStream_t stream) : sums(s), st(stream) {
-    static const bool on = [] {
-      const char* v = std::getenv("CUZK_MSM_AFF_PROFILE");
-      return v && *v == '1';
-    }();
+  PhaseClock(float* s, cudaStream_t stream, bool on) : sums(s), st(stream) {
     if (!on) return;
     CUZK_CUDA(cudaEventCreate(&a));
     CUZK_CUDA(cudaEventCreate(&b));
@@ -385,177 +81,10 @@ struct PhaseClock {
   }
 };
 
-// ---------------------------------------------------------------------------------------------
-template <class F>
-__device__ XyzzT<F> mul_small(const XyzzT<F>& p, u32 k) {
-  XyzzT<F> r = XyzzT<F>::infinity();
-  if (k == 0) return r;
-  for (int b = 31 - __clz(k); b >= 0; --b) {
-    r = r.dbl();
-    if ((k >> b) & 1) r.add(p);
-  }
-  return r;
-}
-
-// Bucket reduction, sum_b b B_b per window, in two levels. Level 0: chunk j (buckets lo = j K + 1 ..
-// lo + K - 1, K = chunk) gives t_j = sum (b - lo + 1) B_b and s_j = sum B_b, two full additions per
-// bucket; then sum_b b B_b = sum_j t_j + K sum_j j s_j. Level 1 is the same kernel on the s_j (bucket j
-// weighs j), where each chunk adds its offset times its sum by double-and-add (mul_small): at level 0
-// that tail cost about a quarter more additions per bucket; at level 1 it serves K times fewer values.
-// Src describes window w's values: count(w) of them at base + offset(w), value i weighing i + 1.
-struct LayoutBuckets {  // level 0: the buckets of a WindowLayout
-  WindowLayout win;
-  __device__ std::size_t offset(int w) const { return win.bucket_offset(w); }
-  __device__ u32 count(int w) const { return win.buckets(w); }
-};
-struct ChunkSums {  // level 1: window w's chunk sums s_1 .. s_{m-1} (s_0 weighs 0), stride apart
-  WindowLayout win;
-  u32 chunk, stride;
-  __device__ std::size_t offset(int w) const { return std::size_t(w) * stride + 1; }
-  __device__ u32 count(int w) const { return (win.buckets(w) + chunk - 1) / chunk - 1; }
-};
-
-template <class F, class Src, bool kLevel0>
-__global__ void __launch_bounds__(128) bucket_reduce_kernel(XyzzT<F>* base, Src src, u32 chunk, u32 stride,
-                                                            XyzzT<F>* t_out, XyzzT<F>* s_out) {
-  using Xyzz = XyzzT<F>;
-  const int w = blockIdx.y;
-  const u32 j = blockIdx.x * blockDim.x + threadIdx.x;
-  if (j >= stride) return;
-  const u32 count = src.count(w);
-  // t waits in shared memory while s takes the next bucket, so that one of the two running sums is
-  // live in registers at a time
-  __shared__ Xyzz t_sh[128];
-  Xyzz s = Xyzz::infinity();
-  store_xyzz(&t_sh[threadIdx.x], Xyzz::infinity());
-  const u32 lo = j * chunk + 1;
-  if (lo <= count) {  // chunks past this window's count store infinity
-    Xyzz* B = base + src.offset(w);
-    const u32 hi = min(lo + chunk - 1, count);
-    for (u32 b = hi; b >= lo; --b) {
-      s.add(load_xyzz(B + (b - 1)));
-      Xyzz t = load_xyzz(&t_sh[threadIdx.x]);
-      t.add(s);
-      store_xyzz(&t_sh[threadIdx.x], t);
-    }
-    if constexpr (!kLevel0) {
-      if (lo > 1) {
-        Xyzz t = load_xyzz(&t_sh[threadIdx.x]);
-        t.add(mul_small(s, lo - 1));
-        store_xyzz(&t_sh[threadIdx.x], t);
-      }
-    }
-  }
-  store_xyzz(t_out + std::size_t(w) * stride + j, load_xyzz(&t_sh[threadIdx.x]));
-  if constexpr (kLevel0) store_xyzz(s_out + std::size_t(w) * stride + j, s);
-}
-
-// out[w * gridDim.x + blockIdx.x] = sum of in[w * in_stride + (block's slice of [0, count))].
-template <class F>
-__global__ void __launch_bounds__(kReduceThreads) sum_kernel(const XyzzT<F>* in, u32 count, u32 in_stride,
-                                                             XyzzT<F>* out) {
-  using Xyzz = XyzzT<F>;
-  __shared__ Xyzz sh[kReduceThreads];
-  const int w = blockIdx.y;
-  const u32 per = (count + gridDim.x - 1) / gridDim.x;
-  const u32 b = blockIdx.x * per, e = min(b + per, count);
-  Xyzz acc = Xyzz::infinity();
-  for (u32 i = b + threadIdx.x; i < e; i += blockDim.x) acc.add(load_xyzz(in + std::size_t(w) * in_stride + i));
-  sh[threadIdx.x] = acc;
-  __syncthreads();
-  for (int half = blockDim.x / 2; half > 0; half >>= 1) {
-    if (threadIdx.x < half) {
-      Xyzz a = sh[threadIdx.x];
-      a.add(sh[threadIdx.x + half]);
-      sh[threadIdx.x] = a;
-    }
-    __syncthreads();
-  }
-  if (threadIdx.x == 0) out[std::size_t(w) * gridDim.x + blockIdx.x] = sh[0];
-}
-
-// 0/1 path: thread t sums the selected bases among [t*per, (t+1)*per), per a multiple of 64. The next
-// selected base is loaded while the current one is added (its global-memory latency would otherwise
-// stall every addition: few warps per SM at this register count).
-template <class F, int MINB>
-__global__ void __launch_bounds__(128, MINB) sum_selected_kernel(const AffineT<F>* bases, const u64* bitmap, u64 n, u32 per,
-                                                           XyzzT<F>* out, u32 nthreads) {
-  const u32 t = blockIdx.x * blockDim.x + threadIdx.x;
-  if (t >= nthreads) return;
-  const u64 b = u64(t) * per, e = min(b + per, n);
-  XyzzT<F> acc = XyzzT<F>::infinity();
-  u64 wd = b / 64;
-  auto word = [&](u64 w) -> u64 {  // selection bits of word w, masked to [b, e)
-    u64 bits = bitmap[w];
-    const u64 base = w * 64;
-    if (base + 64 > e) bits &= (u64(1) << (e - base)) - 1;
-    return bits;
-  };
-  u64 bits = word(wd);
-  auto next = [&]() -> u64 {  // index of the next selected base, or n when none is left
-    while (!bits) {
-      ++wd;
-      if (wd * 64 >= e) return n;
-      bits = word(wd);
-    }
-    const int i = __ffsll((long long)bits) - 1;
-    bits &= bits - 1;
-    return wd * 64 + i;
-  };
-  u64 cur = next();
-  AffineT<F> p;
-  if (cur < n) p = load_affine(bases + cur);
-  while (cur < n) {
-    const AffineT<F> q = p;
-    cur = next();
-    if (cur < n) p = load_affine(bases + cur);
-    acc.add_affine(q);
-  }
-  store_xyzz(out + t, acc);
-}
-
-int env_int(const char* name, int dflt) {
-  const char* v = std::getenv(name);
-  return v && *v ? std::atoi(v) : dflt;
-}
-
 float elapsed(cudaEvent_t a, cudaEvent_t b) {
   float ms = 0;
   CUZK_CUDA(cudaEventElapsedTime(&ms, a, b));
   return ms;
-}
-
-template <class C>
-struct DevCurve;
-template <>
-struct DevCurve<math::G1Curve> {
-  using F = Fp;
-  static constexpr int kOcc = 2;  // accumulate_l1 blocks per SM (measured: 2 > 3 = 4 at 2^26)
-  // Batch-affine accumulation from 2^kAffineLog scalars (0: never). G1 stays on mixed XYZZ additions:
-  // measured on the H200, affine 477 / 913 ms at 2^26 / 2^27 against XYZZ 397 / 768 (the list traffic,
-  // ~600 bytes per addition, costs more than the 4 multiplications it saves).
-  static constexpr int kAffineLog = 0;
-  static constexpr int kGroupLog = 28;  // windows per affine group: g N <= 2^kGroupLog
-  // buckets per thread in the bucket reduction: 64 measured 744.8 / 393.1 ms at 2^27 / 2^26 against
-  // 766.8 / 397.0 with 32 (and 810.2 / 407.2 with 16)
-  static constexpr int kReduceChunk = 64;
-};
-template <>
-struct DevCurve<math::G2Curve> {
-  using F = Fp2;
-  static constexpr int kOcc = 1;
-  // G2: affine 302.8 ms at 2^24 against XYZZ 441.1 (an Fp2 XYZZ addition spills; the affine one does not)
-  static constexpr int kAffineLog = 20;
-  // all 15 windows of a 2^24 MSM in one group (2^28 entries, ~38 GB of lists): 302.7 ms, against
-  // 316.7 / 344.1 ms with groups of 2^27 / 2^26 entries (one inversion per round serves the group)
-  static constexpr int kGroupLog = 28;
-  static constexpr int kReduceChunk = 32;  // 2^24: 32 -> 32.3 ms of reduction, 16 -> 43.8, 8 -> 65.8
-};
-
-template <class F, int MINB>
-void launch_l1(dim3 grid, cudaStream_t st, const AffineT<F>* pb, const u32* kout, const u32* vout, u32 N, u32 L,
-               const u32* zc, XyzzT<F>* bk, WindowLayout win, u32* lk, XyzzT<F>* lp, u32 stride, u32* lc) {
-  accumulate_l1_kernel<F, MINB><<<grid, 128, 0, st>>>(pb, kout, vout, N, L, zc, bk, win, lk, lp, stride, lc);
 }
 
 }  // namespace
@@ -577,11 +106,12 @@ struct Msm<C>::Impl {
   // batch-affine path (msm_affine.cuh): per-bucket offsets/counts and the lists of two rounds,
   // the inversion levels, and small counters (list lengths per round, the largest bucket)
   DeviceBuffer aff_off[2], aff_cnt[2], aff_keys[2], aff_pts[2], aff_refs, aff_inv, aff_misc;
-  // CUZK_MSM_AFF_PROFILE=1: time of the affine rounds' phases (plan, forward, inverse, backward),
+  // MsmTuning::aff_profile: time of the affine rounds' phases (plan, forward, inverse, backward),
   // summed per MSM and printed to stderr; waits after every phase, so for profiling only
   float phase_ms[4] = {};
   MsmProfile prof;
   cudaEvent_t ev[8] = {};
+  MsmTuning tuning;  // the running MSM's (MsmConfig::tuning), set by run()
 
   Impl() {
     for (auto& e : ev) CUZK_CUDA(cudaEventCreate(&e));
@@ -699,13 +229,13 @@ struct Msm<C>::Impl {
   template <bool kFromBases>
   void pair_round(PairSource<F, kFromBases> src, RoundKeys keys, const u32* len, u32 in_bound, const u32* off,
                   const u32* cnt, const u32* off_next, u32 out_bound, u32* keys_next, Aff* pts_next, cudaStream_t st) {
-    PhaseClock clock(phase_ms, st);
+    PhaseClock clock(phase_ms, st, tuning.aff_profile);
     uint2* refs = static_cast<uint2*>(aff_refs.get());
     pair_plan_kernel<F, kFromBases>
         <<<grid_for(in_bound, 256), 256, 0, st>>>(src, keys, len, off, cnt, off_next, keys_next, refs, pts_next);
     CUZK_CUDA_LAUNCH();
     clock.lap(0);
-    const u32 per = u32(std::max(1, env_int("CUZK_MSM_AFF_PER", 16)));  // output slots per thread (tuning)
+    const u32 per = u32(std::max(1, tuning.aff_per));  // output slots per thread (tuning)
     const u32 nthreads = std::max<u32>(1, (out_bound + per - 1) / per);
     result.resize_discard(std::size_t(nthreads) * sizeof(F));
     F* totals = static_cast<F*>(result.get());
@@ -729,8 +259,8 @@ struct Msm<C>::Impl {
   void accumulate_affine(const Fr* d_scalars, u32 N, int c, Xyzz* bk, bool timing, cudaStream_t st) {
     const int nwin = num_windows(c);   // c bits each (WindowLayout::uniform)
     const u32 nb = u32(1) << (c - 1);  // buckets per window
-    // windows per group: g N <= 2^CUZK_MSM_AFF_GROUP_LOG entries (tuning override), positions < 2^31
-    const int group_log = std::clamp(env_int("CUZK_MSM_AFF_GROUP_LOG", DevCurve<C>::kGroupLog), 1, 30);
+    // windows per group: g N <= 2^group_log entries (MsmTuning::aff_group_log overrides), positions < 2^31
+    const int group_log = std::clamp(tuning.aff_group_log.value_or(DevCurve<C>::kGroupLog), 1, 30);
     const int g = int(std::clamp<u64>((u64(1) << group_log) / N, 1, u64(nwin)));
     const u32 GN = u32(g) * N, GB = u32(g) * nb;
     keys_in.resize_discard(std::size_t(GN) * 4);
@@ -868,9 +398,9 @@ struct Msm<C>::Impl {
     if (timing) CUZK_CUDA(cudaEventRecord(ev[2], st));
 
     // segment length: up to 256, smaller when there is too little work to fill the GPU
-    // (tuning overrides: CUZK_MSM_SEG, CUZK_MSM_OCC)
-    u32 L = u32(env_int("CUZK_MSM_SEG", 256));
-    const int occ = env_int("CUZK_MSM_OCC", DevCurve<C>::kOcc);
+    // (tuning overrides: MsmTuning::seg, ::occ; a length below 1 is taken as 1, never a division by 0)
+    u32 L = u32(std::max(1, tuning.seg));
+    const int occ = tuning.occ.value_or(DevCurve<C>::kOcc);
     while (L > 8 && (std::size_t(nwin) * N) / L < (std::size_t(1) << 17)) L >>= 1;
     u32 stride0 = 2 * ((N + L - 1) / L);
     u32 stride1 = 2 * ((stride0 + kL2 - 1) / kL2);
@@ -927,22 +457,23 @@ struct Msm<C>::Impl {
     if (count > n) throw std::invalid_argument("Msm: more scalars than bases");
     if (count >= (std::size_t(1) << 31)) throw std::invalid_argument("Msm: at most 2^31 - 1 scalars");
     prof = MsmProfile{};
+    tuning = cfg.tuning;
     if (count == 0) return Jacobian::identity();
     const u32 N = u32(count);
     int c = cfg.window_bits > 0 ? cfg.window_bits : msm_default_window_bits(count);
     // G2: the bucket reduction is relatively dearer (Fp2 register pressure); 17 measured best at 2^23
     // and the windows stay at 15 down to c = 17.
     // Measured on the H200 (2026-11-29): c = 16 beats 17 up to 2^22 (2^21: 76.0 vs 89.5 ms, 3.3M: 114.9 vs
-    // 119.0, 2^22: 131.4 vs 144.7). Tuning override of the cap: CUZK_MSM_G2_CMAX.
+    // 119.0, 2^22: 131.4 vs 144.7). Tuning override of the cap: MsmTuning::g2_cmax.
     if (cfg.window_bits <= 0 && std::is_same_v<F, Fp2>)
-      c = std::min(c, env_int("CUZK_MSM_G2_CMAX", count <= (std::size_t(1) << 22) ? 16 : 17));
+      c = std::min(c, tuning.g2_cmax.value_or(count <= (std::size_t(1) << 22) ? 16 : 17));
     if (c < 2 || c > 24) throw std::invalid_argument("Msm: window bits must be in [2, 24]");  // <= 128 windows
-    // batch-affine accumulation from 2^CUZK_MSM_AFFINE_LOG scalars (tuning override; 0 = never)
-    const int affine_log = env_int("CUZK_MSM_AFFINE_LOG", DevCurve<C>::kAffineLog);
+    // batch-affine accumulation from 2^affine_log scalars (MsmTuning::affine_log overrides; 0 = never)
+    const int affine_log = tuning.affine_log.value_or(DevCurve<C>::kAffineLog);
     const bool affine = affine_log > 0 && N >= (u64(1) << affine_log);
-    // G1 on the XYZZ path picks mixed window widths by default (tuning override: CUZK_MSM_MIXED=0);
+    // G1 on the XYZZ path picks mixed window widths by default (tuning override: MsmTuning::mixed);
     // the affine rounds and an explicit window size keep c bits throughout
-    const bool mixed = std::is_same_v<F, Fp> && !affine && cfg.window_bits <= 0 && env_int("CUZK_MSM_MIXED", 1) != 0;
+    const bool mixed = std::is_same_v<F, Fp> && !affine && cfg.window_bits <= 0 && tuning.mixed;
     // shifted copies serve the mixed layouts (G1, XYZZ, default windows); the other paths use copy 0
     const CopyPlan plan = mixed ? CopyPlan{copies, copy_shift, u32(n)} : CopyPlan{};
     const WindowLayout win = mixed ? g1_copy_layout(count, plan.copies, plan.shift) : WindowLayout::uniform(c);
@@ -982,8 +513,8 @@ struct Msm<C>::Impl {
   // sum_b b B_b for every window (the two levels of bucket_reduce_kernel), as host points.
   std::vector<Jacobian> reduce_buckets(Xyzz* bk, const WindowLayout& win, cudaStream_t st) {
     const int nwin = win.nwin;
-    // buckets per thread (tuning override: CUZK_MSM_RED_CHUNK)
-    const u32 chunk = u32(std::max(1, env_int("CUZK_MSM_RED_CHUNK", DevCurve<C>::kReduceChunk)));
+    // buckets per thread (tuning override: MsmTuning::red_chunk)
+    const u32 chunk = u32(std::max(1, tuning.red_chunk.value_or(DevCurve<C>::kReduceChunk)));
     const u32 stride0 = (win.buckets(nwin - 1) + chunk - 1) / chunk;  // the widest window's chunks
     // t0: level 0's results in rows 0 .. nwin - 1 and level 1's in rows nwin .. 2 nwin - 1 (stride0
     // apart, padded with infinity), so that one tree sum and one wait serve both levels
@@ -1087,15 +618,16 @@ typename Msm<C>::Jacobian Msm<C>::msm_device(const void* d_scalars, std::size_t 
 }
 
 template <class C>
-typename Msm<C>::Jacobian Msm<C>::sum_selected(const void* d_bitmap, std::size_t n, void* stream) {
+typename Msm<C>::Jacobian Msm<C>::sum_selected(const void* d_bitmap, std::size_t n, void* stream,
+                                               const MsmTuning& tuning) {
   using F = typename Impl::F;
   if (n > impl_->n) throw std::invalid_argument("Msm::sum_selected: n larger than the base count");
   if (n == 0) return Jacobian::identity();
   cudaStream_t st = as_stream(stream);
-  // Bases per thread, a multiple of 64 (tuning override: CUZK_SEL_PER). G1: about 2^15 threads (two
+  // Bases per thread, a multiple of 64 (tuning override: MsmTuning::sel_per). G1: about 2^15 threads (two
   // blocks of 128 per SM): 2^27 bases, 50% set, measured 35.1 ms at 64-128 per thread, 31.1 at 1024,
   // 30.0 at 4096 (fewer partial sums to reduce). G2: at most about a million threads, as measured before.
-  const int per_env = env_int("CUZK_SEL_PER", 0);
+  const int per_env = tuning.sel_per;
   u32 per = std::max<u32>(64, u32(per_env) & ~63u);
   const std::size_t max_threads = (per_env > 0 || !std::is_same_v<F, Fp>) ? (std::size_t(1) << 20) : (std::size_t(1) << 15);
   while ((n + per - 1) / per > max_threads) per *= 2;
@@ -1105,8 +637,8 @@ typename Msm<C>::Jacobian Msm<C>::sum_selected(const void* d_bitmap, std::size_t
   const auto* pb = static_cast<const typename Impl::Aff*>(impl_->bases.get());
   const auto* bm = static_cast<const u64*>(d_bitmap);
   const dim3 grid(grid_for(nthreads, 128));
-  // blocks of 128 per SM the register allocation must allow (tuning override: CUZK_SEL_OCC; G1 only)
-  const int occ = env_int("CUZK_SEL_OCC", 1);
+  // blocks of 128 per SM the register allocation must allow (tuning override: MsmTuning::sel_occ; G1 only)
+  const int occ = tuning.sel_occ;
   if constexpr (std::is_same_v<F, Fp>) {
     if (occ == 2) sum_selected_kernel<F, 2><<<grid, 128, 0, st>>>(pb, bm, n, per, sums, nthreads);
     else if (occ == 3) sum_selected_kernel<F, 3><<<grid, 128, 0, st>>>(pb, bm, n, per, sums, nthreads);

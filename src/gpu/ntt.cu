@@ -11,7 +11,7 @@
 // w^-e = -w^(N/2-e) with a sign per butterfly: 2^27 iNTT NR 35.03 ms against 34.76, H200).
 // Coset and 1/n scalings are fused into the first pass's loads or the last pass's stores, with
 // factors c*h^m taken from two 2^14-entry tables (one multiplication each).
-#include <cstdlib>
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <utility>
@@ -27,7 +27,7 @@ constexpr int kLoBits = 14;
 constexpr u32 kLoMask = (1u << kLoBits) - 1;
 constexpr int kMaxLog = 28;
 constexpr int kMaxElemsPerBlock = 2048;  // 64 KB of shared memory
-constexpr int kDefaultElemsPerBlock = 1024;  // measured faster than 2048 on the H200 (CUZK_NTT_ELEMS overrides)
+// NttTuning::elems_per_block defaults to 1024: measured faster than 2048 on the H200.
 constexpr int kMaxFirstPass = 11;
 constexpr int kMaxPass = 9;
 
@@ -139,7 +139,7 @@ __device__ __forceinline__ void run_round(int q, Fr* sm, const PassArgs& a, int 
   else ntt_round<1, DIF>(sm, a, u0, col0);
 }
 
-// Kernel shapes (CUZK_NTT_SHAPE selects one, for tuning): stages per register round (QMAX, 2^QMAX
+// Kernel shapes (NttTuning::shape selects one, for tuning): stages per register round (QMAX, 2^QMAX
 // elements per thread), and the launch bounds (TMAX threads per block, MINB blocks per SM), which cap
 // the registers at 65536 / (TMAX * MINB). Shape 0 is the default. The passes are bound by instruction
 // latency, so warps per SM matter more than work per thread: radix-4 rounds in 80 registers (6 blocks
@@ -151,6 +151,8 @@ struct NttShape {
 };
 constexpr NttShape kNttShapes[] = {{2, 128, 6}, {3, 256, 2}, {2, 128, 5}, {2, 128, 7}};
 constexpr int kNttShapeCount = int(sizeof(kNttShapes) / sizeof(kNttShapes[0]));
+static_assert(kNttShapeCount == NttTuning::kShapeCount, "gpu/tuning.hpp names the shape count");
+static_assert(kMaxFirstPass == NttTuning::kMaxPassBits, "gpu/tuning.hpp names the largest pass");
 
 template <bool DIF, int SHAPE>
 __global__ void __launch_bounds__(kNttShapes[SHAPE].tmax, kNttShapes[SHAPE].minb) ntt_pass_kernel(PassArgs a) {
@@ -342,20 +344,17 @@ Plan make_plan(int logn) {
   return p;
 }
 
-// Pass sizes from a tuning override "r0,r1,..." (r0 is the s = 0 pass), used when they are in
-// [1, kMaxFirstPass] and add up to logn; otherwise `dflt`.
-Plan plan_override(const char* text, int logn, const Plan& dflt) {
+// Pass sizes from a tuning override r0,r1,... (r0 is the s = 0 pass, NttTuning::plan), used when they
+// are in [1, kMaxFirstPass] and add up to logn; otherwise `dflt`.
+Plan plan_override(const std::vector<int>& rs, int logn, const Plan& dflt) {
   Plan p;
   int sum = 0;
-  for (const char* c = text; *c;) {
-    char* end = nullptr;
-    const long r = std::strtol(c, &end, 10);
-    if (end == c || r < 1 || r > kMaxFirstPass || (*end && *end != ',')) return dflt;
-    p.r.push_back(int(r));
-    sum += int(r);
-    c = *end ? end + 1 : end;
+  for (int r : rs) {
+    if (r < 1 || r > kMaxFirstPass) return dflt;
+    p.r.push_back(r);
+    sum += r;
   }
-  return sum == logn ? p : dflt;
+  return sum == logn && !rs.empty() ? p : dflt;
 }
 
 }  // namespace
@@ -363,7 +362,8 @@ Plan plan_override(const char* text, int logn, const Plan& dflt) {
 struct NttDomain::Impl {
   int max_log = 0;
   DeviceBuffer tw;      // w_N^e, e < N/2
-  DeviceBuffer tw_inv;  // w_N^-e, e < N/2: made on the first inverse transform (CUZK_NTT_INV_TABLE=0: never)
+  DeviceBuffer tw_inv;  // w_N^-e, e < N/2: made on the first inverse transform (NttTuning::inverse_table off: never)
+  NttTuning tuning;
   std::mutex mu;
   // scale tables keyed by (log n, kind): kind 0 = coset forward (g^m), 1 = inverse (1/n: no table,
   // a division by 2^(log n)), 2 = coset inverse (g^-m / n)
@@ -373,7 +373,6 @@ struct NttDomain::Impl {
   };
   std::map<std::pair<int, int>, Tab> tabs;
   bool smem_configured = false;
-  int max_elems = kMaxElemsPerBlock;
 
   ScaleTab scale(int logn, int kind, bool rev) {
     if (kind == 1) {
@@ -410,13 +409,9 @@ struct NttDomain::Impl {
 
   // The inverse twiddles, w^-e, as a table of their own (half as large as the domain's array of
   // elements): the inverse passes then run exactly the forward ones' code, without the sign that
-  // w^-e = -w^(N/2-e) costs per butterfly. nullptr when turned off (tuning: CUZK_NTT_INV_TABLE=0).
+  // w^-e = -w^(N/2-e) costs per butterfly. nullptr when turned off (NttTuning::inverse_table).
   const Fr* inverse_twiddles() {
-    static const bool off = [] {
-      const char* e = std::getenv("CUZK_NTT_INV_TABLE");
-      return e && *e == '0';
-    }();
-    if (off) return nullptr;
+    if (!tuning.inverse_table) return nullptr;
     std::lock_guard<std::mutex> lock(mu);
     if (!tw_inv.get()) tw_inv = twiddle_table(max_log, root_of_order(max_log).inverse());
     return static_cast<const Fr*>(tw_inv.get());
@@ -439,18 +434,12 @@ struct NttDomain::Impl {
       });
       smem_configured = true;
     }
-    int shape = 0;
-    if (const char* e = std::getenv("CUZK_NTT_SHAPE")) {  // tuning override (kNttShapes)
-      int v = std::atoi(e);
-      if (v >= 0 && v < kNttShapeCount) shape = v;
-    }
-    max_elems = kDefaultElemsPerBlock;
-    if (const char* e = std::getenv("CUZK_NTT_ELEMS")) {  // tuning override
-      int v = std::atoi(e);
-      if (v >= 256 && v <= kMaxElemsPerBlock && (v & (v - 1)) == 0) max_elems = v;
-    }
+    // tuning (NttTuning): a shape or block size out of range keeps the default
+    const int shape = tuning.shape >= 0 && tuning.shape < kNttShapeCount ? tuning.shape : 0;
+    const int v = tuning.elems_per_block;
+    const int max_elems = v >= 256 && v <= kMaxElemsPerBlock && (v & (v - 1)) == 0 ? v : 1024;
     Plan plan = make_plan(logn);
-    if (const char* e = std::getenv("CUZK_NTT_PLAN")) plan = plan_override(e, logn, plan);  // tuning
+    if (!tuning.plan.empty()) plan = plan_override(tuning.plan, logn, plan);
     const int np = int(plan.r.size());
     std::vector<int> starts(np);
     for (int i = 0, s = 0; i < np; ++i) {
@@ -532,9 +521,10 @@ struct NttDomain::Impl {
   }
 };
 
-NttDomain::NttDomain(int max_log) : impl_(std::make_unique<Impl>()) {
+NttDomain::NttDomain(int max_log, const NttTuning& tuning) : impl_(std::make_unique<Impl>()) {
   if (max_log < 1 || max_log > kMaxLog) throw std::invalid_argument("NttDomain: max_log must be in [1, 28]");
   impl_->max_log = max_log;
+  impl_->tuning = tuning;
   impl_->tw = twiddle_table(max_log, root_of_order(max_log));
 }
 
@@ -545,6 +535,7 @@ std::size_t NttDomain::device_bytes() const {
   return impl_->tw.size() + impl_->tw_inv.size();
 }
 int NttDomain::shape_count() { return kNttShapeCount; }
+void NttDomain::set_tuning(const NttTuning& tuning) { impl_->tuning = tuning; }
 
 void NttDomain::forward(void* d, int log_n, NttOrder order, bool coset, void* stream) {
   impl_->transform(d, log_n, order, coset, false, as_stream(stream));

@@ -17,6 +17,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <stdexcept>
@@ -25,12 +26,25 @@
 #include <vector>
 
 #include "../common/test_random.hpp"
+#include "apps/common/gpu_tuning.hpp"
 #include "base/parallel.hpp"
 #include "gpu/gpu.hpp"
 #include "math/msm/msm.hpp"
 #include "math/poly/ntt.hpp"
 
 using namespace cuzk;
+
+namespace {
+// The tuning under test: the defaults, or the CUZK_* variables (src/apps/common/gpu_tuning.hpp), so
+// that a tuning variant can be checked for correctness.
+gpu::MsmTuning g_msm;
+gpu::NttTuning g_ntt;
+gpu::MsmConfig tuned() {
+  gpu::MsmConfig c;
+  c.tuning = g_msm;
+  return c;
+}
+}  // namespace
 using math::Fr;
 
 namespace {
@@ -313,7 +327,7 @@ struct MsmFixtureT {
     else return g2_times(s);
   }
   bool run(const std::vector<Fr>& k, int c = 0) {
-    gpu::MsmConfig cfg;
+    gpu::MsmConfig cfg = tuned();
     cfg.window_bits = c;
     auto got = ctx.msm(std::span<const Fr>(k.data(), k.size()), cfg);
     auto want = gen_times(dot(k, a, k.size()));
@@ -434,7 +448,7 @@ void msm_tests(test::Rng& rng, int max_log, bool quick) {
     for (std::size_t i = 0; i < n; ++i)
       if (back[i] != pts[i]) return false;
     auto k = random_frs(rng, n);
-    return ctx.msm(std::span<const Fr>(k.data(), n)) == g_times(dot(k, a, n));
+    return ctx.msm(std::span<const Fr>(k.data(), n), tuned()) == g_times(dot(k, a, n));
   });
 
   // 0/1 bitmap path
@@ -455,7 +469,7 @@ void msm_tests(test::Rng& rng, int max_log, bool quick) {
       if (n % 64) bm.back() |= ~std::uint64_t(0) << (n % 64);  // junk bits past n must be ignored
       gpu::DeviceBuffer d(bm.size() * 8);
       d.upload(bm.data(), bm.size() * 8);
-      return fx.ctx.sum_selected(d.get(), n) == g_times(dot(k, fx.a, n));
+      return fx.ctx.sum_selected(d.get(), n, nullptr, g_msm) == g_times(dot(k, fx.a, n));
     });
   }
 }
@@ -509,7 +523,7 @@ void msm_copies_tests(test::Rng& rng, bool quick) {
     check("msm explicit window c=13 (copy 0 only)" + tag, [&] { return fx.run(random_frs(rng, n / 2), 13); });
     check("sum_selected (copy 0 only)" + tag, [&] {
       const auto sel = random_selection(rng, n);
-      return fx.ctx.sum_selected(sel.bitmap.get(), n) == g_times(dot(sel.scalars, fx.a, n));
+      return fx.ctx.sum_selected(sel.bitmap.get(), n, nullptr, g_msm) == g_times(dot(sel.scalars, fx.a, n));
     });
     if (copies == 4) {
       check("dropping the copies again (add_shifted_copies(1))", [&] {
@@ -581,12 +595,12 @@ void msm_g2_tests(test::Rng& rng, bool quick) {
     gpu::MsmG2 ctx(std::span<const math::G2Affine>(pts.data(), m));
     auto k = random_frs(rng, m);
     for (std::size_t i = 0; i < m; i += 7) k[i] = Fr::one();
-    auto got = ctx.msm(std::span<const Fr>(k.data(), m));
+    auto got = ctx.msm(std::span<const Fr>(k.data(), m), tuned());
     return got == math::msm_g2(std::span<const math::G2Affine>(pts.data(), m), std::span<const Fr>(k.data(), m));
   });
   check("g2 sum_selected (0/1 path) 50% set", [&] {
     const auto sel = random_selection(rng, n);
-    return fx.ctx.sum_selected(sel.bitmap.get(), n) == g2_times(dot(sel.scalars, fx.a, n));
+    return fx.ctx.sum_selected(sel.bitmap.get(), n, nullptr, g_msm) == g2_times(dot(sel.scalars, fx.a, n));
   });
 }
 
@@ -623,7 +637,7 @@ void cpu_library_tests(gpu::NttDomain& dom, test::Rng& rng, int max_log) {
     gpu::download_bases(pts.data(), fx.ctx.device_bases(), n);
     auto k = random_frs(rng, n);
     for (std::size_t i = 0; i < n; i += 5) k[i] = (i & 1) ? Fr::one() : Fr::zero();
-    auto got = fx.ctx.msm(std::span<const Fr>(k.data(), n));
+    auto got = fx.ctx.msm(std::span<const Fr>(k.data(), n), tuned());
     return got == math::msm_g1(std::span<const math::G1Affine>(pts.data(), n), std::span<const Fr>(k.data(), n));
   });
 }
@@ -649,7 +663,7 @@ void msm_large_tests(test::Rng& rng, const std::string& curve, std::vector<int> 
       for (std::size_t i : {std::size_t(0), std::size_t(12345), (std::size_t(1) << 20) + 1, n - 1}) {
         std::vector<Fr> unit(i + 1, Fr::zero());
         unit[i] = Fr::one();
-        if (!(fx.ctx.msm(unit) == Fixture::gen_times(Fr::from_u64(i + 1)))) return false;
+        if (!(fx.ctx.msm(unit, tuned()) == Fixture::gen_times(Fr::from_u64(i + 1)))) return false;
       }
       return true;
     });
@@ -684,9 +698,17 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--quick")) quick = true;
     if (!std::strcmp(argv[i], "--big")) big = true;
   }
+  auto env = apps::gpu_tuning_from_env([](const char* n) { return std::getenv(n); });
+  if (!env) {
+    std::fprintf(stderr, "gpu_check: %s\n", env.error().c_str());
+    return 2;
+  }
+  for (const auto& kv : env->non_default) std::printf("tuning: %s\n", kv.c_str());
+  g_msm = env->tuning.msm;
+  g_ntt = env->tuning.ntt;
   if (!gpu::device_available()) {
     std::printf("SKIP: no CUDA device\n");
-    return 0;
+    return 77;  // ctest's SKIP_RETURN_CODE (tests/gpu/CMakeLists.txt)
   }
   std::printf("device: %s, host threads: %zu\n", gpu::device_name().c_str(), default_threads());
   test::Rng rng(0xC0FFEE);
@@ -699,7 +721,7 @@ int main(int argc, char** argv) {
   });
   {
     const int max_log = big ? 26 : (quick ? 16 : 24);
-    gpu::NttDomain dom(max_log);
+    gpu::NttDomain dom(max_log, g_ntt);
     ntt_tests(dom, rng, max_log, false);
     cpu_library_tests(dom, rng, max_log);
   }

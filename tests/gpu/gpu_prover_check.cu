@@ -24,6 +24,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <string>
@@ -32,6 +33,7 @@
 #include <vector>
 
 #include "../common/test_random.hpp"
+#include "apps/common/gpu_tuning.hpp"
 #include "gpu/groth16_backend.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/test_setup.hpp"
@@ -43,6 +45,15 @@ using namespace cuzk::groth16;
 using math::Fr;
 
 namespace {
+
+// The tuning under test: the defaults, or the CUZK_* variables (src/apps/common/gpu_tuning.hpp), so
+// that a tuning variant can be checked for byte-identical proofs.
+gpu::GpuTuning g_tuning;
+gpu::CudaBackendOptions tuned_options() {
+  gpu::CudaBackendOptions o;
+  o.tuning = g_tuning;
+  return o;
+}
 
 int g_failures = 0, g_passes = 0;
 
@@ -320,12 +331,19 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--quick")) quick = true;
     if (!std::strcmp(argv[i], "--max-log") && i + 1 < argc) max_log = std::atoi(argv[++i]);
   }
-  if (!gpu::device_available()) {
-    std::printf("no CUDA device\n");
+  auto env = apps::gpu_tuning_from_env([](const char* n) { return std::getenv(n); });
+  if (!env) {
+    std::fprintf(stderr, "gpu_prover_check: %s\n", env.error().c_str());
     return 2;
   }
+  for (const auto& kv : env->non_default) std::printf("tuning: %s\n", kv.c_str());
+  g_tuning = env->tuning;
+  if (!gpu::device_available()) {
+    std::printf("no CUDA device\n");
+    return 77;  // ctest's SKIP_RETURN_CODE (tests/gpu/CMakeLists.txt)
+  }
   std::printf("device: %s\n", gpu::device_name().c_str());
-  gpu::CudaBackend backend;
+  gpu::CudaBackend backend(tuned_options());
   std::uint64_t seed = 1000;
   using B = HBasis;
   std::vector<Case> cases = {
@@ -369,7 +387,7 @@ int main(int argc, char** argv) {
     Circuit c = random_circuit(12, Mode::kMixed, 77);
     auto pk = generate_test_key(c.shape, B::kMonomialOverZ, ToxicWaste::from_seed(5));
     if (!pk) return d = pk.error(), false;
-    gpu::CudaBackend be;
+    gpu::CudaBackend be(tuned_options());
     auto p1 = be.start(c.shape, c.w, *pk);
     auto s1 = be.stats();
     auto p2 = be.start(c.shape, c.w, *pk);
@@ -391,7 +409,7 @@ int main(int argc, char** argv) {
     Circuit c = random_circuit(15, Mode::kMixed, 80, false, true);  // 2^15 rows: converted on several threads
     auto pk = generate_test_key(c.shape, B::kMonomialOverZ, ToxicWaste::from_seed(8));
     if (!pk) return d = pk.error(), false;
-    gpu::CudaBackend be;
+    gpu::CudaBackend be(tuned_options());
     if (auto st = be.preload(*pk, &c.shape); !st) return d = st.error(), false;
     auto s0 = be.stats();
     auto p = be.start(c.shape, c.w, *pk);
@@ -411,7 +429,7 @@ int main(int argc, char** argv) {
     auto k1 = generate_test_key(c1.shape, B::kMonomialOverZ, ToxicWaste::from_seed(6));
     auto k2 = generate_test_key(c2.shape, B::kOddCosetLagrange, ToxicWaste::from_seed(7));
     if (!k1 || !k2) return d = "keygen failed", false;
-    gpu::CudaBackend be;
+    gpu::CudaBackend be(tuned_options());
     ProofRandomness rs{Fr::from_u64(8), Fr::from_u64(9)};
     bool all = true;
     for (int round = 0; round < 2; ++round) {
@@ -493,7 +511,7 @@ int main(int argc, char** argv) {
     auto gk = gpu::GpuKey::upload(*pk);
     auto gs = gpu::GpuShape::upload(c.shape);
     if (!gk || !gs) return d += "upload failed", false;
-    gpu::GpuProver prover;
+    gpu::GpuProver prover(g_tuning);
     for (const auto& [what, x] : bad) {
       auto r = prover.start(**gk, **gs, x);
       d += "[prover " + what + ": " + (r ? std::string("NO ERROR") : r.error()) + "] ";
@@ -560,7 +578,7 @@ int main(int argc, char** argv) {
       auto gk = gpu::GpuKey::upload(*pk, ko);
       auto gs = gpu::GpuShape::upload(circ.shape);
       if (!cpu || !gk || !gs) return d = "setup failed: " + (gk ? std::string() : gk.error()), false;
-      gpu::GpuProver prover;
+      gpu::GpuProver prover(g_tuning);
       ProofRandomness rs{Fr::from_u64(sd), Fr::from_u64(sd + 1)};
       const auto want = finish(*cpu, *pk, rs).to_bytes();
       auto g1 = prover.start(**gk, **gs, circ.w, gpu::GpuProveOptions{});
@@ -617,7 +635,7 @@ int main(int argc, char** argv) {
       auto gk = gpu::GpuKey::upload(*pk, ko);
       auto gs = gpu::GpuShape::upload(circ.shape);
       if (!cpu || !gk || !gs) return d = "setup failed: " + (gk ? std::string() : gk.error()), false;
-      gpu::GpuProver prover;
+      gpu::GpuProver prover(g_tuning);
       gpu::GpuProveOptions po;
       po.split_max_tail = c.max_tail;
       po.profile = c.profile;
@@ -654,7 +672,7 @@ int main(int argc, char** argv) {
     ProofRandomness rs{Fr::from_u64(11), Fr::from_u64(12)};
     bool all = cpu.ok();
     for (int variant = 0; variant < 2; ++variant) {
-      gpu::CudaBackendOptions o;
+      gpu::CudaBackendOptions o = tuned_options();
       o.stream_chunk_bases = 3001;
       if (variant == 0) o.key_residency = gpu::KeyResidency::kStreamed;
       else o.max_resident_key_bytes = gpu::GpuKey::resident_bytes(*pk) - 1;
@@ -697,7 +715,7 @@ int main(int argc, char** argv) {
     int released = 0;
     std::string refuse;                       // non-empty: the next charge fails with it
     std::function<void()> during_charge;      // run inside the next charge
-    gpu::CudaBackendOptions o;
+    gpu::CudaBackendOptions o = tuned_options();
     o.key_residency = gpu::KeyResidency::kStreamed;
     o.max_cached_keys = 2;
     o.charge_host_bytes = [&](std::size_t bytes) -> Result<std::shared_ptr<void>> {
@@ -774,7 +792,7 @@ int main(int argc, char** argv) {
       const std::size_t margin = std::size_t(64) << 20;
       std::size_t room = 0, streamed_need = 0;
       {
-        gpu::CudaBackendOptions probe_opt;
+        gpu::CudaBackendOptions probe_opt = tuned_options();
         probe_opt.key_residency = gpu::KeyResidency::kStreamed;
         probe_opt.stream_chunk_bases = chunk;
         std::size_t f0 = 0, f1 = 0, total_b = 0;
@@ -788,7 +806,7 @@ int main(int argc, char** argv) {
         room = streamed_need + margin;
       }
       if (key_bytes <= 2 * margin) return d = "test sizing: key " + std::to_string(key_bytes) + " B too small", false;
-      gpu::CudaBackendOptions auto_opt, res_opt;
+      gpu::CudaBackendOptions auto_opt = tuned_options(), res_opt = tuned_options();
       auto_opt.stream_chunk_bases = chunk;
       res_opt.key_residency = gpu::KeyResidency::kResident;
       gpu::CudaBackend be_auto(auto_opt), be_res(res_opt);

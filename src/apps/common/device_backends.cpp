@@ -1,13 +1,9 @@
 #include "apps/common/device_backends.hpp"
 
-#include <charconv>
 #include <cstdio>
-#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <string>
-#include <string_view>
-#include <system_error>
 #include <vector>
 
 #if CUZK_HAVE_CUDA
@@ -33,17 +29,6 @@ class CpuBackends final : public DeviceBackends {
 
 #if CUZK_HAVE_CUDA
 
-// CUZK_GPU_PROFILE=1: every proof runs its GPU stages one after the other (GpuProveOptions::profile,
-// a few per cent slower) and prints its per-stage times as one GPU_PROFILE line on stderr, so a
-// daemon run shows where a real partition's GPU time goes.
-bool gpu_profile_requested() {
-  static const bool on = [] {
-    const char* v = std::getenv("CUZK_GPU_PROFILE");
-    return v && *v && *v != '0';
-  }();
-  return on;
-}
-
 void print_gpu_profile(const gpu::GpuProveTimings& t) {
   std::fprintf(stderr,
                "GPU_PROFILE total_ms=%.1f upload=%.1f eval=%.1f ntt_h=%.1f msm_h=%.1f msm_l=%.1f msm_a=%.1f msm_b1=%.1f "
@@ -54,11 +39,14 @@ void print_gpu_profile(const gpu::GpuProveTimings& t) {
                t.streamed ? "streamed" : "resident", t.h_copies, t.key_stream_bytes);
 }
 
-// A worker's view of its device's shared backend.
+// A worker's view of its device's shared backend. With GpuEnvTuning::profile (CUZK_GPU_PROFILE=1)
+// every proof runs its GPU stages one after the other (GpuProveOptions::profile, a few per cent
+// slower) and prints its per-stage times as one GPU_PROFILE line on stderr, so a daemon run shows
+// where a real partition's GPU time goes.
 class SharedCudaHandle final : public groth16::Backend {
  public:
-  SharedCudaHandle(std::shared_ptr<gpu::CudaBackend> b, std::shared_ptr<std::mutex> profile_mu)
-      : b_(std::move(b)), profile_mu_(std::move(profile_mu)) {}
+  SharedCudaHandle(std::shared_ptr<gpu::CudaBackend> b, std::shared_ptr<std::mutex> profile_mu, bool profile)
+      : b_(std::move(b)), profile_mu_(std::move(profile_mu)), profile_(profile) {}
   std::string name() const override { return "cuda"; }
   Result<groth16::PendingProof> start(const groth16::R1csShape& shape, std::span<const math::Fr> w,
                                       const groth16::ProvingKey& key) override {
@@ -72,7 +60,7 @@ class SharedCudaHandle final : public groth16::Backend {
  private:
   template <class F>
   Result<groth16::PendingProof> run(F&& prove) {
-    if (!gpu_profile_requested()) return prove();
+    if (!profile_) return prove();
     // The backend serializes proofs anyway; holding the lock until the times are read keeps another
     // worker's proof from replacing them.
     std::lock_guard<std::mutex> g(*profile_mu_);
@@ -82,14 +70,15 @@ class SharedCudaHandle final : public groth16::Backend {
   }
   std::shared_ptr<gpu::CudaBackend> b_;
   std::shared_ptr<std::mutex> profile_mu_;
+  bool profile_;
 };
 
 class CudaBackends final : public DeviceBackends {
  public:
-  explicit CudaBackends(const KeyResidencySettings& keys) : keys_(keys) {}
+  CudaBackends(const KeyResidencySettings& keys, const GpuEnvTuning& gpu) : keys_(keys), gpu_(gpu) {}
   std::string name() const override { return "cuda"; }
   std::unique_ptr<groth16::Backend> make(std::uint32_t device) override {
-    return std::make_unique<SharedCudaHandle>(of(device), profile_mu_);
+    return std::make_unique<SharedCudaHandle>(of(device), profile_mu_, gpu_.profile);
   }
   Status preload(const groth16::ProvingKey& key, const groth16::R1csShape* shape,
                  const std::vector<std::uint32_t>& devices) override {
@@ -131,7 +120,8 @@ class CudaBackends final : public DeviceBackends {
       opt.max_resident_key_bytes = keys_.max_resident_key_bytes;
       opt.stream_chunk_bases = keys_.stream_chunk_bases;
       opt.h_copies = int(keys_.h_copies);
-      opt.prove.profile = gpu_profile_requested();
+      opt.prove.profile = gpu_.profile;
+      opt.tuning = gpu_.tuning;
       opt.charge_host_bytes = [slot = charger_](std::size_t bytes) -> Result<std::shared_ptr<void>> {
         HostCharger fn;
         {
@@ -160,6 +150,7 @@ class CudaBackends final : public DeviceBackends {
   };
   std::shared_ptr<ChargerSlot> charger_ = std::make_shared<ChargerSlot>();
   KeyResidencySettings keys_;
+  GpuEnvTuning gpu_;
   mutable std::mutex mu_;
   std::map<std::uint32_t, std::shared_ptr<gpu::CudaBackend>> by_device_;
   std::shared_ptr<std::mutex> profile_mu_ = std::make_shared<std::mutex>();
@@ -193,27 +184,23 @@ Result<std::string> choose_backend(const std::string& requested, const BackendPr
 }
 
 Result<std::uint32_t> resolve_h_copies(std::uint32_t configured, const char* env_value) {
-  if (configured != 0 || !env_value || !*env_value) return configured;
-  const std::string_view v(env_value);
-  unsigned value = 0;
-  const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), value);
-  if (ec != std::errc() || end != v.data() + v.size() || value > 4)
-    return Error{"CUZK_GPU_H_COPIES=\"" + std::string(v) + "\": expected an integer from 0 to 4"};
-  return std::uint32_t(value);
+  if (configured != 0) return configured;
+  auto v = parse_env_int("CUZK_GPU_H_COPIES", env_value, 0, 4);
+  if (!v) return Error{v.error()};
+  return std::uint32_t(v->value_or(0));
 }
 
 Result<std::shared_ptr<DeviceBackends>> DeviceBackends::create(const std::string& name,
-                                                                const KeyResidencySettings& keys) {
+                                                                const KeyResidencySettings& keys,
+                                                                const GpuEnvTuning& gpu_env) {
   if (name == "cpu") return std::shared_ptr<DeviceBackends>(std::make_shared<CpuBackends>());
   if (keys.residency != "auto" && keys.residency != "resident" && keys.residency != "streamed")
     return Error{"key residency: expected auto, resident or streamed, got \"" + keys.residency + "\""};
-  auto copies = resolve_h_copies(keys.h_copies, std::getenv("CUZK_GPU_H_COPIES"));
-  if (!copies) return Error{copies.error()};
 #if CUZK_HAVE_CUDA
   if (name == "cuda") {
     KeyResidencySettings resolved = keys;
-    resolved.h_copies = *copies;
-    return std::shared_ptr<DeviceBackends>(std::make_shared<CudaBackends>(resolved));
+    if (resolved.h_copies == 0) resolved.h_copies = gpu_env.h_copies;  // the config wins
+    return std::shared_ptr<DeviceBackends>(std::make_shared<CudaBackends>(resolved, gpu_env));
   }
 #endif
   return Error{"backend " + name + " is not available in this build"};

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/common/gpu_tuning.hpp"
 #include "base/result.hpp"
 #include "groth16/keys.hpp"
 #include "groth16/prover.hpp"
@@ -36,18 +37,20 @@ struct KeyResidencySettings {
   std::string residency = "auto";  // auto: resident while it fits, else streamed; resident; streamed
   std::uint64_t max_resident_key_bytes = 0;  // auto: keys needing more device bytes are streamed; 0: no limit
   std::uint64_t stream_chunk_bases = 0;      // 0: the backend's default
-  std::uint32_t h_copies = 0;                // resident keys' H copies (GpuKeyOptions::h_copies); 0: $CUZK_GPU_H_COPIES, else default
+  std::uint32_t h_copies = 0;                // resident keys' H copies (GpuKeyOptions::h_copies); 0: GpuEnvTuning::h_copies
 };
 
 // The H copies a CUDA backend takes (KeyResidencySettings::h_copies): the configured count, or, when
 // that is 0, the CUZK_GPU_H_COPIES value given here (0-4; null or empty: 0, the backend's default).
-// Anything else is a one-line error naming the variable.
+// Anything else is a one-line error naming the variable. (gpu_tuning_from_env reads it the same way.)
 Result<std::uint32_t> resolve_h_copies(std::uint32_t configured, const char* env_value);
 
 class DeviceBackends {
  public:
-  // name: "cpu" or "cuda" (already resolved; "cuda" needs a CUDA build). keys: ignored by "cpu".
-  static Result<std::shared_ptr<DeviceBackends>> create(const std::string& name, const KeyResidencySettings& keys = {});
+  // name: "cpu" or "cuda" (already resolved; "cuda" needs a CUDA build). keys, gpu_env: ignored by "cpu".
+  // gpu_env: the tuning read by gpu_tuning_from_env (the defaults when not given).
+  static Result<std::shared_ptr<DeviceBackends>> create(const std::string& name, const KeyResidencySettings& keys = {},
+                                                        const GpuEnvTuning& gpu_env = {});
   virtual ~DeviceBackends() = default;
 
   virtual std::string name() const = 0;

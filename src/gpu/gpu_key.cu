@@ -1,0 +1,307 @@
+// GpuKey: a proving key's bases on the device (resident, H with shifted copies) or in pinned host
+// memory streamed through chunk rings, the A/B query maps, and the H-quotient constants; and the
+// synthetic keys of the benchmarks. The struct is groth16_device.cuh's GpuKey::Impl.
+#include <algorithm>
+#include <span>
+#include <vector>
+
+#include "base/parallel.hpp"
+#include "gpu/groth16_device.cuh"
+#include "groth16/snarkjs_domain.hpp"
+
+namespace cuzk::gpu {
+namespace {
+
+// hi[k] = c * h^(k 2^14), lo[j] = h^j (j < min(count, 2^14)): h^j = hi[j >> 14] * lo[j & mask].
+void power_tables(std::size_t count, const HostFr& h, std::vector<HostFr>& hi, std::vector<HostFr>& lo) {
+  const std::size_t nlo = std::min<std::size_t>(std::max<std::size_t>(count, 1), std::size_t(1) << kPowLoBits);
+  const std::size_t nhi = std::max<std::size_t>(1, (count + (std::size_t(1) << kPowLoBits) - 1) >> kPowLoBits);
+  lo.resize(nlo);
+  HostFr x = HostFr::one();
+  for (auto& v : lo) {
+    v = x;
+    x *= h;
+  }
+  HostFr step = h;
+  for (int i = 0; i < kPowLoBits; ++i) step = step.square();
+  hi.resize(nhi);
+  x = HostFr::one();
+  for (auto& v : hi) {
+    v = x;
+    x *= step;
+  }
+}
+
+// In-place p[i] <-> p[bitrev(i)] for i < count (count = m - 1: bitrev maps [0, m-1) onto itself).
+template <class F>
+__global__ void bitrev_points_kernel(AffineT<F>* p, u64 count, int logn) {
+  const u64 i = u64(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= count) return;
+  const u64 j = bitrev_dev(i, logn);
+  if (i < j && j < count) {
+    AffineT<F> x = load_affine_rw(p + i), y = load_affine_rw(p + j);
+    store_affine(p + i, y);
+    store_affine(p + j, x);
+  }
+}
+
+// The bellperson H bases in the order the H scalars leave the last NTT: p[i] <-> p[bitrev(i)] for
+// i < count (count = m - 1, which bitrev maps onto itself), on the device or on the host.
+void bitrev_h_device(void* bases, std::size_t count, int log_m) {
+  bitrev_points_kernel<Fp><<<grid_for(count, 256), 256>>>(static_cast<G1Affine*>(bases), count, log_m);
+  CUZK_CUDA_LAUNCH();
+}
+void bitrev_h_host(void* bases, std::size_t count, int log_m) {
+  auto* p = static_cast<G1Affine*>(bases);
+  parallel_chunks(count, default_threads(), [&](std::size_t b, std::size_t e, std::size_t) {
+    for (std::size_t i = b; i < e; ++i) {
+      std::size_t j = 0;
+      for (int k = 0; k < log_m; ++k) j |= ((i >> k) & 1) << (log_m - 1 - k);
+      if (i < j && j < count) std::swap(p[i], p[j]);
+    }
+  });
+}
+
+// A streamed query from host points: converted into pinned memory in the device layout.
+template <class C>
+void stream_from_host(QueryBases<C>& q, std::span<const math::Affine<C>> pts) {
+  using Aff = std::conditional_t<std::is_same_v<C, math::G1Curve>, G1Affine, G2Affine>;
+  q.host = PinnedHostBuffer(pts.size() * sizeof(Aff));
+  if (!pts.empty()) host_bases_to_device_layout(q.host.get(), pts.data(), pts.size());
+}
+
+// A streamed query from bases made on the device (synthetic keys): made in a temporary device
+// buffer of n bases by gen(device pointer), then copied to pinned memory.
+template <class C, class Gen>
+void stream_from_device(QueryBases<C>& q, std::size_t n, Gen&& gen) {
+  using Aff = std::conditional_t<std::is_same_v<C, math::G1Curve>, G1Affine, G2Affine>;
+  q.host = PinnedHostBuffer(n * sizeof(Aff));
+  if (n == 0) return;
+  DeviceBuffer tmp(n * sizeof(Aff));
+  gen(tmp.get());
+  tmp.download(q.host.get(), n * sizeof(Aff));
+}
+
+
+}  // namespace
+
+void GpuKey::Impl::finish_setup() {
+  const std::size_t m = std::size_t(1) << log_m;
+  if (basis == HBasis::kMonomialOverZ) {
+    z_inv = (HostFr::from_u64(math::kFrMultiplicativeGenerator).pow(std::uint64_t(m)) - HostFr::one()).inverse();
+  } else {
+    std::vector<HostFr> hi, lo;
+    power_tables(m, groth16::root_of_unity(log_m + 1, true), hi, lo);
+    shift_hi = upload_vector(hi);
+    shift_lo = upload_vector(lo);
+  }
+  count_bytes();
+}
+
+void GpuKey::Impl::add_h_copies(int asked) {
+  const int want = std::clamp(asked > 0 ? asked : kDefaultHCopies, 1, 4);
+  const std::size_t reserve = GpuKeyOptions::kProofReserveBytes << log_m;
+  for (int k = want; k > 1; --k) {
+    std::size_t free_b = 0, total_b = 0;
+    CUZK_CUDA(cudaMemGetInfo(&free_b, &total_b));
+    // afterwards k - 1 more copies of H and the reserve; meanwhile the new buffer of k copies beside
+    // the old one, and the doubling scratch (about 1 GB)
+    const std::size_t h_bytes = h_n * sizeof(G1Affine);
+    const std::size_t need = std::max((k - 1) * h_bytes + reserve, k * h_bytes + (std::size_t(1) << 30));
+    if (free_b < need) continue;
+    try {
+      h.dev->add_shifted_copies(k);
+      return;
+    } catch (const std::exception& e) {
+      cudaGetLastError();
+      if (!is_oom(e.what())) throw;
+    }
+  }
+}
+
+void GpuKey::Impl::make_rings(std::size_t chunk_bases) {
+  // a multiple of 64, so that each chunk's slice of a 0/1 bitmap starts on a 64-bit word
+  const std::size_t want = chunk_bases ? chunk_bases : GpuKeyOptions::kDefaultStreamChunk;
+  const std::size_t chunk = (std::max<std::size_t>(want, 1) + 63) / 64 * 64;
+  ring_h = std::make_unique<ChunkRing<math::G1Curve>>(chunk, h_n);
+  ring_g1 = std::make_unique<ChunkRing<math::G1Curve>>(chunk, std::max({a_n, b_n, l_n}));
+  ring_g2 = std::make_unique<ChunkRing<math::G2Curve>>(chunk, b_n);
+}
+
+GpuKey::GpuKey() : impl_(std::make_unique<Impl>()) {}
+GpuKey::~GpuKey() = default;
+std::uint32_t GpuKey::num_inputs() const { return impl_->num_inputs; }
+std::uint32_t GpuKey::num_aux() const { return impl_->num_aux; }
+std::uint32_t GpuKey::domain_log2() const { return impl_->log_m; }
+HBasis GpuKey::h_basis() const { return impl_->basis; }
+std::size_t GpuKey::device_bytes() const { return impl_->bytes; }
+int GpuKey::h_copies() const { return impl_->h_copies(); }
+bool GpuKey::drop_h_copies() {
+  if (h_copies() == 1) return false;
+  try {
+    impl_->h.dev->add_shifted_copies(1);
+  } catch (const std::exception&) {
+    cudaGetLastError();
+    return false;
+  }
+  impl_->count_bytes();
+  return true;
+}
+bool GpuKey::streamed() const { return impl_->streamed(); }
+std::size_t GpuKey::host_bytes() const { return impl_->host_bytes; }
+void GpuKey::release_workspace() {
+  for (auto* q : {&impl_->a, &impl_->b1, &impl_->l, &impl_->h})
+    if (q->dev) q->dev->release_workspace();
+  if (impl_->b2.dev) impl_->b2.dev->release_workspace();
+  if (impl_->streamed()) {
+    impl_->ring_h->release_workspace();
+    impl_->ring_g1->release_workspace();
+    impl_->ring_g2->release_workspace();
+  }
+}
+
+std::size_t GpuKey::streamed_host_bytes(const groth16::ProvingKey& key) {
+  return (key.a.size() + key.b_g1.size() + key.l.size() + key.h.size()) * sizeof(G1Affine) +
+         key.b_g2.size() * sizeof(G2Affine);
+}
+
+std::size_t GpuKey::resident_bytes(const groth16::ProvingKey& key) {
+  return streamed_host_bytes(key) + (key.a.size() + key.b_g1.size()) * sizeof(u32);  // bases + query maps
+}
+
+Result<std::unique_ptr<GpuKey>> GpuKey::upload(const groth16::ProvingKey& key, const GpuKeyOptions& opt) {
+  if (auto st = key.check_consistency(); !st) return Error{st.error()};
+  if (key.domain_log2 > 28) return Error{"GPU prover: domains above 2^28 are not supported"};
+  if (std::size_t(key.num_inputs) + key.num_aux >= (std::size_t(1) << 30))
+    return Error{"GPU prover: at most 2^30 variables"};
+  try {
+    if (!device_available()) return Error{"GPU prover: no CUDA device"};
+    std::unique_ptr<GpuKey> k(new GpuKey());
+    auto& d = *k->impl_;
+    d.basis = key.h_basis;
+    d.num_inputs = key.num_inputs;
+    d.num_aux = key.num_aux;
+    d.log_m = key.domain_log2;
+    d.a_n = key.a.size();
+    d.b_n = key.b_g1.size();
+    d.l_n = key.l.size();
+    d.h_n = key.h.size();
+    std::vector<u32> amap, bmap;
+    amap.reserve(d.a_n);
+    bmap.reserve(d.b_n);
+    for (u32 i = 0; i < key.num_inputs; ++i) amap.push_back(i);
+    for (u32 j = 0; j < key.num_aux; ++j)
+      if (key.a_aux_density.bits[j]) amap.push_back(key.num_inputs + j);
+    for (u32 i = 0; i < key.num_inputs; ++i)
+      if (key.b_input_density.bits[i]) bmap.push_back(i);
+    for (u32 j = 0; j < key.num_aux; ++j)
+      if (key.b_aux_density.bits[j]) bmap.push_back(key.num_inputs + j);
+    d.a_map = upload_vector(amap);
+    d.b_map = upload_vector(bmap);
+    const bool bitrev_h = d.basis == HBasis::kMonomialOverZ && d.h_n > 1;
+    if (opt.streamed) {
+      d.make_rings(opt.chunk_bases);  // device memory first: a ring that does not fit fails fast
+      stream_from_host(d.h, std::span<const math::G1Affine>(key.h));
+      stream_from_host(d.l, std::span<const math::G1Affine>(key.l));
+      stream_from_host(d.a, std::span<const math::G1Affine>(key.a));
+      stream_from_host(d.b1, std::span<const math::G1Affine>(key.b_g1));
+      stream_from_host(d.b2, std::span<const math::G2Affine>(key.b_g2));
+      if (bitrev_h) bitrev_h_host(d.h.host.get(), d.h_n, int(d.log_m));
+    } else {
+      d.h.dev = std::make_unique<MsmG1>(std::span<const math::G1Affine>(key.h));
+      d.l.dev = std::make_unique<MsmG1>(std::span<const math::G1Affine>(key.l));
+      d.a.dev = std::make_unique<MsmG1>(std::span<const math::G1Affine>(key.a));
+      d.b1.dev = std::make_unique<MsmG1>(std::span<const math::G1Affine>(key.b_g1));
+      d.b2.dev = std::make_unique<MsmG2>(std::span<const math::G2Affine>(key.b_g2));
+      // the H scalars come out of the last NTT in bit-reversed order: store the bases the same way
+      if (bitrev_h) bitrev_h_device(d.h.dev->device_bases(), d.h_n, int(d.log_m));
+      d.add_h_copies(opt.h_copies);
+    }
+    d.finish_setup();
+    CUZK_CUDA(cudaDeviceSynchronize());
+    return std::move(k);
+  } catch (const std::exception& e) {
+    cudaGetLastError();
+    return Error{std::string("GPU prover: uploading the proving key failed: ") + e.what()};
+  }
+}
+
+Result<std::unique_ptr<GpuKey>> GpuKey::synthetic(const SyntheticSpec& s, const GpuKeyOptions& opt) {
+  if (s.domain_log2 > 28) return Error{"GPU prover: domains above 2^28 are not supported"};
+  if (std::size_t(s.num_inputs) + s.num_aux >= (std::size_t(1) << 30)) return Error{"GPU prover: at most 2^30 variables"};
+  if (s.num_inputs == 0) return Error{"GPU prover: a key needs ONE among its inputs"};
+  try {
+    if (!device_available()) return Error{"GPU prover: no CUDA device"};
+    std::unique_ptr<GpuKey> k(new GpuKey());
+    auto& d = *k->impl_;
+    d.basis = s.h_basis;
+    d.num_inputs = s.num_inputs;
+    d.num_aux = s.num_aux;
+    d.log_m = s.domain_log2;
+    const std::size_t m = std::size_t(1) << s.domain_log2;
+    // densities from a hash of (seed, variable)
+    auto bit = [&](std::uint64_t salt, std::uint32_t j, double p) {
+      return double(host_mix64(s.seed * 0x9e3779b97f4a7c15ULL + salt * 0x100000000ULL + j) >> 11) * 0x1.0p-53 < p;
+    };
+    std::vector<std::uint8_t> flags(s.num_aux);  // bit 0: A density, bit 1: B density
+    std::vector<std::size_t> counts(2 * default_threads(), 0);
+    parallel_chunks(s.num_aux, default_threads(), [&](std::size_t b, std::size_t e, std::size_t t) {
+      for (std::size_t j = b; j < e; ++j) {
+        const bool fa = bit(1, std::uint32_t(j), s.a_aux_density), fb = bit(2, std::uint32_t(j), s.b_aux_density);
+        flags[j] = std::uint8_t(fa | (fb << 1));
+        counts[2 * t] += fa;
+        counts[2 * t + 1] += fb;
+      }
+    });
+    std::size_t a_aux = 0, b_aux = 0;
+    for (std::size_t t = 0; t < default_threads(); ++t) a_aux += counts[2 * t], b_aux += counts[2 * t + 1];
+    d.l_n = s.num_aux;
+    d.a_n = s.num_inputs + a_aux;
+    d.b_n = (s.b_inputs_only_one ? 1 : s.num_inputs) + b_aux;
+    d.h_n = s.h_basis == HBasis::kMonomialOverZ ? m - 1 : m;
+    // allocate everything first (a key that does not fit fails before any work)
+    if (opt.streamed) {
+      d.make_rings(opt.chunk_bases);
+    } else {
+      d.l.dev = std::make_unique<MsmG1>(d.l_n);
+      d.h.dev = std::make_unique<MsmG1>(d.h_n);
+      d.a.dev = std::make_unique<MsmG1>(d.a_n);
+      d.b1.dev = std::make_unique<MsmG1>(d.b_n);
+      d.b2.dev = std::make_unique<MsmG2>(d.b_n);
+    }
+    std::vector<u32> amap, bmap;
+    amap.reserve(d.a_n);
+    bmap.reserve(d.b_n);
+    for (u32 i = 0; i < s.num_inputs; ++i) amap.push_back(i);
+    for (u32 j = 0; j < s.num_aux; ++j)
+      if (flags[j] & 1) amap.push_back(s.num_inputs + j);
+    for (u32 i = 0; i < (s.b_inputs_only_one ? 1u : s.num_inputs); ++i) bmap.push_back(i);
+    for (u32 j = 0; j < s.num_aux; ++j)
+      if (flags[j] & 2) bmap.push_back(s.num_inputs + j);
+    d.a_map = upload_vector(amap);
+    d.b_map = upload_vector(bmap);
+    if (opt.streamed) {  // one query at a time through a temporary device buffer
+      auto g1 = [](std::size_t n) { return [n](void* p) { gen_bases_sequential(p, n); }; };
+      stream_from_device(d.l, d.l_n, g1(d.l_n));
+      stream_from_device(d.h, d.h_n, g1(d.h_n));
+      stream_from_device(d.a, d.a_n, g1(d.a_n));
+      stream_from_device(d.b1, d.b_n, g1(d.b_n));
+      stream_from_device(d.b2, d.b_n, [&](void* p) { gen_g2_bases_sequential(p, d.b_n); });
+    } else {
+      gen_bases_sequential(d.l.dev->device_bases(), d.l_n);
+      gen_bases_sequential(d.h.dev->device_bases(), d.h_n);
+      gen_bases_sequential(d.a.dev->device_bases(), d.a_n);
+      gen_bases_sequential(d.b1.dev->device_bases(), d.b_n);
+      gen_g2_bases_sequential(d.b2.dev->device_bases(), d.b_n);
+      d.add_h_copies(opt.h_copies);
+    }
+    d.finish_setup();
+    CUZK_CUDA(cudaDeviceSynchronize());
+    return std::move(k);
+  } catch (const std::exception& e) {
+    cudaGetLastError();
+    return Error{std::string("GPU prover: making the synthetic key failed: ") + e.what()};
+  }
+}
+
+}  // namespace cuzk::gpu

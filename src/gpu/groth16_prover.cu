@@ -1,0 +1,598 @@
+// GpuProver: one proof on one device (groth16_backend.hpp has the data flow): the witness upload
+// (pinned, staged or compact), the row evaluations (rows_eval.cuh), the H scalars (h_quotient.cuh),
+// the five MSMs with the 0/1 split (witness_split.cuh) against a resident or streamed key, on two
+// streams and, for H, a host thread of its own. Tuning (GpuTuning) is data passed in.
+#include <cub/device/device_scan.cuh>
+
+#include <algorithm>
+#include <future>
+#include <span>
+#include <vector>
+
+#include "base/parallel.hpp"
+#include "gpu/groth16_device.cuh"
+#include "gpu/h_quotient.cuh"
+#include "gpu/rows_eval.cuh"
+#include "gpu/witness_split.cuh"
+
+namespace cuzk::gpu {
+
+using groth16::PendingProof;
+
+namespace {
+
+// Pinned staging chunk for pageable witnesses.
+constexpr std::size_t kStageBytes = std::size_t(64) << 20;
+
+// The witness of one proof as the caller gave it: dense, or compact (expanded on the device).
+struct WitnessIn {
+  std::span<const HostFr> dense;
+  const groth16::CompactAssignment* compact = nullptr;
+  std::size_t num_variables() const { return compact ? compact->num_variables() : dense.size(); }
+};
+
+}  // namespace
+
+struct GpuProver::Impl {
+  cudaStream_t s0 = nullptr, s1 = nullptr;
+  cudaStream_t s1_peer = nullptr;  // s1 at s0's priority: the witness queries of a resident key
+  cudaEvent_t ev_w = nullptr, ev_ntt = nullptr;
+  cudaEvent_t ev_stage[2] = {};
+  void* pinned[2] = {};
+  std::unique_ptr<NttDomain> dom;
+  std::vector<int> warmed_logs;  // NTT sizes whose lazily built scale tables exist
+  DeviceBuffer d_w, d_a, d_b, d_c, d_tmp, d_q, d_pieces;
+  DeviceBuffer cls_counts, cls_offsets, cls_scan_tmp, cls_ones, bitmap, tail_idx, tail_s;
+  DeviceBuffer chunk_first;  // streamed keys: the first tail entry of each chunk
+  DeviceBuffer cw_binary, cw_bits, cw_values, cw_counts, cw_offsets, cw_scan_tmp;  // compact witness
+  std::unique_ptr<MsmG1> scratch1;
+  std::unique_ptr<MsmG2> scratch2;
+  GpuTuning tuning;  // the MSMs' and the NTT domain's, and the scheduling switches (ProverTuning)
+  MsmConfig msm_cfg() const {
+    MsmConfig c;
+    c.tuning = tuning.msm;
+    return c;
+  }
+
+  explicit Impl(const GpuTuning& t) : tuning(t) {
+    // s0 (a,b,c, the NTTs, H) is the longest chain: it gets the device's highest stream priority, so
+    // that the witness queries on s1 take the SMs it leaves (2^27 partition 1,089.5 -> 1,084.3 ms
+    // with H on its own host thread, RESULTS_gpu.md). ProverTuning::s0_priority turns it off.
+    int s0_priority = 0, least = 0, greatest = 0;
+    if (tuning.prover.s0_priority) {
+      CUZK_CUDA(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+      s0_priority = greatest;
+    }
+    CUZK_CUDA(cudaStreamCreateWithPriority(&s0, cudaStreamNonBlocking, s0_priority));
+    CUZK_CUDA(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking));
+    CUZK_CUDA(cudaStreamCreateWithPriority(&s1_peer, cudaStreamNonBlocking, s0_priority));
+    CUZK_CUDA(cudaEventCreateWithFlags(&ev_w, cudaEventDisableTiming));
+    CUZK_CUDA(cudaEventCreateWithFlags(&ev_ntt, cudaEventDisableTiming));
+    for (auto& e : ev_stage) CUZK_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+  }
+  ~Impl() {
+    cudaDeviceSynchronize();
+    for (void* p : pinned)
+      if (p) cudaFreeHost(p);
+    for (auto e : ev_stage)
+      if (e) cudaEventDestroy(e);
+    if (ev_w) cudaEventDestroy(ev_w);
+    if (ev_ntt) cudaEventDestroy(ev_ntt);
+    if (s0) cudaStreamDestroy(s0);
+    if (s1) cudaStreamDestroy(s1);
+    if (s1_peer) cudaStreamDestroy(s1_peer);
+  }
+
+  void sync(cudaStream_t st) { CUZK_CUDA(cudaStreamSynchronize(st)); }
+
+  void release() {
+    CUZK_CUDA(cudaDeviceSynchronize());
+    for (DeviceBuffer* b : {&d_w, &d_a, &d_b, &d_c, &d_tmp, &d_q, &d_pieces, &cls_counts, &cls_offsets,
+                            &cls_scan_tmp, &cls_ones, &bitmap, &tail_idx, &tail_s, &chunk_first, &cw_binary, &cw_bits,
+                            &cw_values, &cw_counts, &cw_offsets, &cw_scan_tmp})
+      *b = DeviceBuffer();
+    scratch1.reset();
+    scratch2.reset();
+  }
+  void release_msm_workspaces() {
+    if (scratch1) scratch1->release_workspace();
+    if (scratch2) scratch2->release_workspace();
+  }
+  std::size_t bytes() const {
+    std::size_t s = 0;
+    for (const DeviceBuffer* b : {&d_w, &d_a, &d_b, &d_c, &d_tmp, &d_q, &d_pieces, &cls_counts, &cls_offsets,
+                                  &cls_scan_tmp, &cls_ones, &bitmap, &tail_idx, &tail_s, &chunk_first, &cw_binary,
+                                  &cw_bits, &cw_values, &cw_counts, &cw_offsets, &cw_scan_tmp})
+      s += b->size();
+    if (scratch1) s += scratch1->size() * sizeof(G1Affine) + scratch1->workspace_bytes();
+    if (scratch2) s += scratch2->size() * sizeof(G2Affine) + scratch2->workspace_bytes();
+    if (dom) s += dom->device_bytes();
+    return s;
+  }
+
+  // Host -> device on s0: pinned memory straight, pageable memory through the two staging buffers.
+  void upload_host(const void* host, std::size_t bytes, void* dev) {
+    if (bytes == 0) return;
+    cudaPointerAttributes attr{};
+    bool is_pinned = cudaPointerGetAttributes(&attr, host) == cudaSuccess && attr.type == cudaMemoryTypeHost;
+    cudaGetLastError();
+    if (is_pinned || bytes <= (std::size_t(1) << 20)) {
+      CUZK_CUDA(cudaMemcpyAsync(dev, host, bytes, cudaMemcpyHostToDevice, s0));
+      return;
+    }
+    for (auto& p : pinned)
+      if (!p) CUZK_CUDA(cudaHostAlloc(&p, kStageBytes, cudaHostAllocDefault));
+    const char* src = reinterpret_cast<const char*>(host);
+    char* dst = reinterpret_cast<char*>(dev);
+    const std::size_t threads = std::min<std::size_t>(8, default_threads());
+    for (std::size_t off = 0, i = 0; off < bytes; off += kStageBytes, ++i) {
+      const int k = int(i & 1);
+      const std::size_t len = std::min(kStageBytes, bytes - off);
+      CUZK_CUDA(cudaEventSynchronize(ev_stage[k]));  // the DMA that last read this buffer is done
+      char* stage = static_cast<char*>(pinned[k]);
+      parallel_chunks(len, threads, [&](std::size_t b, std::size_t e, std::size_t) { std::memcpy(stage + b, src + off + b, e - b); });
+      CUZK_CUDA(cudaMemcpyAsync(dst + off, stage, len, cudaMemcpyHostToDevice, s0));
+      CUZK_CUDA(cudaEventRecord(ev_stage[k], s0));
+    }
+  }
+
+  // The compact witness host -> device, expanded into the dense dev[0 .. inputs + num_aux) on s0:
+  // ~1/8 of the dense bytes cross the bus for PoRep (98.7 % of its aux are bits). Returns the bytes
+  // uploaded. The caller checked it (CompactAssignment::check), so every rank(j) is in range.
+  std::size_t upload_compact(const groth16::CompactAssignment& c, Fr* dev) {
+    const std::size_t ni = c.inputs.size(), words = c.is_binary.size(), nv = c.values.size();
+    upload_host(c.inputs.data(), ni * sizeof(Fr), dev);
+    if (c.num_aux == 0) return ni * sizeof(Fr);
+    cw_binary.resize_discard(words * 8);
+    cw_bits.resize_discard(words * 8);
+    cw_values.resize_discard(std::max<std::size_t>(nv, 1) * sizeof(Fr));
+    cw_counts.resize_discard(words * 4);
+    cw_offsets.resize_discard(words * 4);
+    upload_host(c.is_binary.data(), words * 8, cw_binary.get());
+    upload_host(c.bits.data(), words * 8, cw_bits.get());
+    upload_host(c.values.data(), nv * sizeof(Fr), cw_values.get());
+    compact_count_kernel<<<grid_for(words, 256), 256, 0, s0>>>(ptr<const u64>(cw_binary), words, c.num_aux,
+                                                                ptr<u32>(cw_counts));
+    CUZK_CUDA_LAUNCH();
+    std::size_t tmp_bytes = 0;
+    CUZK_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, tmp_bytes, ptr<u32>(cw_counts), ptr<u32>(cw_offsets), int(words),
+                                            s0));
+    cw_scan_tmp.resize_discard(std::max<std::size_t>(tmp_bytes, 16));
+    CUZK_CUDA(cub::DeviceScan::ExclusiveSum(cw_scan_tmp.get(), tmp_bytes, ptr<u32>(cw_counts), ptr<u32>(cw_offsets),
+                                            int(words), s0));
+    compact_expand_kernel<<<grid_for(c.num_aux, 256), 256, 0, s0>>>(
+        ptr<const u64>(cw_binary), ptr<const u64>(cw_bits), ptr<const u32>(cw_offsets), ptr<const Fr>(cw_values),
+        c.num_aux, dev + ni);
+    CUZK_CUDA_LAUNCH();
+    return c.payload_bytes();
+  }
+
+  void ensure_domain(int log, std::size_t m) {
+    const int need = std::max(1, log);
+    if (!dom || dom->max_log() < need) {
+      dom.reset();
+      dom = std::make_unique<NttDomain>(need, tuning.ntt);
+      warmed_logs.clear();
+    }
+    if (std::find(warmed_logs.begin(), warmed_logs.end(), log) == warmed_logs.end()) {
+      // The domain builds its scale tables lazily with synchronous copies on the legacy stream; build
+      // them here once (on the legacy stream, then synchronize), not inside the proof's streams.
+      d_tmp.resize_discard(m * sizeof(Fr));
+      CUZK_CUDA(cudaMemset(d_tmp.get(), 0, m * sizeof(Fr)));
+      for (bool coset : {false, true}) {
+        dom->inverse(d_tmp.get(), log, NttOrder::kNR, coset, nullptr);
+        dom->forward(d_tmp.get(), log, NttOrder::kRN, coset, nullptr);
+      }
+      CUZK_CUDA(cudaDeviceSynchronize());
+      warmed_logs.push_back(log);
+    }
+  }
+
+  struct Split {
+    std::size_t n = 0, ones = 0, tail = 0;
+    bool split = false;
+  };
+
+  // Classifies the n scalars at s (device) on stream st; with the split, writes the bitmap and the
+  // compacted tail (tail_idx, tail_s).
+  Split classify(const Fr* s, std::size_t n, double max_tail, cudaStream_t st) {
+    Split r;
+    r.n = n;
+    if (n == 0) return r;
+    const std::size_t nblocks = (n + kSplitBlock - 1) / kSplitBlock;
+    cls_counts.resize_discard(nblocks * 4);
+    cls_offsets.resize_discard(nblocks * 4);
+    cls_ones.resize_discard(8);
+    CUZK_CUDA(cudaMemsetAsync(cls_ones.get(), 0, 8, st));
+    count_split_kernel<<<unsigned(nblocks), kSplitBlock, 0, st>>>(s, n, ptr<u32>(cls_counts),
+                                                                   ptr<unsigned long long>(cls_ones));
+    CUZK_CUDA_LAUNCH();
+    std::size_t tmp_bytes = 0;
+    CUZK_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, tmp_bytes, ptr<u32>(cls_counts), ptr<u32>(cls_offsets),
+                                            int(nblocks), st));
+    cls_scan_tmp.resize_discard(std::max<std::size_t>(tmp_bytes, 16));
+    CUZK_CUDA(cub::DeviceScan::ExclusiveSum(cls_scan_tmp.get(), tmp_bytes, ptr<u32>(cls_counts), ptr<u32>(cls_offsets),
+                                            int(nblocks), st));
+    u32 last[2] = {0, 0};
+    unsigned long long ones = 0;
+    CUZK_CUDA(cudaMemcpyAsync(&last[0], ptr<u32>(cls_offsets) + nblocks - 1, 4, cudaMemcpyDeviceToHost, st));
+    CUZK_CUDA(cudaMemcpyAsync(&last[1], ptr<u32>(cls_counts) + nblocks - 1, 4, cudaMemcpyDeviceToHost, st));
+    CUZK_CUDA(cudaMemcpyAsync(&ones, cls_ones.get(), 8, cudaMemcpyDeviceToHost, st));
+    sync(st);
+    r.tail = std::size_t(last[0]) + last[1];
+    r.ones = std::size_t(ones);
+    r.split = max_tail > 0 && double(r.tail) <= max_tail * double(n);
+    if (!r.split) return r;
+    bitmap.resize_discard(nblocks * kSplitBlock / 8);
+    tail_idx.resize_discard(std::max<std::size_t>(r.tail, 1) * 4);
+    tail_s.resize_discard(std::max<std::size_t>(r.tail, 1) * sizeof(Fr));
+    split_kernel<<<unsigned(nblocks), kSplitBlock, 0, st>>>(s, n, ptr<const u32>(cls_offsets), ptr<u32>(bitmap),
+                                                             ptr<u32>(tail_idx), ptr<Fr>(tail_s));
+    CUZK_CUDA_LAUNCH();
+    return r;
+  }
+
+  // sum_i s_i P_i over one query: full MSM, or batch addition of the ones plus the tail MSM.
+  template <class C>
+  math::Jacobian<C> run_query(Msm<C>& full, std::unique_ptr<Msm<C>>& scratch, const Fr* s, const Split& sp,
+                              cudaStream_t st, bool profile, double& t_msm, GpuProveTimings& t) {
+    using Jac = math::Jacobian<C>;
+    if (sp.n == 0) return Jac::identity();
+    double t0 = now_ms();
+    if (!sp.split) {
+      Jac r = full.msm_device(s, sp.n, msm_cfg(), st);
+      t_msm += now_ms() - t0;
+      return r;
+    }
+    Jac sel = Jac::identity(), tail = Jac::identity();
+    if (sp.ones) sel = full.sum_selected(bitmap.get(), sp.n, st, tuning.msm);
+    double t1 = now_ms();
+    t.batch_add_ms += t1 - t0;
+    if (sp.tail) {
+      if (!scratch || scratch->size() < sp.tail) {
+        scratch.reset();
+        scratch = std::make_unique<Msm<C>>(sp.tail + sp.tail / 4);
+        CUZK_CUDA(cudaDeviceSynchronize());  // the constructor clears the bases on the legacy stream
+      }
+      using Aff = AffineT<std::conditional_t<std::is_same_v<C, math::G1Curve>, Fp, Fp2>>;
+      gather_points_kernel<<<grid_for(sp.tail, 256), 256, 0, st>>>(static_cast<const Aff*>(full.device_bases()),
+                                                                   ptr<const u32>(tail_idx), sp.tail, 0u,
+                                                                   static_cast<Aff*>(scratch->device_bases()));
+      CUZK_CUDA_LAUNCH();
+      if (profile) sync(st);
+      double t2 = now_ms();
+      t.split_ms += t2 - t1;
+      tail = scratch->msm_device(tail_s.get(), sp.tail, msm_cfg(), st);
+      t_msm += now_ms() - t2;
+    }
+    return sel + tail;
+  }
+
+  // Classifies one query's n scalars (see classify) and records the counts; the time since
+  // `since` goes to split_ms.
+  Split classify_query(const Fr* s, std::size_t n, double max_tail, cudaStream_t st, bool profile, double since,
+                       GpuProveTimings& t, GpuProveTimings::Query& rec) {
+    const Split sp = classify(s, n, max_tail, st);
+    if (profile) sync(st);
+    rec.n = sp.n;
+    rec.ones = sp.ones;
+    rec.tail = sp.tail;
+    rec.split = sp.split;
+    t.split_ms += now_ms() - since;
+    return sp;
+  }
+
+  // Streamed keys: one query of n bases held in pinned host memory, chunk by chunk through `ring`:
+  // chunk j + 1 crosses the bus on the ring's copy stream while chunk j is used on st, by
+  // f(device buffer holding the chunk, offset, length).
+  template <class C, class PerChunk>
+  void for_each_chunk(ChunkRing<C>& ring, const QueryBases<C>& q, std::size_t n, cudaStream_t st, GpuProveTimings& t,
+                      PerChunk&& f) {
+    constexpr std::size_t kBaseBytes = std::is_same_v<C, math::G1Curve> ? sizeof(G1Affine) : sizeof(G2Affine);
+    if (n == 0) return;
+    const std::size_t chunk = ring.chunk, chunks = (n + chunk - 1) / chunk;
+    const char* host = static_cast<const char*>(q.host.get());
+    auto send = [&](std::size_t j) {
+      const std::size_t off = j * chunk, len = std::min(chunk, n - off);
+      CUZK_CUDA(cudaMemcpyAsync(ring.buf[j & 1]->device_bases(), host + off * kBaseBytes, len * kBaseBytes,
+                                cudaMemcpyHostToDevice, ring.copy));
+      CUZK_CUDA(cudaEventRecord(ring.ready[j & 1], ring.copy));
+      t.key_stream_bytes += len * kBaseBytes;
+    };
+    send(0);
+    for (std::size_t j = 0; j < chunks; ++j) {
+      // Buffer (j + 1) & 1 was last read by chunk j - 1, and f returns only after its stream has
+      // finished with the chunk (every MSM and batch addition waits for its result; see run_streamed).
+      if (j + 1 < chunks) send(j + 1);
+      CUZK_CUDA(cudaStreamWaitEvent(st, ring.ready[j & 1], 0));
+      const std::size_t off = j * chunk;
+      f(*ring.buf[j & 1], off, std::min(chunk, n - off));
+    }
+  }
+
+  // Streamed keys: sum_i s_i P_i over one query, its n scalars at s classified as a whole (sp, as for
+  // a resident key; positions relative to the query). Without the split: a full MSM per chunk. With it:
+  // per chunk, the batch addition over the chunk's slice of the bitmap (chunks are multiples of 64
+  // bases, so a slice starts on a 64-bit word) and the chunk's tail bases gathered into `scratch` at
+  // their place in the query's tail; then one tail MSM over the whole tail (a tail MSM per chunk
+  // measured 9x slower: small MSMs are mostly fixed costs).
+  template <class C>
+  math::Jacobian<C> run_streamed(ChunkRing<C>& ring, const QueryBases<C>& q, std::unique_ptr<Msm<C>>& scratch,
+                                 const Fr* s, const Split& sp, cudaStream_t st, double& t_msm, GpuProveTimings& t) {
+    using Jac = math::Jacobian<C>;
+    using Aff = AffineT<std::conditional_t<std::is_same_v<C, math::G1Curve>, Fp, Fp2>>;
+    Jac acc = Jac::identity();
+    if (!sp.split) {
+      for_each_chunk(ring, q, sp.n, st, t, [&](Msm<C>& buf, std::size_t off, std::size_t len) {
+        const double t0 = now_ms();
+        acc = acc + buf.msm_device(s + off, len, msm_cfg(), st);
+        t_msm += now_ms() - t0;
+      });
+      return acc;
+    }
+    // The tail positions of chunk j are tail_idx[first[j] .. first[j + 1]) (tail_idx is ascending).
+    const std::size_t chunks = (sp.n + ring.chunk - 1) / ring.chunk;
+    std::vector<u32> first(chunks + 1, 0);
+    if (sp.tail) {
+      chunk_first.resize_discard((chunks + 1) * 4);
+      chunk_first_tail_kernel<<<grid_for(chunks + 1, 128), 128, 0, st>>>(ptr<const u32>(tail_idx), u32(sp.tail),
+                                                                          ring.chunk, u32(chunks),
+                                                                          ptr<u32>(chunk_first));
+      CUZK_CUDA_LAUNCH();
+      CUZK_CUDA(cudaMemcpyAsync(first.data(), chunk_first.get(), (chunks + 1) * 4, cudaMemcpyDeviceToHost, st));
+      sync(st);
+      if (!scratch || scratch->size() < sp.tail) {
+        scratch.reset();
+        scratch = std::make_unique<Msm<C>>(sp.tail + sp.tail / 4);
+        CUZK_CUDA(cudaDeviceSynchronize());  // the constructor clears the bases on the legacy stream
+      }
+    }
+    for_each_chunk(ring, q, sp.n, st, t, [&](Msm<C>& buf, std::size_t off, std::size_t len) {
+      const std::size_t j = off / ring.chunk;
+      double t0 = now_ms();
+      if (sp.ones)
+        acc = acc + buf.sum_selected(static_cast<const u64*>(bitmap.get()) + off / 64, len, st, tuning.msm);
+      double t1 = now_ms();
+      t.batch_add_ms += t1 - t0;
+      if (const u32 cnt = first[j + 1] - first[j]) {
+        gather_points_kernel<<<grid_for(cnt, 256), 256, 0, st>>>(static_cast<const Aff*>(buf.device_bases()),
+                                                                 ptr<const u32>(tail_idx) + first[j], cnt, u32(off),
+                                                                 static_cast<Aff*>(scratch->device_bases()) + first[j]);
+        CUZK_CUDA_LAUNCH();
+      }
+      sync(st);  // the chunk's buffer is free again only once the gather has read it
+      t.split_ms += now_ms() - t1;
+    });
+    if (sp.tail) {
+      const double t0 = now_ms();
+      acc = acc + scratch->msm_device(tail_s.get(), sp.tail, msm_cfg(), st);
+      t_msm += now_ms() - t0;
+    }
+    return acc;
+  }
+
+  PendingProof prove(GpuKey::Impl& k, const GpuShape::Impl& sh, const WitnessIn& w, const GpuProveOptions& opt,
+                     GpuProveTimings& t) {
+    const bool profile = opt.profile;
+    const bool overlap = opt.overlap && !profile;
+    const int log = int(k.log_m);
+    const std::size_t m = std::size_t(1) << log;
+    const std::size_t nvars = w.num_variables();
+    ensure_domain(log, m);
+    d_w.resize_discard(std::max<std::size_t>(nvars, 1) * sizeof(Fr));
+    d_a.resize_discard(m * sizeof(Fr));
+    d_b.resize_discard(m * sizeof(Fr));
+    d_c.resize_discard(m * sizeof(Fr));
+    d_tmp.resize_discard(m * sizeof(Fr));
+    d_q.resize_discard(std::max<std::size_t>({k.a_n, k.b_n, 1}) * sizeof(Fr));
+    t = GpuProveTimings{};
+    const double t_start = now_ms();
+    double t0 = t_start;
+    auto lap = [&](double& acc, cudaStream_t st) {
+      if (!profile) return;
+      sync(st);
+      double t1 = now_ms();
+      acc += t1 - t0;
+      t0 = t1;
+    };
+
+    // 1. witness (compact: uploaded as bits + values and expanded here, so the rest is the same)
+    Fr* dw = ptr<Fr>(d_w);
+    if (w.compact) {
+      t.upload_bytes = upload_compact(*w.compact, dw);
+      t.compact = true;
+    } else {
+      upload_host(w.dense.data(), nvars * sizeof(Fr), dw);
+      t.upload_bytes = nvars * sizeof(Fr);
+    }
+    CUZK_CUDA(cudaEventRecord(ev_w, s0));
+    lap(t.upload_ms, s0);
+
+    // 2. rows
+    Fr *a = ptr<Fr>(d_a), *b = ptr<Fr>(d_b), *c = ptr<Fr>(d_c), *tmp = ptr<Fr>(d_tmp);
+    // Long rows in pieces unless ProverTuning::long_rows_in_pieces is off (one thread per row, for comparison).
+    const bool pieces = tuning.prover.long_rows_in_pieces;
+    eval_rows_kernel<<<grid_for(m, 128), 128, 0, s0>>>(sh.a.view(), sh.b.view(), sh.c.view(),
+                                                         pieces ? kLongRowWords : ~0u, sh.has_c, dw, sh.rows, m, a,
+                                                         b, c);
+    CUZK_CUDA_LAUNCH();
+    if (pieces) {
+      d_pieces.resize_discard(std::max({sh.a.pieces, sh.b.pieces, sh.c.pieces, 1u}) * sizeof(Fr));
+      Fr* partial = ptr<Fr>(d_pieces);
+      eval_long_rows(sh.a, dw, a, partial, s0);
+      eval_long_rows(sh.b, dw, b, partial, s0);
+      if (sh.has_c) {
+        eval_long_rows(sh.c, dw, c, partial, s0);
+      } else {
+        for (const DevCsr* mat : {&sh.a, &sh.b}) {
+          if (mat->num_long == 0) continue;
+          long_rows_product_kernel<<<grid_for(mat->num_long, 128), 128, 0, s0>>>(ptr<const u32>(mat->long_rows),
+                                                                                 mat->num_long, a, b, c);
+          CUZK_CUDA_LAUNCH();
+        }
+      }
+    }
+    lap(t.eval_ms, s0);
+
+    // 3. H scalars (h_quotient.cuh)
+    const Fr* h_scalars = compute_h_scalars(*dom, k, a, b, c, tmp, log, m, s0);
+    CUZK_CUDA(cudaEventRecord(ev_ntt, s0));
+    lap(t.ntt_ms, s0);
+
+    // 4. witness MSMs (second stream when overlapping)
+    // With a resident key they start after the NTTs, on a stream as urgent as s0: they then share the
+    // SMs with H's digit sort and accumulation instead of the NTT passes (2^27 partition 1,059.7-1,061.7
+    // -> 1,056.1-1,057.7 ms, two runs each, order B A B A; session 13). A streamed key's witness
+    // queries keep starting right after the upload: theirs are bus-bound and overlap the NTTs.
+    // ProverTuning::witness_after_ntt turns it off.
+    const bool after_ntt = tuning.prover.witness_after_ntt;
+    const bool gate_ntt = after_ntt && !k.streamed();
+    cudaStream_t s1x = gate_ntt ? s1_peer : s1;
+    cudaStream_t ms = overlap ? s1x : s0;
+    if (overlap) CUZK_CUDA(cudaStreamWaitEvent(s1x, gate_ntt ? ev_ntt : ev_w, 0));
+    PendingProof p;
+    t.streamed = k.streamed();
+    t.h_copies = k.h_copies();
+    // A streamed key's H is summed on a host thread of its own, through its own ring, while the witness
+    // queries below cross the bus: H's chunks are compute-bound (full MSMs), the witness queries'
+    // bus-bound (0/1 split), so the two overlap well. Only with overlap (s0 is then H's alone).
+    // A resident key's H too, unless ProverTuning::h_thread is off: its MSM is then queued right behind
+    // the NTTs instead of behind the witness queries' host waits.
+    GpuProveTimings th;                  // the H thread's counters
+    std::unique_ptr<MsmG1> h_no_scratch;  // H has no 0/1 split, so no tail
+    Split h_all;                         // H: every scalar, no split
+    h_all.n = k.h_n;
+    std::future<math::G1Jacobian> h_async;
+    const bool h_thread_resident = tuning.prover.h_thread;
+    const bool h_thread = (k.streamed() || h_thread_resident) && overlap && k.h_n;
+    if (h_thread) {
+      int dev = 0;
+      CUZK_CUDA(cudaGetDevice(&dev));
+      h_async = std::async(std::launch::async, [&, dev] {
+        CUZK_CUDA(cudaSetDevice(dev));  // the device is per host thread
+        if (k.streamed()) return run_streamed(*k.ring_h, k.h, h_no_scratch, h_scalars, h_all, s0, th.msm_h_ms, th);
+        const double t0 = now_ms();
+        const math::G1Jacobian r = k.h.dev->msm_device(h_scalars, k.h_n, msm_cfg(), s0);
+        th.msm_h_ms = now_ms() - t0;
+        return r;
+      });
+    }
+    const double max_tail = opt.split_max_tail;
+    // One witness query's sum from its classified scalars, through the key's ring (a streamed key;
+    // `ring` is its unique_ptr, null for a resident key) or its resident bases.
+    auto query_sum = [&](auto& q, auto& ring, auto& scratch, const Fr* s, const Split& sp, double& t_msm) {
+      return k.streamed() ? run_streamed(*ring, q, scratch, s, sp, ms, t_msm, t)
+                          : run_query(*q.dev, scratch, s, sp, ms, profile, t_msm, t);
+    };
+    double tq = now_ms();
+    {  // L over the aux part of the witness
+      const Fr* s = dw + k.num_inputs;
+      const Split sp = classify_query(s, k.l_n, max_tail, ms, profile, tq, t, t.l);
+      p.l_acc = query_sum(k.l, k.ring_g1, scratch1, s, sp, t.msm_l_ms);
+    }
+    tq = now_ms();
+    {  // A
+      gather_scalars_kernel<<<grid_for(k.a_n, 256), 256, 0, ms>>>(ptr<const u32>(k.a_map), dw, k.a_n, ptr<Fr>(d_q));
+      CUZK_CUDA_LAUNCH();
+      const Fr* s = ptr<Fr>(d_q);
+      const Split sp = classify_query(s, k.a_n, max_tail, ms, profile, tq, t, t.a);
+      p.a_acc = query_sum(k.a, k.ring_g1, scratch1, s, sp, t.msm_a_ms);
+    }
+    tq = now_ms();
+    {  // B in G1 and G2 share one classification
+      gather_scalars_kernel<<<grid_for(k.b_n, 256), 256, 0, ms>>>(ptr<const u32>(k.b_map), dw, k.b_n, ptr<Fr>(d_q));
+      CUZK_CUDA_LAUNCH();
+      const Fr* s = ptr<Fr>(d_q);
+      const Split sp = classify_query(s, k.b_n, max_tail, ms, profile, tq, t, t.b);
+      p.b1_acc = query_sum(k.b1, k.ring_g1, scratch1, s, sp, t.msm_b1_ms);
+      p.b2_acc = query_sum(k.b2, k.ring_g2, scratch2, s, sp, t.msm_b2_ms);
+    }
+
+    // 5. H
+    tq = now_ms();
+    if (h_thread) {
+      p.h_acc = h_async.get();
+      t.key_stream_bytes += th.key_stream_bytes;
+      t.msm_h_ms = th.msm_h_ms;  // its chunks' MSM time, concurrent with the witness queries
+    } else {
+      double h_unused = 0;
+      p.h_acc = !k.h_n        ? math::G1Jacobian::identity()
+                : k.streamed() ? run_streamed(*k.ring_h, k.h, h_no_scratch, h_scalars, h_all, s0, h_unused, t)
+                               : k.h.dev->msm_device(h_scalars, k.h_n, msm_cfg(), s0);
+      t.msm_h_ms = now_ms() - tq;
+    }
+    sync(s0);
+    sync(s1x);
+    t.total_ms = now_ms() - t_start;
+    return p;
+  }
+};
+
+GpuProver::GpuProver(const GpuTuning& tuning) : impl_(std::make_unique<Impl>(tuning)) {}
+void GpuProver::set_tuning(const GpuTuning& tuning) {
+  impl_->tuning.msm = tuning.msm;
+  impl_->tuning.prover.long_rows_in_pieces = tuning.prover.long_rows_in_pieces;
+  impl_->tuning.prover.witness_after_ntt = tuning.prover.witness_after_ntt;
+  impl_->tuning.prover.h_thread = tuning.prover.h_thread;
+  impl_->tuning.ntt = tuning.ntt;
+  if (impl_->dom) impl_->dom->set_tuning(tuning.ntt);
+}
+GpuProver::~GpuProver() = default;
+void GpuProver::release_workspace() { impl_->release(); }
+std::size_t GpuProver::device_bytes() const { return impl_->bytes(); }
+
+namespace {
+
+// Checks sizes, proves, and on an out-of-memory gives the MSM workspaces back and tries once more.
+Result<PendingProof> run_prover(GpuProver::Impl& impl, GpuKey& key, GpuKey::Impl& k, const GpuShape::Impl& sh,
+                                const WitnessIn& w, const GpuProveOptions& opt, GpuProveTimings* timings) {
+  if (sh.num_inputs != k.num_inputs || sh.num_aux != k.num_aux)
+    return Error{"GPU prover: the proving key does not belong to this circuit (variable counts differ)"};
+  if (sh.rows > (std::uint64_t(1) << k.log_m))
+    return Error{"GPU prover: the proving key does not belong to this circuit (rows exceed its domain)"};
+  if (w.num_variables() != std::size_t(k.num_inputs) + k.num_aux)
+    return Error{"GPU prover: witness has " + std::to_string(w.num_variables()) + " values, the circuit has " +
+                 std::to_string(std::size_t(k.num_inputs) + k.num_aux) + " variables"};
+  if (w.compact) {
+    if (w.compact->inputs.size() != k.num_inputs)
+      return Error{"GPU prover: witness has " + std::to_string(w.compact->inputs.size()) +
+                   " inputs, the circuit has " + std::to_string(k.num_inputs)};
+    if (auto st = w.compact->check(); !st) return Error{"GPU prover: " + st.error()};
+  }
+  GpuProveTimings local;
+  GpuProveTimings& t = timings ? *timings : local;
+  for (int attempt = 0;; ++attempt) {
+    try {
+      return impl.prove(k, sh, w, opt, t);
+    } catch (const std::exception& e) {
+      cudaError_t sticky = cudaDeviceSynchronize();
+      cudaGetLastError();
+      if (attempt == 0 && is_oom(e.what()) && sticky == cudaSuccess) {
+        // give the MSM workspaces back and try once more
+        try {
+          key.release_workspace();
+          impl.release_msm_workspaces();
+          CUZK_CUDA(cudaDeviceSynchronize());
+          continue;
+        } catch (const std::exception&) {
+          cudaGetLastError();
+        }
+      }
+      return Error{std::string("GPU prover: ") + e.what()};
+    }
+  }
+}
+
+}  // namespace
+
+Result<PendingProof> GpuProver::start(GpuKey& key, const GpuShape& shape, std::span<const HostFr> w,
+                                      const GpuProveOptions& opt, GpuProveTimings* timings) {
+  return run_prover(*impl_, key, *key.impl_, *shape.impl_, WitnessIn{w, nullptr}, opt, timings);
+}
+
+Result<PendingProof> GpuProver::start(GpuKey& key, const GpuShape& shape, const groth16::CompactAssignment& w,
+                                      const GpuProveOptions& opt, GpuProveTimings* timings) {
+  return run_prover(*impl_, key, *key.impl_, *shape.impl_, WitnessIn{{}, &w}, opt, timings);
+}
+
+}  // namespace cuzk::gpu
