@@ -47,7 +47,7 @@ TEST(CpuTuning, BadValuesAreOneLineErrorsNamingTheVariable) {
            {"CUZK_NO_IFMA", "yes"}, {"CUZK_NO_IFMA", "2"}, {"CUZK_NTT_IFMA", " 1"}}) {
     auto t = cpu_tuning_from_env(env({{name, value}}));
     ASSERT_FALSE(t) << name << "=" << value;
-    EXPECT_EQ(t.error().rfind(name + "=" + value + ": expected an integer from ", 0), 0u) << t.error();
+    EXPECT_EQ(t.error().rfind(name + "=\"" + value + "\": expected an integer from ", 0), 0u) << t.error();
     EXPECT_EQ(t.error().find('\n'), std::string::npos);
   }
 }

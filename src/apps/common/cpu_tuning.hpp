@@ -31,9 +31,4 @@ Result<CpuTuning> cpu_tuning_from_env(const GetEnv& getenv_fn);
 // Hands the values to the libraries (cuzk::set_default_threads, math::ifma / ntt_ifma::set_enabled).
 void apply(const CpuTuning& t);
 
-// An unsigned integer variable in [lo, hi]; `fallback` when unset or empty. Shared by the other
-// readers of tuning variables in the apps.
-Result<std::uint64_t> env_uint(const GetEnv& getenv_fn, const char* name, std::uint64_t lo, std::uint64_t hi,
-                               std::uint64_t fallback);
-
 }  // namespace cuzk::apps

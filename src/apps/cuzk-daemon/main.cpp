@@ -21,6 +21,7 @@
 
 #include "apps/common/cpu_tuning.hpp"
 #include "apps/common/device_backends.hpp"
+#include "apps/common/gpu_tuning.hpp"
 #include "engine/config.hpp"
 #include "engine/engine.hpp"
 #include "engine/kinds/builtin_kinds.hpp"
@@ -115,8 +116,13 @@ int main(int argc, char** argv) {
                                           {probe.cuda_built, probe.cuda_devices});
   if (!opts) return fail(opts.error());
   engine::kinds::register_builtin_kinds(opts->kinds);
+  // The GPU backend's tuning (CUZK_MSM_*, CUZK_NTT_*, CUZK_GPU_*): read and checked here, once.
+  auto gpu_env = apps::gpu_tuning_from_env([](const char* n) { return std::getenv(n); });
+  if (!gpu_env) return fail(gpu_env.error());
+  for (const auto& v : gpu_env->non_default) spdlog::info("tuning: {} (from the environment)", v);
   auto backends = apps::DeviceBackends::create(
-      opts->backend_name, {cfg->key_residency, cfg->max_resident_key_bytes, cfg->stream_chunk_bases, cfg->h_copies});
+      opts->backend_name, {cfg->key_residency, cfg->max_resident_key_bytes, cfg->stream_chunk_bases, cfg->h_copies},
+      *gpu_env);
   if (!backends) return fail(backends.error());
   opts->backend_factory = [b = *backends](std::uint32_t device) { return b->make(device); };
   opts->device_memory_bytes = [b = *backends] { return b->device_bytes(); };
