@@ -1,6 +1,6 @@
 // How the SrsManager turns a Filecoin PoRep id ("porep-2k", "porep-32g", ...) into a proving key:
-// the .params file under its official name in srs.param_cache (c2::porep_param_paths), decoded
-// against the partition shape of that sector size (c2::load_or_record_porep_shape: "<params>.shape"
+// the .params file under its official name in srs.param_cache (porep::porep_param_paths), decoded
+// against the partition shape of that sector size (porep::load_or_record_porep_shape: "<params>.shape"
 // when valid, else recorded and cached there), so the key
 // and the shape live once per daemon and every PoRep job of that size shares them.
 //

@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "apps/cuzk/commands.hpp"
+#include "apps/cuzk/environment.hpp"
 
 namespace cuzk::cli {
 int fail(const std::string& cmd, const std::string& message) {
@@ -11,6 +12,13 @@ int fail(const std::string& cmd, const std::string& message) {
 }  // namespace cuzk::cli
 
 int main(int argc, char** argv) {
+  // The environment is read once, here; the libraries get plain values.
+  auto env = cuzk::cli::read_environment();
+  if (!env) {
+    std::cerr << "cuzk: " << env.error() << "\n";
+    return cuzk::cli::kExitError;
+  }
+  cuzk::cli::set_environment(std::move(*env));
   CLI::App app{"cuzk: Groth16 proving engine for Filecoin (BLS12-381)"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "cuzk 0.1.0");
