@@ -51,7 +51,6 @@ int run_inputs(const InputsArgs& a) {
   } catch (const std::exception& e) {
     return fail(cmd, e.what());
   }
-  namespace testkit = filecoin::testkit;
   porep::Bytes32 prover_id{}, ticket{}, seed{}, comm_d{}, comm_r{};
   struct Field {
     const char* name;
@@ -65,7 +64,7 @@ int run_inputs(const InputsArgs& a) {
                          Field{"--seed", a.seed, seed}, Field{"--comm-d", a.comm_d, comm_d},
                          Field{"--comm-r", a.comm_r, comm_r}}) {
     if (f.hex.empty()) continue;
-    auto b = porep::bytes32_from_hex(f.hex);
+    auto b = filecoin::bytes32_from_hex(f.hex);
     if (!b) return fail(cmd, std::string(f.name) + ": " + b.error());
     f.out = *b;
   }

@@ -49,7 +49,7 @@ const porep::PorepConfig& lookup_proof(const SealArgs& a) {
 }
 
 Result<porep::Bytes32> parse_hex32(const std::string& what, const std::string& hex) {
-  auto b = porep::bytes32_from_hex(hex);
+  auto b = filecoin::bytes32_from_hex(hex);
   if (!b) return Error{what + " must be 64 hex digits (32 bytes), got '" + hex + "'"};
   return *b;
 }
@@ -75,16 +75,16 @@ std::string comm_json(const SealArgs& a, const testkit::SealedSector& s, const p
   std::string j = "{\n";
   j += "  \"registered_proof\": " + q(s.config.name) + ",\n";
   j += "  \"sector_size\": " + std::to_string(s.config.sector_size) + ",\n";
-  j += "  \"comm_d\": " + q(porep::bytes32_hex(s.comm_d)) + ",\n";
-  j += "  \"comm_r\": " + q(porep::bytes32_hex(s.comm_r)) + ",\n";
-  j += "  \"comm_c\": " + q(porep::bytes32_hex(s.comm_c)) + ",\n";
-  j += "  \"comm_r_last\": " + q(porep::bytes32_hex(s.comm_r_last)) + ",\n";
-  j += "  \"replica_id\": " + q(porep::bytes32_hex(s.replica_id)) + ",\n";
-  j += "  \"prover_id\": " + q(porep::bytes32_hex(s.prover_id)) + ",\n";
+  j += "  \"comm_d\": " + q(filecoin::bytes32_hex(s.comm_d)) + ",\n";
+  j += "  \"comm_r\": " + q(filecoin::bytes32_hex(s.comm_r)) + ",\n";
+  j += "  \"comm_c\": " + q(filecoin::bytes32_hex(s.comm_c)) + ",\n";
+  j += "  \"comm_r_last\": " + q(filecoin::bytes32_hex(s.comm_r_last)) + ",\n";
+  j += "  \"replica_id\": " + q(filecoin::bytes32_hex(s.replica_id)) + ",\n";
+  j += "  \"prover_id\": " + q(filecoin::bytes32_hex(s.prover_id)) + ",\n";
   if (a.miner_id) j += "  \"miner_id\": " + std::to_string(*a.miner_id) + ",\n";
   j += "  \"sector_id\": " + std::to_string(s.sector_id) + ",\n";
-  j += "  \"ticket\": " + q(porep::bytes32_hex(s.ticket)) + ",\n";
-  j += "  \"seed\": " + q(porep::bytes32_hex(seed)) + ",\n";
+  j += "  \"ticket\": " + q(filecoin::bytes32_hex(s.ticket)) + ",\n";
+  j += "  \"seed\": " + q(filecoin::bytes32_hex(seed)) + ",\n";
   j += "  \"data\": " + q(a.random ? "random:" + std::to_string(a.rng_seed) : a.data_file) + "\n";
   j += "}\n";
   return j;
@@ -167,8 +167,8 @@ int run_seal(SealArgs a) {
       std::fprintf(stderr, "cuzk seal: %-14s %9.3f s\n", "write", clock.ms() / 1000);
       std::fprintf(stderr, "cuzk seal: %-14s %9.3f s\n", "total", total.ms() / 1000);
     }
-    std::printf("%s comm_d=%s comm_r=%s -> %s\n", cfg.name.c_str(), porep::bytes32_hex(s.comm_d).c_str(),
-                porep::bytes32_hex(s.comm_r).c_str(), a.out_dir.c_str());
+    std::printf("%s comm_d=%s comm_r=%s -> %s\n", cfg.name.c_str(), filecoin::bytes32_hex(s.comm_d).c_str(),
+                filecoin::bytes32_hex(s.comm_r).c_str(), a.out_dir.c_str());
     return kExitOk;
   } catch (const std::exception& e) {
     return fail(cmd, e.what());

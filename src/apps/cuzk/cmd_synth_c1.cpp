@@ -46,7 +46,7 @@ porep::Bytes32 derived(const char* label, std::uint64_t rng_seed) {
 Result<porep::Bytes32> hex_or_default(const std::string& what, const std::string& hex, const char* label,
                                     std::uint64_t rng_seed) {
   if (hex.empty()) return derived(label, rng_seed);
-  auto b = porep::bytes32_from_hex(hex);
+  auto b = filecoin::bytes32_from_hex(hex);
   if (!b) return Error{what + " must be 64 hex digits (32 bytes), got '" + hex + "'"};
   return *b;
 }
@@ -115,8 +115,8 @@ int run_gen_c1(const GenC1Args& a) {
                    gen_ms, a.no_check ? "skipped" : (std::to_string(long(check_ms)) + " ms").c_str(), clock.ms(),
                    bytes);
     std::printf("SYNTHETIC %s sector %llu comm_d=%s comm_r=%s -> %s (%s)\n", cfg.name.c_str(),
-                static_cast<unsigned long long>(a.sector_id), porep::bytes32_hex(c1.comm_d).c_str(),
-                porep::bytes32_hex(c1.comm_r).c_str(), a.out.c_str(), a.format.c_str());
+                static_cast<unsigned long long>(a.sector_id), filecoin::bytes32_hex(c1.comm_d).c_str(),
+                filecoin::bytes32_hex(c1.comm_r).c_str(), a.out.c_str(), a.format.c_str());
     return kExitOk;
   } catch (const std::exception& e) {
     return fail(cmd, e.what());

@@ -6,10 +6,11 @@
 
 #include "filecoin/porep/c1_json.hpp"
 #include "filecoin/porep/config.hpp"
+#include "formats/bincode.hpp"
 
 namespace cuzk::filecoin::porep {
 
-using detail::JsonPath;
+using formats::JsonPath;
 
 namespace {
 
@@ -21,66 +22,13 @@ constexpr std::size_t kMinLabeling = 8 + 4 + 8;               // parents len, la
 constexpr std::size_t kMinChallenge = 2 * kMinMerkle + kMinColumnProof + 8 + 8 + 8 + kMinLabeling;
 constexpr std::size_t kMinPartition = 8;
 
-class BinReader {
+// The C1's structure over the generic cursor (formats/bincode.hpp), field paths as in the JSON form.
+class BinReader : public formats::BincodeReader {
  public:
-  BinReader(std::span<const std::uint8_t> b) : d_(b.data()), n_(b.size()) {}
-  std::string err;
+  using BincodeReader::BincodeReader;
 
-  std::size_t left() const { return n_ - pos_; }
-  std::size_t pos() const { return pos_; }
-
-  bool fail_at(std::size_t at, const JsonPath& p, const std::string& msg) {
-    err = "bincode: offset " + std::to_string(at) + ": " + p.str() + ": " + msg;
-    return false;
-  }
-  bool need(const JsonPath& p, std::size_t k) {
-    if (left() < k)
-      return fail_at(pos_, p, "unexpected end of data (need " + std::to_string(k) + " bytes, " + std::to_string(left()) +
-                                  " left)");
-    return true;
-  }
-  bool u32(const JsonPath& p, std::uint32_t& v) {
-    if (!need(p, 4)) return false;
-    std::uint32_t x;
-    std::memcpy(&x, d_ + pos_, 4);
-    if constexpr (std::endian::native == std::endian::big) x = __builtin_bswap32(x);
-    v = x;
-    pos_ += 4;
-    return true;
-  }
-  bool u64(const JsonPath& p, std::uint64_t& v) {
-    if (!need(p, 8)) return false;
-    std::uint64_t x;
-    std::memcpy(&x, d_ + pos_, 8);
-    if constexpr (std::endian::native == std::endian::big) x = __builtin_bswap64(x);
-    v = x;
-    pos_ += 8;
-    return true;
-  }
-  bool b32(const JsonPath& p, Bytes32& v) {
-    if (!need(p, 32)) return false;
-    std::memcpy(v.data(), d_ + pos_, 32);
-    pos_ += 32;
-    return true;
-  }
-  // A Vec length whose elements take at least min_elem bytes each.
-  bool len(const JsonPath& p, std::size_t min_elem, std::uint64_t& v) {
-    const std::size_t at = pos_;
-    if (!u64(p, v)) return false;
-    if (v > left() / min_elem)
-      return fail_at(at, p, "length " + std::to_string(v) + " needs at least " +
-                                (v > ~std::uint64_t(0) / min_elem ? std::string("2^64") : std::to_string(v * min_elem)) +
-                                " bytes, " + std::to_string(left()) + " left");
-    return true;
-  }
-  bool b32_vec(const JsonPath& p, std::vector<Bytes32>& out) {
-    std::uint64_t k;
-    if (!len(p, 32, k)) return false;
-    out.resize(k);
-    if (k) std::memcpy(out.data(), d_ + pos_, k * 32);
-    pos_ += k * 32;
-    return true;
-  }
+  bool b32(const JsonPath& p, Bytes32& v) { return raw(p, v.data(), 32); }
+  bool b32_vec(const JsonPath& p, std::vector<Bytes32>& out) { return fixed_vec(p, out); }
 
   bool inclusion_path(const JsonPath& p, InclusionPath& out) {
     const JsonPath pp = p.child("path");
@@ -97,7 +45,7 @@ class BinReader {
 
   bool merkle(const JsonPath& p, VanillaMerkleProof& m) {
     const JsonPath data = p.child("data");
-    const std::size_t at = pos_;
+    const std::size_t at = pos();
     std::uint32_t v;
     if (!u32(data, v)) return false;
     m.base.clear();
@@ -161,7 +109,7 @@ class BinReader {
   }
 
   bool c1(C1Output& out) {
-    const JsonPath root = detail::root_path();
+    const JsonPath root = formats::root_path();
     const JsonPath vp = root.child("vanilla_proofs");
     std::uint64_t parts;
     if (!len(vp, kMinPartition, parts)) return false;
@@ -178,14 +126,8 @@ class BinReader {
         !b32(root.child("replica_id"), out.replica_id) || !b32(root.child("seed"), out.seed) ||
         !b32(root.child("ticket"), out.ticket))
       return false;
-    if (left() != 0) return fail_at(pos_, root, std::to_string(left()) + " trailing bytes after the C1 output");
-    return true;
+    return end(root, "the C1 output");
   }
-
- private:
-  const std::uint8_t* d_;
-  std::size_t n_;
-  std::size_t pos_ = 0;
 };
 
 // ------------------------------------------------------------------------------------------------
@@ -204,28 +146,12 @@ std::size_t merkle_size(const VanillaMerkleProof& m) {
 std::size_t column_size(const ColumnProof& c) { return 4 + 8 + 32 * c.rows.size() + merkle_size(c.inclusion_proof); }
 std::size_t labeling_size(const LabelingProof& l) { return 8 + 32 * l.parents.size() + 4 + 8; }
 
-class BinWriter {
+class BinWriter : public formats::BincodeWriter {
  public:
-  explicit BinWriter(std::size_t size) : out_(size) {}
-  void u32(std::uint32_t v) {
-    if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap32(v);
-    std::memcpy(out_.data() + pos_, &v, 4);
-    pos_ += 4;
-  }
-  void u64(std::uint64_t v) {
-    if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
-    std::memcpy(out_.data() + pos_, &v, 8);
-    pos_ += 8;
-  }
-  void b32(const Bytes32& b) {
-    std::memcpy(out_.data() + pos_, b.data(), 32);
-    pos_ += 32;
-  }
-  void b32_vec(const std::vector<Bytes32>& v) {
-    u64(v.size());
-    if (!v.empty()) std::memcpy(out_.data() + pos_, v.data(), 32 * v.size());
-    pos_ += 32 * v.size();
-  }
+  using BincodeWriter::BincodeWriter;
+
+  void b32(const Bytes32& b) { raw(b.data(), 32); }
+  void b32_vec(const std::vector<Bytes32>& v) { fixed_vec(v); }
   void path(const InclusionPath& p) {
     u64(p.size());
     for (const PathElement& e : p) {
@@ -266,14 +192,10 @@ class BinWriter {
     u32(l.layer_index);
     u64(l.node);
   }
-  std::vector<std::uint8_t> finish() {
-    if (pos_ != out_.size()) throw std::logic_error("c1 bincode: size mismatch");
-    return std::move(out_);
+  std::vector<std::uint8_t> finish(std::size_t expected) && {
+    if (pos() != expected) throw std::logic_error("c1 bincode: size mismatch");
+    return std::move(*this).BincodeWriter::finish();
   }
-
- private:
-  std::vector<std::uint8_t> out_;
-  std::size_t pos_ = 0;
 };
 
 }  // namespace
@@ -295,7 +217,8 @@ std::size_t c1_bincode_size(const C1Output& c1) {
 }
 
 std::vector<std::uint8_t> write_c1_bincode(const C1Output& c1) {
-  BinWriter w(c1_bincode_size(c1));
+  const std::size_t size = c1_bincode_size(c1);
+  BinWriter w(size);
   w.u64(c1.vanilla_proofs.size());
   for (const auto& part : c1.vanilla_proofs) {
     w.u64(part.size());
@@ -317,7 +240,7 @@ std::vector<std::uint8_t> write_c1_bincode(const C1Output& c1) {
   w.b32(c1.replica_id);
   w.b32(c1.seed);
   w.b32(c1.ticket);
-  return w.finish();
+  return std::move(w).finish(size);
 }
 
 Result<std::string> infer_registered_proof(const C1Output& c1) {
