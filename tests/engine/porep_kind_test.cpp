@@ -119,7 +119,8 @@ TEST(PorepKind, ProvesA2KiBSectorRefusesBadC1sAndJoinsDuplicates) {
   EXPECT_EQ(ra.num_partitions, 1u);
   EXPECT_GT(ra.synthesis_ms, 0u);
 
-  // Accepted by the C2 layer's verifier with the .vk file (not the key the engine loaded).
+  // Accepted by the PoRep family's verifier (porep::verify_porep) with the .vk file (not the key the
+  // engine loaded).
   const auto& cfg = porep::porep_config_by_name(kProof);
   auto vk = porep::load_porep_vk(cfg, params_dir());
   ASSERT_TRUE(vk) << vk.error();
@@ -151,7 +152,8 @@ TEST(PorepKind, ProvesA2KiBSectorRefusesBadC1sAndJoinsDuplicates) {
   ASSERT_EQ(st.sizing.count("porep-c2/porep-2k"), 1u);
   const auto sizing = st.sizing["porep-c2/porep-2k"];
   EXPECT_GT(sizing.model_bytes, std::uint64_t(256) << 20);
-  // The numbers porep_kind.cpp's model comment quotes (peak RSS growth of the solo partition).
+  // The numbers PorepJob::partition_memory's model comment (filecoin/porep/porep_job.cpp) quotes (peak
+  // RSS growth of the solo partition).
   std::printf("porep-2k partition on the cpu backend: model %llu bytes, measured %llu bytes (%llu samples)\n",
               (unsigned long long)sizing.model_bytes, (unsigned long long)sizing.measured_bytes,
               (unsigned long long)sizing.samples);
