@@ -5,11 +5,63 @@
 #include "base/hex.hpp"
 #include "formats/base64.hpp"
 #include "formats/bincode.hpp"
+#include "formats/bincode_fields.hpp"
+#include "formats/fields.hpp"
 #include "formats/json_outline.hpp"
 #include "formats/json_path.hpp"
 
 namespace cuzk::formats {
+namespace fields_test {
+
+// serde: Outer { a: u32, inner: Inner { b: Vec<[u8; 2]>, _h: PhantomData }, items: Vec<Item> }, Item { x: u64 }.
+struct Item {
+  std::uint64_t x = 0;
+};
+constexpr auto fields(const Item*) { return std::make_tuple(field("x", &Item::x)); }
+struct Outer {
+  std::uint32_t a = 0;
+  std::vector<std::array<std::uint8_t, 2>> b;
+  std::vector<Item> items;
+};
+constexpr auto fields(const Outer*) {
+  return std::make_tuple(field("a", &Outer::a), group("inner", field("b", &Outer::b), phantom("_h")),
+                         field("items", &Outer::items));
+}
+
+}  // namespace fields_test
+
 namespace {
+
+TEST(BincodeFields, OneDeclarationDrivesReadWriteSizeAndBounds) {
+  using fields_test::Outer;
+  static_assert(bincode_min_size<Outer>() == 4 + 8 + 8);
+  Outer o;
+  o.a = 5;
+  o.b = {{1, 2}, {3, 4}};
+  o.items = {{7}, {8}};
+  EXPECT_EQ(bincode_size(o), 4u + 8 + 4 + 8 + 16);
+  BincodeWriter w(bincode_size(o));
+  bincode_write(w, o);
+  const auto bytes = std::move(w).finish();
+  BincodeReader r(bytes);
+  Outer back;
+  ASSERT_TRUE(bincode_read(r, root_path(), back)) << r.err;
+  EXPECT_EQ(back.a, 5u);
+  EXPECT_EQ(back.b, o.b);
+  ASSERT_EQ(back.items.size(), 2u);
+  EXPECT_EQ(back.items[1].x, 8u);
+  EXPECT_TRUE(r.end(root_path(), "Outer"));
+  // The path of a failure names the group and the element.
+  std::vector<std::uint8_t> cut(bytes.begin(), bytes.end() - 4);
+  BincodeReader short_r(cut);
+  Outer partial;
+  ASSERT_FALSE(bincode_read(short_r, root_path(), partial));
+  EXPECT_EQ(short_r.err, "bincode: offset 16: items: length 2 needs at least 16 bytes, 12 left");
+  std::vector<std::uint8_t> cut2(bytes.begin(), bytes.begin() + 14);
+  BincodeReader short_b(cut2);
+  ASSERT_FALSE(bincode_read(short_b, root_path(), partial));
+  EXPECT_EQ(short_b.err, "bincode: offset 4: inner.b: length 2 needs at least 4 bytes, 2 left");
+}
 
 TEST(JsonPath, RendersKeysAndIndices) {
   const JsonPath root = root_path();
