@@ -1,6 +1,7 @@
 // The field declaration of the vanilla Merkle proof (merkle_proof.hpp), shared by every proof family's
-// vanilla-proof formats: PathElement as a described struct, and MerkleProof as a bincode codec (it is a
-// tagged enum whose InclusionPath fields are `{ path: Vec<PathElement> }` wrappers):
+// vanilla-proof formats: PathElement as a described struct, and MerkleProof as a bincode and a JSON
+// codec (it is an externally tagged enum whose InclusionPath fields are `{ path: Vec<PathElement> }`
+// wrappers):
 //   u32 variant, then Single: root, leaf, path | Sub: base_proof, sub_proof, root, leaf |
 //   Top: base_proof, sub_proof, top_proof, root, leaf.
 #pragma once
@@ -11,6 +12,7 @@
 #include "filecoin/common/merkle_proof.hpp"
 #include "formats/bincode_fields.hpp"
 #include "formats/fields.hpp"
+#include "formats/json_fields.hpp"
 
 namespace cuzk::filecoin {
 
@@ -85,6 +87,49 @@ struct BincodeCodec<filecoin::VanillaMerkleProof> {
     if (m.kind != filecoin::MerkleProofKind::kSingle) n += bincode_size(m.sub);
     if (m.kind == filecoin::MerkleProofKind::kTop) n += bincode_size(m.top);
     return n;
+  }
+};
+
+template <>
+struct JsonCodec<filecoin::VanillaMerkleProof> {
+  using M = filecoin::VanillaMerkleProof;
+
+  static void path(JsonOut& o, const filecoin::InclusionPath& p) {
+    o.lit("{\"path\":");
+    json_write(o, p);
+    o.ch('}');
+  }
+
+  // {"data":{"Single":{"root","leaf","path"}}} | {"data":{"Sub":{"base_proof","sub_proof","root","leaf"}}} |
+  // {"data":{"Top":{"base_proof","sub_proof","top_proof","root","leaf"}}}
+  static void write(JsonOut& o, const M& m) {
+    switch (m.kind) {
+      case filecoin::MerkleProofKind::kSingle:
+        o.lit("{\"data\":{\"Single\":{\"root\":");
+        o.bytes(m.root);
+        o.lit(",\"leaf\":");
+        o.bytes(m.leaf);
+        o.lit(",\"path\":");
+        path(o, m.base);
+        break;
+      case filecoin::MerkleProofKind::kSub:
+      case filecoin::MerkleProofKind::kTop:
+        o.lit(m.kind == filecoin::MerkleProofKind::kSub ? "{\"data\":{\"Sub\":{\"base_proof\":"
+                                                        : "{\"data\":{\"Top\":{\"base_proof\":");
+        path(o, m.base);
+        o.lit(",\"sub_proof\":");
+        path(o, m.sub);
+        if (m.kind == filecoin::MerkleProofKind::kTop) {
+          o.lit(",\"top_proof\":");
+          path(o, m.top);
+        }
+        o.lit(",\"root\":");
+        o.bytes(m.root);
+        o.lit(",\"leaf\":");
+        o.bytes(m.leaf);
+        break;
+    }
+    o.lit("}}}");
   }
 };
 
