@@ -1,5 +1,6 @@
-// C1 JSON reading (c1_json.hpp): a strict reader over simdjson's DOM, cut into one DOM per challenge
-// proof by the outline scanner (formats/json_outline.hpp) on the fast path, and the Curio wrapper.
+// C1 JSON reading (c1_json.hpp): the strict reader of formats/json_reader.hpp driven by the field
+// declarations (c1_fields.hpp), cut into one DOM per challenge proof by the outline scanner
+// (formats/json_outline.hpp) on the fast path, and the Curio wrapper.
 // The generic pieces (paths, syntax-error locator, base64, big buffers) live in formats/; writing is
 // c1_json_write.cpp.
 #include "filecoin/porep/c1_json.hpp"
@@ -16,7 +17,10 @@
 #include <optional>
 
 #include "filecoin/porep/config.hpp"
+#include "filecoin/common/merkle_proof_json.hpp"
+#include "filecoin/porep/c1_fields.hpp"
 #include "formats/base64.hpp"
+#include "formats/json_reader.hpp"
 #include "formats/json_outline.hpp"
 
 namespace cuzk::filecoin::porep {
@@ -67,9 +71,10 @@ bool split_challenge_proofs(std::string_view json, std::vector<formats::JsonRang
 constexpr std::array<std::string_view, 5> kVanillaKeys = {"StackedDrg2KiBV1", "StackedDrg8MiBV1", "StackedDrg512MiBV1",
                                                           "StackedDrg32GiBV1", "StackedDrg64GiBV1"};
 
-class Reader {
+// The top level of a C1 over the generic strict reader; the challenge proofs come from their field
+// declarations (c1_fields.hpp), one DOM per challenge proof on the fast path.
+class Reader : public formats::StrictJsonReader {
  public:
-  std::string err;
 
   // Chunked mode: the challenge proofs were cut out of the document and replaced by their index in
   // `ranges`; each is parsed on its own with one reused parser.
@@ -83,238 +88,8 @@ class Reader {
   };
   Chunks* chunks = nullptr;
 
-  bool fail(const JsonPath& p, std::string_view msg) {
-    err = p.str();
-    err += ": ";
-    err += msg;
-    return false;
-  }
-
-  static std::string describe(dom::element e) {
-    switch (e.type()) {
-      case dom::element_type::ARRAY: return "array";
-      case dom::element_type::OBJECT: return "object";
-      case dom::element_type::NULL_VALUE: return "null";
-      default: break;
-    }
-    const char* kind = "";
-    switch (e.type()) {
-      case dom::element_type::INT64:
-      case dom::element_type::UINT64: kind = "integer "; break;
-      case dom::element_type::DOUBLE: kind = "number "; break;
-      case dom::element_type::STRING: kind = "string "; break;
-      case dom::element_type::BOOL: kind = "boolean "; break;
-      default: break;
-    }
-    std::string text = simdjson::to_string(e);
-    if (text.size() > 40) text = text.substr(0, 37) + "...";
-    return kind + text;
-  }
-
-  // Object with a fixed field list; optional_mask marks fields that may be absent. f(i, value, path).
-  template <std::size_t N, class F>
-  bool object(dom::element e, const JsonPath& p, const std::array<std::string_view, N>& names,
-              std::uint32_t optional_mask, F&& f) {
-    dom::object obj;
-    if (e.get_object().get(obj) != simdjson::SUCCESS) return fail(p, "expected object, got " + describe(e));
-    std::uint32_t seen = 0;
-    for (dom::key_value_pair kv : obj) {
-      std::size_t i = 0;
-      while (i < N && names[i] != kv.key) ++i;
-      const JsonPath c = p.child(kv.key);
-      if (i == N) return fail(c, "unknown field (expected " + join(names) + ")");
-      if ((seen >> i) & 1u) return fail(c, "duplicate field");
-      seen |= 1u << i;
-      if (!f(i, kv.value, c)) return false;
-    }
-    for (std::size_t i = 0; i < N; ++i)
-      if (!((seen >> i) & 1u) && !((optional_mask >> i) & 1u))
-        return fail(p, "missing field '" + std::string(names[i]) + "'");
-    return true;
-  }
-
-  // Externally tagged enum: an object with exactly one key, one of `names`.
-  template <std::size_t N, class F>
-  bool variant(dom::element e, const JsonPath& p, const std::array<std::string_view, N>& names, const char* what, F&& f) {
-    dom::object obj;
-    if (e.get_object().get(obj) != simdjson::SUCCESS)
-      return fail(p, std::string("expected ") + what + " (object with one of " + join(names) + "), got " + describe(e));
-    std::size_t count = 0;
-    for (dom::key_value_pair kv : obj) {
-      (void)kv;
-      ++count;
-    }
-    if (count != 1)
-      return fail(p, std::string("expected ") + what + " with exactly one variant (" + join(names) + "), got " +
-                         std::to_string(count) + " keys");
-    dom::key_value_pair kv = *obj.begin();
-    std::size_t i = 0;
-    while (i < N && names[i] != kv.key) ++i;
-    const JsonPath c = p.child(kv.key);
-    if (i == N) return fail(c, std::string("unknown ") + what + " variant (expected " + join(names) + ")");
-    return f(i, kv.value, c);
-  }
-
-  template <std::size_t N>
-  static std::string join(const std::array<std::string_view, N>& names) {
-    std::string s;
-    for (std::size_t i = 0; i < N; ++i) {
-      if (i) s += ", ";
-      s += names[i];
-    }
-    return s;
-  }
-
-  template <class T, class F>
-  bool array_of(dom::element e, const JsonPath& p, std::vector<T>& out, F&& elem) {
-    dom::array arr;
-    if (e.get_array().get(arr) != simdjson::SUCCESS) return fail(p, "expected array, got " + describe(e));
-    out.clear();
-    out.resize(arr.size());
-    std::uint64_t i = 0;
-    for (dom::element v : arr) {
-      if (i >= out.size()) out.emplace_back();  // size() saturates only for huge arrays
-      if (!elem(v, p.child(i), out[i])) return false;
-      ++i;
-    }
-    out.resize(i);
-    return true;
-  }
-
-  __attribute__((flatten)) bool bytes32(dom::element e, const JsonPath& p, Bytes32& out) {
-    dom::array arr;
-    if (e.get_array().get(arr) != simdjson::SUCCESS)
-      return fail(p, "expected array of 32 bytes, got " + describe(e));
-    const std::size_t n = arr.size();
-    if (n != 32) return fail(p, "expected 32 bytes, got " + std::to_string(n));
-    std::size_t i = 0;
-    for (dom::element v : arr) {
-      std::uint64_t x;
-      if (v.get_uint64().get(x) != simdjson::SUCCESS || x > 255)
-        return fail(p.child(i), "expected integer 0..255, got " + describe(v));
-      out[i++] = static_cast<std::uint8_t>(x);
-    }
-    return true;
-  }
-
-  bool bytes32_vec(dom::element e, const JsonPath& p, std::vector<Bytes32>& out) {
-    return array_of(e, p, out, [&](dom::element v, const JsonPath& c, Bytes32& b) { return bytes32(v, c, b); });
-  }
-
-  bool u64(dom::element e, const JsonPath& p, std::uint64_t& out) {
-    if (e.get_uint64().get(out) != simdjson::SUCCESS)
-      return fail(p, "expected unsigned 64-bit integer, got " + describe(e));
-    return true;
-  }
-  bool u32(dom::element e, const JsonPath& p, std::uint32_t& out) {
-    std::uint64_t x;
-    if (e.get_uint64().get(x) != simdjson::SUCCESS || x > 0xffffffffu)
-      return fail(p, "expected unsigned 32-bit integer, got " + describe(e));
-    out = static_cast<std::uint32_t>(x);
-    return true;
-  }
-
-  bool inclusion_path(dom::element e, const JsonPath& p, InclusionPath& out) {
-    static constexpr std::array<std::string_view, 1> kFields = {"path"};
-    return object(e, p, kFields, 0, [&](std::size_t, dom::element v, const JsonPath& c) {
-      return array_of(v, c, out, [&](dom::element ev, const JsonPath& ec, PathElement& pe) {
-        static constexpr std::array<std::string_view, 2> kElem = {"hashes", "index"};
-        return object(ev, ec, kElem, 0, [&](std::size_t i, dom::element fv, const JsonPath& fc) {
-          return i == 0 ? bytes32_vec(fv, fc, pe.hashes) : u64(fv, fc, pe.index);
-        });
-      });
-    });
-  }
-
-  bool merkle_proof(dom::element e, const JsonPath& p, VanillaMerkleProof& out) {
-    static constexpr std::array<std::string_view, 1> kFields = {"data"};
-    return object(e, p, kFields, 0, [&](std::size_t, dom::element v, const JsonPath& c) {
-      static constexpr std::array<std::string_view, 3> kKinds = {"Single", "Sub", "Top"};
-      return variant(v, c, kKinds, "ProofData", [&](std::size_t k, dom::element pv, const JsonPath& pc) {
-        out.kind = static_cast<MerkleProofKind>(k);
-        out.base.clear();
-        out.sub.clear();
-        out.top.clear();
-        if (k == 0) {
-          static constexpr std::array<std::string_view, 3> kSingle = {"root", "leaf", "path"};
-          return object(pv, pc, kSingle, 0, [&](std::size_t i, dom::element fv, const JsonPath& fc) {
-            if (i == 0) return bytes32(fv, fc, out.root);
-            if (i == 1) return bytes32(fv, fc, out.leaf);
-            return inclusion_path(fv, fc, out.base);
-          });
-        }
-        if (k == 1) {
-          static constexpr std::array<std::string_view, 4> kSub = {"base_proof", "sub_proof", "root", "leaf"};
-          return object(pv, pc, kSub, 0, [&](std::size_t i, dom::element fv, const JsonPath& fc) {
-            if (i == 0) return inclusion_path(fv, fc, out.base);
-            if (i == 1) return inclusion_path(fv, fc, out.sub);
-            if (i == 2) return bytes32(fv, fc, out.root);
-            return bytes32(fv, fc, out.leaf);
-          });
-        }
-        static constexpr std::array<std::string_view, 5> kTop = {"base_proof", "sub_proof", "top_proof", "root", "leaf"};
-        return object(pv, pc, kTop, 0, [&](std::size_t i, dom::element fv, const JsonPath& fc) {
-          if (i == 0) return inclusion_path(fv, fc, out.base);
-          if (i == 1) return inclusion_path(fv, fc, out.sub);
-          if (i == 2) return inclusion_path(fv, fc, out.top);
-          if (i == 3) return bytes32(fv, fc, out.root);
-          return bytes32(fv, fc, out.leaf);
-        });
-      });
-    });
-  }
-
-  bool column_proof(dom::element e, const JsonPath& p, ColumnProof& out) {
-    static constexpr std::array<std::string_view, 2> kFields = {"column", "inclusion_proof"};
-    return object(e, p, kFields, 0, [&](std::size_t i, dom::element v, const JsonPath& c) {
-      if (i == 1) return merkle_proof(v, c, out.inclusion_proof);
-      static constexpr std::array<std::string_view, 3> kColumn = {"index", "rows", "_h"};
-      return object(v, c, kColumn, 0b100, [&](std::size_t j, dom::element fv, const JsonPath& fc) {
-        if (j == 0) return u32(fv, fc, out.index);
-        if (j == 1) return bytes32_vec(fv, fc, out.rows);
-        if (!fv.is_null()) return fail(fc, "expected null, got " + describe(fv));
-        return true;
-      });
-    });
-  }
-
-  bool labeling_proof(dom::element e, const JsonPath& p, LabelingProof& out) {
-    static constexpr std::array<std::string_view, 3> kFields = {"parents", "layer_index", "node"};
-    return object(e, p, kFields, 0, [&](std::size_t i, dom::element v, const JsonPath& c) {
-      if (i == 0) return bytes32_vec(v, c, out.parents);
-      if (i == 1) return u32(v, c, out.layer_index);
-      return u64(v, c, out.node);
-    });
-  }
-
-  bool challenge_proof(dom::element e, const JsonPath& p, ChallengeProof& out) {
-    static constexpr std::array<std::string_view, 5> kFields = {"comm_d_proofs", "comm_r_last_proof",
-                                                                "replica_column_proofs", "labeling_proofs",
-                                                                "encoding_proof"};
-    return object(e, p, kFields, 0, [&](std::size_t i, dom::element v, const JsonPath& c) {
-      switch (i) {
-        case 0: return merkle_proof(v, c, out.comm_d_proofs);
-        case 1: return merkle_proof(v, c, out.comm_r_last_proof);
-        case 2: {
-          static constexpr std::array<std::string_view, 3> kRcp = {"c_x", "drg_parents", "exp_parents"};
-          return object(v, c, kRcp, 0, [&](std::size_t j, dom::element fv, const JsonPath& fc) {
-            auto col = [&](dom::element x, const JsonPath& xc, ColumnProof& cp) { return column_proof(x, xc, cp); };
-            if (j == 0) return column_proof(fv, fc, out.c_x);
-            if (j == 1) return array_of(fv, fc, out.drg_parents, col);
-            return array_of(fv, fc, out.exp_parents, col);
-          });
-        }
-        case 3:
-          return array_of(v, c, out.labeling_proofs, [&](dom::element x, const JsonPath& xc, LabelingProof& lp) {
-            return labeling_proof(x, xc, lp);
-          });
-        default: return labeling_proof(v, c, out.encoding_proof);
-      }
-    });
-  }
-
   bool challenge_entry(dom::element e, const JsonPath& p, ChallengeProof& out) {
-    if (chunks == nullptr) return challenge_proof(e, p, out);
+    if (chunks == nullptr) return read(e, p, out);
     std::uint64_t idx;
     if (e.get_uint64().get(idx) != simdjson::SUCCESS || idx != chunks->next || idx >= chunks->ranges.size())
       return fail(p, "not a challenge proof cut out by the outline scan");
@@ -328,7 +103,7 @@ class Reader {
     }
     dom::element root;
     if (chunks->parser.parse(b, len, false).get(root) != simdjson::SUCCESS) return fail(p, "syntax error");
-    return challenge_proof(root, p, out);
+    return read(root, p, out);
   }
 
   bool c1(dom::element e, C1Output& out) {
@@ -358,11 +133,11 @@ class Reader {
                                               });
                             });
           });
-        case 2: return bytes32(v, c, out.comm_r);
-        case 3: return bytes32(v, c, out.comm_d);
-        case 4: return bytes32(v, c, out.replica_id);
-        case 5: return bytes32(v, c, out.seed);
-        default: return bytes32(v, c, out.ticket);
+        case 2: return bytes(v, c, out.comm_r);
+        case 3: return bytes(v, c, out.comm_d);
+        case 4: return bytes(v, c, out.replica_id);
+        case 5: return bytes(v, c, out.seed);
+        default: return bytes(v, c, out.ticket);
       }
     });
   }
