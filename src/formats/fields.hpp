@@ -1,6 +1,7 @@
-// One field declaration per struct, read by every format that serializes it (bincode today through
-// formats/bincode_fields.hpp; the JSON reader and writer are to follow). A struct is described in its
-// own namespace by a function found by argument-dependent lookup:
+// One field declaration per struct, read by every format that serializes it: bincode
+// (formats/bincode_fields.hpp), the strict JSON reader (json_reader.hpp) and the JSON writer
+// (json_fields.hpp). A struct is described in its own namespace by a function found by
+// argument-dependent lookup:
 //
 //   constexpr auto fields(const LabelingProof*) {
 //     return std::make_tuple(formats::field("parents", &LabelingProof::parents),
@@ -11,7 +12,7 @@
 // in serde's declaration order. `group("name", ...)` is a nested serde struct whose fields live in the
 // outer C++ struct (ColumnProof's `column`); `phantom("name")` is a PhantomData field (JSON null,
 // absent in bincode). Types whose encoding is not a plain field list (tagged enums, wrappers) get a
-// codec specialization instead (e.g. formats::BincodeCodec<VanillaMerkleProof>).
+// codec specialization instead (BincodeCodec / JsonCodec / JsonReadCodec<VanillaMerkleProof>).
 #pragma once
 
 #include <string_view>
