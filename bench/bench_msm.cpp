@@ -2,71 +2,24 @@
 // witness case) through the general entry point and through msm_g1_bits.
 //
 //   bench_msm [--min-log N] [--max-log N] [--threads N] [--window C] [--buckets auto|xyzz|affine]
-//             [--sweep] [--no-g1] [--no-g2]
+//             [--sweep] [--no-g1] [--no-g2] [--format text|md|csv|json]
 //
 // --sweep times G1 at every window c-3 .. c+3 around the table's choice, with both bucket kinds
-// (used to tune the table).
+// (used to tune the table). Results: bench/RESULTS_math.md.
 #include <algorithm>
-#include <chrono>
-#include <ctime>
-#include <fstream>
-#include <string>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "base/parallel.hpp"
+#include "harness.hpp"
 #include "math/ec/batch_affine.hpp"
 #include "math/msm/msm.hpp"
 
 using namespace cuzk::math;
+namespace bench = cuzk::bench;
 
 namespace {
-
-struct Args {
-  unsigned min_log = 12, max_log = 20;
-  std::size_t threads = 0;
-  unsigned window = 0;
-  MsmBuckets buckets = MsmBuckets::kAuto;
-  bool sweep = false, g1 = true, g2 = true;
-};
-
-Args parse(int argc, char** argv) {
-  Args a;
-  for (int i = 1; i < argc; ++i) {
-    auto next = [&]() -> long {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "%s needs a value\n", argv[i]);
-        std::exit(2);
-      }
-      return std::strtol(argv[++i], nullptr, 10);
-    };
-    if (!std::strcmp(argv[i], "--max-log")) a.max_log = unsigned(next());
-    else if (!std::strcmp(argv[i], "--min-log")) a.min_log = unsigned(next());
-    else if (!std::strcmp(argv[i], "--threads")) a.threads = std::size_t(next());
-    else if (!std::strcmp(argv[i], "--window")) a.window = unsigned(next());
-    else if (!std::strcmp(argv[i], "--sweep")) a.sweep = true;
-    else if (!std::strcmp(argv[i], "--buckets") && i + 1 < argc) {
-      const char* v = argv[++i];
-      if (!std::strcmp(v, "xyzz")) a.buckets = MsmBuckets::kXyzz;
-      else if (!std::strcmp(v, "affine")) a.buckets = MsmBuckets::kBatchAffine;
-      else a.buckets = MsmBuckets::kAuto;
-    }
-    else if (!std::strcmp(argv[i], "--no-g2")) a.g2 = false;
-    else if (!std::strcmp(argv[i], "--no-g1")) a.g1 = false;
-    else {
-      std::fprintf(stderr,
-                   "usage: %s [--min-log N] [--max-log N] [--threads N] [--window C] [--buckets auto|xyzz|affine] "
-                   "[--sweep] [--no-g1] [--no-g2]\n",
-                   argv[0]);
-      std::exit(2);
-    }
-  }
-  if (!a.threads) a.threads = cuzk::default_threads();
-  return a;
-}
 
 struct Rng {  // splitmix64
   std::uint64_t s;
@@ -101,107 +54,89 @@ std::vector<Affine<C>> make_bases(std::size_t n, const Affine<C>& gen, Rng& rng,
   return batch_to_affine<C>(std::span<const Jacobian<C>>(jac), threads);
 }
 
-double cpu_ms() {  // CPU time of the whole process (all threads)
-  timespec t;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
-}
-
-std::string loadavg() {
-  std::ifstream f("/proc/loadavg");
-  std::string a, b, c;
-  f >> a >> b >> c;
-  return a + " " + b + " " + c;
-}
-
-// Best of several runs: repeats while the total stays under ~1 s (a single run when it is slower).
-// Also reports the CPU time of that best run: on a shared machine, cpu / threads is what the wall
-// time would be without other load (when the work parallelizes perfectly).
-struct Timing {
-  double ms, cpu;
-};
-template <class Fn>
-Timing time_ms(Fn&& fn) {
-  Timing best{1e300, 0};
-  double total = 0;
-  for (int rep = 0; rep < 20 && (rep < 2 || total < 1000.0); ++rep) {
-    const double c0 = cpu_ms();
-    auto t0 = std::chrono::steady_clock::now();
-    fn();
-    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    const double cpu = cpu_ms() - c0;
-    if (ms < best.ms) best = {ms, cpu};
-    total += ms;
-    if (ms > 2000.0) break;
-  }
-  return best;
-}
+// Best of several runs: repeats while the total stays under ~1 s (a single run when it is slower
+// than 2 s). The CPU time of that best run is reported too: on a shared machine, cpu / threads is
+// what the wall time would be without other load (when the work parallelizes perfectly).
+const bench::Repeat kRepeat = [] {
+  bench::Repeat r = bench::Repeat::for_about(1000.0, 2, 20);
+  r.slow_run_ms = 2000.0;
+  return r;
+}();
 
 volatile bool g_sink;
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  const Args args = parse(argc, argv);
+  unsigned min_log = 12, max_log = 20, window = 0;
+  std::size_t threads = 0;
+  std::string buckets_name = "auto";
+  bool sweep = false, g1 = true, g2 = true;
+  bench::Cli cli("bench_msm", "MSM on G1 and G2 (random scalars; G1 also with 0/1 scalars), sizes 2^min-log .. 2^max-log in steps of 4x");
+  cli.option("--min-log", min_log, "N", "smallest log2 n", 1, 28)
+      .option("--max-log", max_log, "N", "largest log2 n", 1, 28)
+      .option("--threads", threads, "N", "threads (0: all cores)")
+      .option("--window", window, "C", "window bits (0: the table's choice)", 0, 24)
+      .choice("--buckets", buckets_name, {"auto", "xyzz", "affine"}, "bucket kind")
+      .flag("--sweep", sweep, "also time G1 at windows c-3 .. c+3 with both bucket kinds")
+      .flag("--no-g1", g1, "skip G1", false)
+      .flag("--no-g2", g2, "skip G2", false);
+  if (!cli.parse(argc, argv)) return cli.exit_code();
+  if (!threads) threads = cuzk::default_threads();
+  const MsmBuckets buckets = buckets_name == "xyzz"     ? MsmBuckets::kXyzz
+                             : buckets_name == "affine" ? MsmBuckets::kBatchAffine
+                                                        : MsmBuckets::kAuto;
+  const bench::Format fmt = cli.format();
   Rng rng{0xbe7c4};
-  std::printf("# bench_msm: threads=%zu, load average at start %s\n", args.threads, loadavg().c_str());
-  std::printf("# ms = wall time, best of repeated runs; cpu = CPU time of that run, all threads; points/s = n / ms\n");
+  bench::note(fmt, "bench_msm: threads=%zu, load average at start %s", threads, bench::load_average().c_str());
+  bench::note(fmt, "ms = wall time, best of repeated runs; cpu = CPU time of that run, all threads; points/s = n / ms");
+  MsmOptions opt;
+  opt.threads = threads;
+  opt.window = window;
+  opt.buckets = buckets;
 
-  if (args.g1) {
-    std::printf("\nG1 (random scalars; \"0/1\" = random 0/1 scalars through msm_g1, \"bits\" = msm_g1_bits, same bits)\n");
-    std::printf("%8s %6s %10s %10s %12s %10s %10s\n", "n", "window", "ms", "cpu ms", "points/s", "0/1 ms", "bits ms");
-  }
-  for (unsigned lg = args.min_log; args.g1 && lg <= args.max_log; lg += 2) {
+  bench::Table g1_table(fmt, "G1 (random scalars; \"0/1\" = random 0/1 scalars through msm_g1, \"bits\" = msm_g1_bits, same bits)",
+                        {{"n", 0}, {"window", 0}, {"ms"}, {"cpu ms"}, {"points/s", 3, 'g'}, {"0/1 ms"}, {"bits ms"}});
+  bench::Table sweep_table(fmt, "G1 window sweep (random scalars; the table's window marked)",
+                           {{"n", 0}, {"c", 0}, {"xyzz ms"}, {"xyzz cpu ms"}, {"affine ms"}, {"affine cpu ms"}, {"table", 0, 'f', 0, true}});
+  std::vector<std::vector<bench::Cell>> sweep_rows;
+  for (unsigned lg = min_log; g1 && lg <= max_log; lg += 2) {
     const std::size_t n = std::size_t(1) << lg;
-    auto bases = make_bases<G1Curve>(n, g1_generator(), rng, args.threads);
+    auto bases = make_bases<G1Curve>(n, g1_generator(), rng, threads);
     std::vector<Fr> scalars(n), bitscalars(n);
     std::vector<std::uint64_t> bits((n + 63) / 64);
     for (auto& k : scalars) k = rng.fr();
     for (auto& w : bits) w = rng.next();
     for (std::size_t i = 0; i < n; ++i) bitscalars[i] = ((bits[i / 64] >> (i % 64)) & 1) ? Fr::one() : Fr::zero();
-    MsmOptions opt;
-    opt.threads = args.threads;
-    opt.window = args.window;
-    opt.buckets = args.buckets;
     const unsigned c = msm_window<G1Curve>(n, opt);
-    const Timing t = time_ms([&] { g_sink = msm_g1(bases, scalars, opt).is_identity(); });
-    const Timing t01 = time_ms([&] { g_sink = msm_g1(bases, bitscalars, opt).is_identity(); });
-    const Timing tb = time_ms([&] { g_sink = msm_g1_bits(bases, bits, args.threads).is_identity(); });
-    std::printf("%8zu %6u %10.1f %10.1f %12.3g %10.1f %10.1f\n", n, c, t.ms, t.cpu, double(n) / t.ms * 1e3, t01.ms,
-                tb.ms);
-    std::fflush(stdout);
-    if (args.sweep) {
+    const bench::Timing t = bench::measure(kRepeat, [&] { g_sink = msm_g1(bases, scalars, opt).is_identity(); });
+    const bench::Timing t01 = bench::measure(kRepeat, [&] { g_sink = msm_g1(bases, bitscalars, opt).is_identity(); });
+    const bench::Timing tb = bench::measure(kRepeat, [&] { g_sink = msm_g1_bits(bases, bits, threads).is_identity(); });
+    g1_table.row({n, c, t.best_ms, t.cpu_at_best_ms, t.per_second(double(n)), t01.best_ms, tb.best_ms});
+    if (sweep) {
       for (unsigned cc = c > 3 ? c - 3 : 1; cc <= std::min(c + 3, 20u); ++cc) {
         MsmOptions o = opt;
         o.window = cc;
         o.buckets = MsmBuckets::kXyzz;
-        const Timing tx = time_ms([&] { g_sink = msm_g1(bases, scalars, o).is_identity(); });
+        const bench::Timing tx = bench::measure(kRepeat, [&] { g_sink = msm_g1(bases, scalars, o).is_identity(); });
         o.buckets = MsmBuckets::kBatchAffine;
-        const Timing ta = time_ms([&] { g_sink = msm_g1(bases, scalars, o).is_identity(); });
-        std::printf("    sweep n=2^%u c=%2u  xyzz %9.1f ms (cpu %9.1f)  affine %9.1f ms (cpu %9.1f)%s\n", lg, cc, tx.ms,
-                    tx.cpu, ta.ms, ta.cpu, cc == c ? "  (table)" : "");
-        std::fflush(stdout);
+        const bench::Timing ta = bench::measure(kRepeat, [&] { g_sink = msm_g1(bases, scalars, o).is_identity(); });
+        sweep_rows.push_back({"2^" + std::to_string(lg), cc, tx.best_ms, tx.cpu_at_best_ms, ta.best_ms, ta.cpu_at_best_ms,
+                              cc == c ? "(table)" : ""});
       }
     }
   }
+  for (const auto& r : sweep_rows) sweep_table.row(r);
 
-  if (args.g2) {
-    std::printf("\nG2 (random scalars)\n");
-    std::printf("%8s %6s %10s %10s %12s\n", "n", "window", "ms", "cpu ms", "points/s");
-    for (unsigned lg = args.min_log; lg <= args.max_log; lg += 2) {
-      const std::size_t n = std::size_t(1) << lg;
-      auto bases = make_bases<G2Curve>(n, g2_generator(), rng, args.threads);
-      std::vector<Fr> scalars(n);
-      for (auto& k : scalars) k = rng.fr();
-      MsmOptions opt;
-      opt.threads = args.threads;
-      opt.window = args.window;
-      opt.buckets = args.buckets;
-      const unsigned c = msm_window<G2Curve>(n, opt);
-      const Timing t = time_ms([&] { g_sink = msm_g2(bases, scalars, opt).is_identity(); });
-      std::printf("%8zu %6u %10.1f %10.1f %12.3g\n", n, c, t.ms, t.cpu, double(n) / t.ms * 1e3);
-      std::fflush(stdout);
-    }
+  bench::Table g2_table(fmt, "G2 (random scalars)", {{"n", 0}, {"window", 0}, {"ms"}, {"cpu ms"}, {"points/s", 3, 'g'}});
+  for (unsigned lg = min_log; g2 && lg <= max_log; lg += 2) {
+    const std::size_t n = std::size_t(1) << lg;
+    auto bases = make_bases<G2Curve>(n, g2_generator(), rng, threads);
+    std::vector<Fr> scalars(n);
+    for (auto& k : scalars) k = rng.fr();
+    const unsigned c = msm_window<G2Curve>(n, opt);
+    const bench::Timing t = bench::measure(kRepeat, [&] { g_sink = msm_g2(bases, scalars, opt).is_identity(); });
+    g2_table.row({n, c, t.best_ms, t.cpu_at_best_ms, t.per_second(double(n))});
   }
   return 0;
 }

@@ -14,11 +14,11 @@
 // every point either way.
 //
 //   bench_params_load [--log 22] [--dir DIR] [--keep] [--threads N] [--subgroup] [--profile]
+//                     [--format text|md|csv|json]
+// Results: bench/RESULTS_params.md.
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -29,6 +29,7 @@
 
 #include "base/parallel.hpp"
 #include "formats/bellperson/params.hpp"
+#include "harness.hpp"
 #include "math/ec/bls12_381.hpp"
 #include "math/ec/encoding.hpp"
 
@@ -39,20 +40,14 @@ namespace bp = formats::bellperson;
 using math::Fp;
 using math::G1Affine;
 using math::G2Affine;
-using Clock = std::chrono::steady_clock;
+namespace bench = cuzk::bench;
 
 constexpr std::size_t kDistinctG1 = 4096;
 constexpr std::size_t kDistinctG2 = 512;
 
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
 // CPU time of the whole process (all threads): on a shared machine, bytes per CPU-second is the
 // per-core rate even when other processes take turns on the cores.
-double process_cpu_seconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
-}
+double process_cpu_seconds() { return bench::cpu_ms(bench::CpuClock::kProcess) * 1e-3; }
 
 template <class C>
 std::vector<std::uint8_t> distinct_points(const math::Affine<C>& g, std::size_t n, std::uint64_t seed) {
@@ -132,9 +127,9 @@ LoadResult load(const std::string& path, std::size_t threads, math::SubgroupChec
   if (!reuse) buf = Buffers{};
   LoadResult r;
   const double c0 = process_cpu_seconds();
-  auto t0 = Clock::now();
+  const bench::Stopwatch total;
   auto f = bp::ParamsFile::open(path);
-  r.open_s = seconds_since(t0);
+  r.open_s = total.s();
   if (!f) {
     std::fprintf(stderr, "%s\n", f.error().c_str());
     std::exit(2);
@@ -143,9 +138,9 @@ LoadResult load(const std::string& path, std::size_t threads, math::SubgroupChec
   bp::DecodeOptions opt;
   opt.threads = threads;
   opt.subgroup = sub;
-  auto t1 = Clock::now();
+  const bench::Stopwatch decode;
   auto run = [&](auto view, auto& out, int k) {
-    auto ts = Clock::now();
+    const bench::Stopwatch section;
     if (reuse) {
       auto st = view.decode_into(std::span(out), 0, opt);
       if (!st) {
@@ -160,21 +155,21 @@ LoadResult load(const std::string& path, std::size_t threads, math::SubgroupChec
       }
       out = std::move(*v);
     }
-    r.section_s[k] = seconds_since(ts);
+    r.section_s[k] = section.s();
   };
   run(f->h(), buf.h, 0);
   run(f->l(), buf.l, 1);
   run(f->a(), buf.a, 2);
   run(f->b_g1(), buf.b1, 3);
   run(f->b_g2(), buf.b2, 4);
-  r.decode_s = seconds_since(t1);
+  r.decode_s = decode.s();
   r.cpu_s = process_cpu_seconds() - c0;
   return r;
 }
 
 // Where one thread's time goes on a G1 vector: loads and range check, + Montgomery conversion of
 // both coordinates, + the curve equation (what the decoder does), + writing the output.
-void profile(const std::string& path) {
+void profile(const std::string& path, bench::Format fmt) {
   auto f = bp::ParamsFile::open(path).value();
   auto raw = f.h().raw_all();
   const std::size_t n = std::min<std::size_t>(f.h().size(), 1 << 20);
@@ -191,7 +186,7 @@ void profile(const std::string& path) {
   for (std::size_t i = 0; i < n * 96; i += 4096) sink += raw[i];  // fault the mapping in first
   double t[3];
   for (int stage = 0; stage < 3; ++stage) {
-    auto t0 = Clock::now();
+    const bench::Stopwatch sw;
     for (std::size_t i = 0; i < n; ++i) {
       const std::uint8_t* p = raw.data() + i * 96;
       Fp::Repr x, y;
@@ -207,19 +202,20 @@ void profile(const std::string& path) {
       }
       sink += (fy.square() == fx.square() * fx + b);
     }
-    t[stage] = seconds_since(t0) / double(n) * 1e9;
+    t[stage] = sw.s() / double(n) * 1e9;
   }
-  auto t0 = Clock::now();
+  const bench::Stopwatch chain;
   Fp acc = Fp::one();
   for (std::size_t i = 0; i < n; ++i) acc = acc * b;  // dependent chain: latency
-  double mul_ns = seconds_since(t0) / double(n) * 1e9;
+  double mul_ns = chain.s() / double(n) * 1e9;
   sink += acc.mont_raw()[0];
-  std::printf("\nprofile, 1 thread, %zu G1 points of h (ns per point):\n", n);
-  std::printf("  load + range check                  %7.1f\n", t[0]);
-  std::printf("  + 2 Montgomery conversions (2 mul)  %7.1f\n", t[1]);
-  std::printf("  + curve equation (2 sqr + 1 mul)    %7.1f   (full fast path without the output store)\n", t[2]);
-  std::printf("  one Fp multiplication (latency)     %7.1f\n", mul_ns);
-  std::printf("  (sink %llu)\n", (unsigned long long)(sink & 1));
+  bench::Table table(fmt, bench::strf("profile, 1 thread, %zu G1 points of h (scalar path)", n),
+                     {{"stage", 0, 'f', 36, true}, {"ns/point", 1}});
+  table.row({"load + range check", t[0]});
+  table.row({"+ 2 Montgomery conversions (2 mul)", t[1]});
+  table.row({"+ curve equation (2 sqr + 1 mul)", t[2]});  // the full fast path without the output store
+  table.row({"one Fp multiplication (latency)", mul_ns});
+  bench::note(fmt, "sink %llu", (unsigned long long)(sink & 1));
 }
 
 }  // namespace
@@ -229,23 +225,15 @@ int main(int argc, char** argv) {
   std::string dir;
   bool keep = false, subgroup = false, prof = false;
   std::size_t max_threads = default_threads();
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a == "--log" && i + 1 < argc) log = std::atoi(argv[++i]);
-    else if (a == "--dir" && i + 1 < argc) dir = argv[++i];
-    else if (a == "--threads" && i + 1 < argc) max_threads = std::size_t(std::atoi(argv[++i]));
-    else if (a == "--keep") keep = true;
-    else if (a == "--subgroup") subgroup = true;
-    else if (a == "--profile") prof = true;
-    else {
-      std::fprintf(stderr, "usage: %s [--log 22] [--dir DIR] [--keep] [--threads N] [--subgroup] [--profile]\n", argv[0]);
-      return 2;
-    }
-  }
-  if (log < 4 || log > 27) {
-    std::fprintf(stderr, "--log must be in [4, 27]\n");
-    return 2;
-  }
+  bench::Cli cli("bench_params_load", "writes a 2^LOG-domain .params file with 32 GiB PoRep proportions and times loading it");
+  cli.option("--log", log, "N", "log2 of the domain", 4, 27)
+      .option("--dir", dir, "DIR", "folder for the file (default: a fresh temp folder)")
+      .flag("--keep", keep, "keep the file")
+      .option("--threads", max_threads, "N", "decode threads of the multi-threaded rows", 1, 4096)
+      .flag("--subgroup", subgroup, "also time with subgroup checks")
+      .flag("--profile", prof, "also time the scalar decoder's stages on one thread");
+  if (!cli.parse(argc, argv)) return cli.exit_code();
+  const bench::Format fmt = cli.format();
   bool own_dir = dir.empty();
   if (own_dir) {
     dir = (std::filesystem::temp_directory_path() / ("cuzk_bench_params_" + std::to_string(::getpid()))).string();
@@ -257,40 +245,40 @@ int main(int argc, char** argv) {
   Shape s{328, std::uint32_t(m - 1), std::uint32_t(double(m) * 0.9698), std::uint32_t(double(m) * 0.9667),
           std::uint32_t(double(m) * 0.2467)};
   s.a += s.ic;  // all inputs are in a
-  auto t0 = Clock::now();
+  bench::Stopwatch sw;
   auto g1 = distinct_points(math::g1_generator(), kDistinctG1, 1);
   auto g2 = distinct_points(math::g2_generator(), kDistinctG2, 2);
-  double gen_s = seconds_since(t0);
-  t0 = Clock::now();
+  double gen_s = sw.s();
+  sw.reset();
   if (!write_file(path, s, g1, g2)) {
     std::fprintf(stderr, "cannot write %s\n", path.c_str());
     return 2;
   }
-  double write_s = seconds_since(t0);
+  double write_s = sw.s();
   struct stat st {};
   ::stat(path.c_str(), &st);
 
-  std::printf("bench_params_load: 2^%d-domain .params (32 GiB PoRep proportions)\n", log);
-  std::printf("file: %s, %.3f GB (%lld bytes)\n", path.c_str(), double(st.st_size) / 1e9, (long long)st.st_size);
-  std::printf("counts: ic %u, h %u, l %u, a %u, b_g1 %u, b_g2 %u\n", s.ic, s.h, s.l, s.a, s.b, s.b);
-  std::printf("NOTE: the points are %zu distinct G1 and %zu distinct G2 subgroup points, repeated (valid points\n"
-              "      are expensive to generate); every point is still fully decoded and checked. Made in %.1f s,\n"
-              "      written in %.1f s; the file is in the page cache, so this measures CPU work, not the disk.\n",
-              kDistinctG1, kDistinctG2, gen_s, write_s);
-  std::printf("hardware threads: %u, decode threads used: 1 and %zu\n\n", std::thread::hardware_concurrency(),
-              max_threads);
+  bench::note(fmt, "bench_params_load: 2^%d-domain .params (32 GiB PoRep proportions)", log);
+  bench::note(fmt, "file: %s, %.3f GB (%lld bytes)", path.c_str(), double(st.st_size) / 1e9, (long long)st.st_size);
+  bench::note(fmt, "counts: ic %u, h %u, l %u, a %u, b_g1 %u, b_g2 %u", s.ic, s.h, s.l, s.a, s.b, s.b);
+  bench::note(fmt, "NOTE: the points are %zu distinct G1 and %zu distinct G2 subgroup points, repeated (valid points", kDistinctG1,
+              kDistinctG2);
+  bench::note(fmt, "      are expensive to generate); every point is still fully decoded and checked. Made in %.1f s,", gen_s);
+  bench::note(fmt, "      written in %.1f s; the file is in the page cache, so this measures CPU work, not the disk.", write_s);
+  bench::note(fmt, "hardware threads: %u, decode threads used: 1 and %zu", std::thread::hardware_concurrency(), max_threads);
+  bench::note(fmt, "per-section columns: GB/s (wall) of h, l, a, b_g1, b_g2");
 
   std::vector<std::size_t> thread_counts = {1};
   if (max_threads > 1) thread_counts.push_back(max_threads);
-  std::printf("%-22s %-8s %8s %9s %8s %8s %12s %13s   %s\n", "run, threads", "subgroup", "open ms", "decode s",
-              "cpu s", "GB/s", "GB/s/thread", "GB/s/cpu-s", "per section GB/s (wall): h l a b_g1 b_g2");
+  bench::Table table(fmt, "",
+                     {{"run, threads", 0, 'f', 23, true}, {"subgroup", 0, 'f', 8, true}, {"open ms", 2}, {"decode s", 3}, {"cpu s", 3},
+                      {"GB/s", 3}, {"GB/s/thread", 3}, {"GB/s/cpu-s", 3}, {"h", 3}, {"l", 3}, {"a", 3}, {"b_g1", 3}, {"b_g2", 3}});
   // Warm-up: the first run also pays for faulting in memory the process has never touched (on a VM
   // that can dominate: the hypervisor backs guest pages lazily). Shown, not counted.
   Buffers buf;
   {
     LoadResult w = load(path, max_threads, math::SubgroupCheck::kSkip, buf, false);
-    std::printf("%-22s %-8s %8.2f %9.3f %8.3f %8.3f %12s %13s   (not counted)\n", "warm-up (cold memory)", "no",
-                w.open_s * 1e3, w.decode_s, w.cpu_s, double(w.bytes) / (w.open_s + w.decode_s) / 1e9, "-", "-");
+    table.row({"warm-up (cold memory)", "no", w.open_s * 1e3, w.decode_s, w.cpu_s, double(w.bytes) / (w.open_s + w.decode_s) / 1e9});
   }
   std::vector<math::SubgroupCheck> modes = {math::SubgroupCheck::kSkip};
   if (subgroup) modes.push_back(math::SubgroupCheck::kCheck);
@@ -304,21 +292,19 @@ int main(int argc, char** argv) {
         double gbs = double(r.bytes) / total / 1e9;
         std::string what = std::string(reuse ? "decode into buffers" : "ready to prove") + ", " +
                            std::to_string(th) + "t";
-        std::printf("%-22s %-8s %8.2f %9.3f %8.3f %8.3f %12.3f %13.3f  ", what.c_str(),
-                    mode == math::SubgroupCheck::kCheck ? "yes" : "no", r.open_s * 1e3, r.decode_s, r.cpu_s, gbs,
-                    gbs / double(th), double(r.bytes) / r.cpu_s / 1e9);
-        for (int k = 0; k < 5; ++k) std::printf(" %.3f", sec_bytes[k] / r.section_s[k] / 1e9);
-        std::printf("\n");
-        std::fflush(stdout);
+        std::vector<bench::Cell> cells = {what, mode == math::SubgroupCheck::kCheck ? "yes" : "no", r.open_s * 1e3, r.decode_s,
+                                          r.cpu_s, gbs, gbs / double(th), double(r.bytes) / r.cpu_s / 1e9};
+        for (int k = 0; k < 5; ++k) cells.push_back(sec_bytes[k] / r.section_s[k] / 1e9);
+        table.row(cells);
       }
     }
   }
-  if (prof) profile(path);
+  if (prof) profile(path, fmt);
   if (!keep) {
     std::filesystem::remove(path);
     if (own_dir) std::filesystem::remove(dir);
   } else {
-    std::printf("\nkept %s\n", path.c_str());
+    bench::note(fmt, "kept %s", path.c_str());
   }
   return 0;
 }

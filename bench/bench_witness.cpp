@@ -2,21 +2,21 @@
 // legacy Poseidon hashes synthesized in each constraint-system mode, plus the native hashes for
 // scale. Witness mode is what a prover runs per partition; shape mode runs once per circuit family.
 //
-//   bench_witness [--seconds S] [--only sha|poseidon]   (S: minimum CPU seconds per cell, default 1)
-#include <time.h>
-
-#include <chrono>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
+//   bench_witness [--seconds S] [--only sha|poseidon] [--mode witness|counting|shape|native]
+//                 [--format text|md|csv|json]      (S: minimum CPU seconds per cell, default 1)
+// Results: bench/RESULTS_circuit.md.
+#include <array>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "circuit/gadgets/poseidon.hpp"
 #include "circuit/gadgets/sha256.hpp"
+#include "harness.hpp"
 
 using namespace cuzk::circuit;
 using cuzk::math::Fr;
+namespace bench = cuzk::bench;
 
 namespace {
 
@@ -26,26 +26,11 @@ std::string g_mode;  // "witness", "counting", "shape" or "native": run one colu
 bool want(const char* mode) { return g_mode.empty() || g_mode == mode; }
 std::uint64_t g_sink = 0;  // results feed it so nothing is optimized away
 
-// CPU time of this thread: the benchmark machine is shared, so wall time would measure the load.
-double thread_seconds() {
-  timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
-}
-
-// Runs batch() (which performs `per_batch` operations) until g_seconds of CPU time elapsed;
-// returns operations per CPU-second.
+// Operations per CPU-second of this thread (the benchmark machine is shared, so wall time would
+// measure the load): one warm-up batch, then batches until g_seconds of CPU time have passed.
 template <class Fn>
 double rate(std::size_t per_batch, Fn&& batch) {
-  batch();  // warm-up (constants, caches)
-  std::size_t ops = 0;
-  double t0 = thread_seconds(), el = 0;
-  do {
-    batch();
-    ops += per_batch;
-    el = thread_seconds() - t0;
-  } while (el < g_seconds);
-  return double(ops) / el;
+  return bench::rate_per_cpu_second(per_batch, g_seconds, bench::CpuClock::kThread, batch);
 }
 
 std::uint64_t splitmix(std::uint64_t& s) {
@@ -91,15 +76,12 @@ struct Row {
 }  // namespace
 
 int main(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i) {
-    if (i + 1 < argc && !std::strcmp(argv[i], "--seconds")) g_seconds = std::strtod(argv[++i], nullptr);
-    else if (i + 1 < argc && !std::strcmp(argv[i], "--only")) g_only = argv[++i];
-    else if (i + 1 < argc && !std::strcmp(argv[i], "--mode")) g_mode = argv[++i];
-    else {
-      std::fprintf(stderr, "usage: %s [--seconds S] [--only sha|poseidon] [--mode witness|counting|shape|native]\n", argv[0]);
-      return 2;
-    }
-  }
+  bench::Cli cli("bench_witness", "witness-generation speed of SHA-256 and Poseidon gadgets per constraint-system mode, one thread",
+                 bench::Format::kMarkdown);
+  cli.option("--seconds", g_seconds, "S", "minimum CPU seconds per cell")
+      .choice("--only", g_only, {"sha", "poseidon"}, "run one group only")
+      .choice("--mode", g_mode, {"witness", "counting", "shape", "native"}, "run one column only (for profiling)");
+  if (!cli.parse(argc, argv)) return cli.exit_code();
   std::vector<Row> rows;
   if (g_only.empty() || g_only == "sha") {
     const std::size_t n = 64;
@@ -160,15 +142,10 @@ int main(int argc, char** argv) {
     });
     rows.push_back(r);
   }
-  std::printf("# bench_witness: one thread, ops per CPU-second (higher is better); min %.1f s per cell\n", g_seconds);
-  std::printf("| %-38s | %12s | %12s | %12s | %12s | %9s |\n", "operation", "witness", "counting", "shape rec.",
-              "native", "wit/shape");
-  std::printf("|%s|%s|%s|%s|%s|%s|\n", std::string(40, '-').c_str(), std::string(14, '-').c_str(),
-              std::string(14, '-').c_str(), std::string(14, '-').c_str(), std::string(14, '-').c_str(),
-              std::string(11, '-').c_str());
-  for (const auto& r : rows) {
-    std::printf("| %-38s | %12.0f | %12.0f | %12.0f | %12.0f | %8.1fx |\n", r.what.c_str(), r.witness, r.count, r.shape,
-                r.native, r.witness / r.shape);
-  }
+  bench::note(cli.format(), "bench_witness: one thread, ops per CPU-second (higher is better); min %.1f s per cell", g_seconds);
+  bench::Table table(cli.format(), "",
+                     {{"operation", 0, 'f', 38, true}, {"witness", 0, 'f', 12}, {"counting", 0, 'f', 12}, {"shape rec.", 0, 'f', 12},
+                      {"native", 0, 'f', 12}, {"wit/shape (x)", 1}});
+  for (const auto& r : rows) table.row({r.what, r.witness, r.count, r.shape, r.native, r.witness / r.shape});
   return g_sink == 42 ? 1 : 0;
 }

@@ -12,16 +12,13 @@
 //   load_c1_file           the Curio wrapper file from the page cache, auto-detected
 // MB are of the text/bytes read or written (10^6 bytes).
 //
-//   c1_parse_bench [--size 32GiB|64GiB|2KiB|...] [--reps 3] [--dir DIR]
-#include <time.h>
+//   c1_parse_bench [--size 32GiB|64GiB|2KiB|...] [--reps 3] [--dir DIR] [--format text|md|csv|json]
+// Results: bench/RESULTS_circuit.md.
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <fstream>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -30,40 +27,18 @@
 #include "filecoin/porep/c1_json.hpp"
 #include "filecoin/porep/c1_shape.hpp"
 #include "filecoin/porep/config.hpp"
+#include "harness.hpp"
 
 namespace {
 
 using namespace cuzk::filecoin::porep;
-using Clock = std::chrono::steady_clock;
-
-double thread_cpu_ms() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) * 1e-6;
-}
-
-struct Timing {
-  double wall_ms, cpu_ms;
-};
+namespace bench = cuzk::bench;
 
 // Best wall time and best thread CPU time over `reps` runs (the machine may be shared: CPU time is
 // the per-core cost; it includes the kernel's page-fault work).
 template <class F>
-Timing best_ms(int reps, F&& f) {
-  Timing best{1e300, 1e300};
-  for (int i = 0; i < reps; ++i) {
-    const double c0 = thread_cpu_ms();
-    const auto t0 = Clock::now();
-    f();
-    best.wall_ms = std::min(best.wall_ms, std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
-    best.cpu_ms = std::min(best.cpu_ms, thread_cpu_ms() - c0);
-  }
-  return best;
-}
-
-void row(const char* what, std::size_t bytes, Timing t) {
-  const double mb = double(bytes) / 1e6;
-  std::printf("| %-22s | %8.1f | %8.1f | %8.1f | %8.0f |\n", what, mb, t.wall_ms, t.cpu_ms, mb / (t.cpu_ms / 1e3));
+bench::Timing best_ms(int reps, F&& f) {
+  return bench::measure(bench::Repeat::best_of(reps, bench::CpuClock::kThread), f);
 }
 
 template <class R>
@@ -80,20 +55,18 @@ int main(int argc, char** argv) {
   std::string size = "32GiB";
   int reps = 3;
   std::string dir = "/tmp";
-  for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--size") && i + 1 < argc) size = argv[++i];
-    else if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) reps = std::atoi(argv[++i]);
-    else if (!std::strcmp(argv[i], "--dir") && i + 1 < argc) dir = argv[++i];
-    else {
-      std::fprintf(stderr, "usage: c1_parse_bench [--size 32GiB] [--reps 3] [--dir DIR]\n");
-      return 2;
-    }
-  }
+  bench::Cli cli("c1_parse_bench", "C1 (SealCommitPhase1Output) read/check/write speed in each form, one thread",
+                 bench::Format::kMarkdown);
+  cli.option("--size", size, "SIZE", "sector size of the registered proof StackedDrg<SIZE>V1_1")
+      .option("--reps", reps, "N", "runs per operation (best kept)", 1, 1000)
+      .option("--dir", dir, "DIR", "folder for the temporary Curio file");
+  if (!cli.parse(argc, argv)) return cli.exit_code();
+  const bench::Format fmt = cli.format();
   const PorepConfig& cfg = porep_config_by_name("StackedDrg" + size + "V1_1");
 
-  auto t0 = Clock::now();
+  const bench::Stopwatch gen;
   const C1Output c1 = random_c1_for_tests(cfg, 2024);
-  const double gen_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  const double gen_ms = gen.ms();
   const std::string json = write_c1_json(c1);
   const auto bin = write_c1_bincode(c1);
   CurioC1 wrapper;
@@ -106,12 +79,17 @@ int main(int argc, char** argv) {
   padded.append(kC1JsonPadding, ' ');
   const std::string_view padded_view(padded.data(), json.size());
 
-  std::printf("%s: %zu partitions x %zu challenges, %zu layers; generated in %.0f ms\n", cfg.name.c_str(),
+  bench::note(fmt, "%s: %zu partitions x %zu challenges, %zu layers; generated in %.0f ms", cfg.name.c_str(),
               c1.vanilla_proofs.size(), c1.vanilla_proofs[0].size(), cfg.layers, gen_ms);
-  std::printf("C1 JSON %.1f MB, bincode %.1f MB, Curio wrapper %.1f MB; best of %d, one thread\n\n", json.size() / 1e6,
+  bench::note(fmt, "C1 JSON %.1f MB, bincode %.1f MB, Curio wrapper %.1f MB; best of %d, one thread", json.size() / 1e6,
               bin.size() / 1e6, curio.size() / 1e6, reps);
-  std::printf("| operation              |       MB |  wall ms |   CPU ms | MB/CPU-s |\n");
-  std::printf("|------------------------|---------:|---------:|---------:|---------:|\n");
+  bench::Table table(fmt, "", {{"operation", 0, 'f', 22, true}, {"MB", 1, 'f', 8}, {"wall ms", 1, 'f', 8}, {"CPU ms", 1, 'f', 8},
+                               {"MB/CPU-s", 0, 'f', 8}});
+  // MB are of the text/bytes read or written; the rate is per CPU-second of the best run by CPU time.
+  auto row = [&](const char* what, std::size_t bytes, const bench::Timing& t) {
+    const double mb = double(bytes) / 1e6;
+    table.row({what, mb, t.best_ms, t.best_cpu_ms, mb / (t.best_cpu_ms / 1e3)});
+  };
 
   row("parse_c1_json", json.size(), best_ms(reps, [&] { must(parse_c1_json(json), "parse_c1_json"); }));
   row("parse_c1_json_padded", json.size(),

@@ -9,7 +9,7 @@
 //   * memory: the high-water mark while one partition is synthesized, above the resident set before
 //     it (VmHWM after resetting it through /proc/self/clear_refs), and the case's peak RSS (getrusage).
 // Each case runs in its own forked process, so each peak RSS is that case's own.
-//   porep_synth_bench [--with-64g] [--partitions N] [--checking]
+//   porep_synth_bench [--with-64g] [--partitions N] [--checking] [--format text|md|csv|json]
 // --checking also runs circuit::CheckingCS over one partition of each case (every row evaluated;
 // slow and memory-hungry at 32 GiB: every aux value as Fr plus the row evaluation).
 // Results: bench/RESULTS_circuit.md.
@@ -19,10 +19,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <ctime>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -36,20 +34,16 @@
 #include "filecoin/sdr/seal.hpp"
 #include "filecoin/sdr/synthetic_c1.hpp"
 #include "filecoin/sdr/vanilla.hpp"
+#include "harness.hpp"
 
 namespace {
 
 using namespace cuzk;
 using namespace cuzk::filecoin;
-using Clock = std::chrono::steady_clock;
+namespace bench = cuzk::bench;
 
-double secs(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 // CPU time of the calling thread (synthesis is single-threaded), independent of the VM's load.
-double thread_cpu_s() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
-}
+double thread_cpu_ms() { return bench::cpu_ms(bench::CpuClock::kThread); }
 double mib(double bytes) { return bytes / (1024.0 * 1024.0); }
 
 // VmRSS / VmHWM of this process in bytes.
@@ -104,17 +98,17 @@ porep::C1Output make_c1(const porep::PorepConfig& cfg, bool synthetic) {
   return sdr::seal_commit_phase1(cfg, in);
 }
 
-int run_case(const Case& k, const Options& opt) {
+int run_case(const Case& k, const Options& opt, bench::Table& table) {
   const auto& cfg = porep::porep_config_by_name(k.proof);
-  auto t0 = Clock::now();
+  bench::Stopwatch sw;
   const porep::C1Output c1 = make_c1(cfg, k.synthetic);
-  const double gen_s = secs(t0);
-  t0 = Clock::now();
+  const double gen_s = sw.s();
+  sw.reset();
   if (auto st = c2::check_c1(c1, cfg); !st) {
     std::fprintf(stderr, "%s: check_c1 failed: %s\n", k.proof, st.error().c_str());
     return 1;
   }
-  const double check_s = secs(t0);
+  const double check_s = sw.s();
 
   const auto params = porep::StackedCircuitParams::from_config(cfg);
   const std::size_t parts = std::min(cfg.partitions, opt.max_partitions);
@@ -126,8 +120,8 @@ int run_case(const Case& k, const Options& opt) {
     malloc_trim(0);  // hand freed heap back, so that what synthesis touches shows up as new RSS
     hwm_ok = reset_hwm() && hwm_ok;
     const double base = proc_status_bytes("VmRSS:");
-    t0 = Clock::now();
-    const double c0 = thread_cpu_s();
+    sw.reset();
+    const double c0 = thread_cpu_ms();
     auto values = c2::partition_values(c1, cfg, p);
     if (!values) {
       std::fprintf(stderr, "%s: partition %zu: %s\n", k.proof, p, values.error().c_str());
@@ -135,8 +129,8 @@ int run_case(const Case& k, const Options& opt) {
     }
     circuit::Witness w =
         circuit::build_witness([&](auto& cs) { porep::synthesize_stacked_circuit(cs, params, *values); });
-    const double ms = secs(t0) * 1000;
-    cpu_ms += (thread_cpu_s() - c0) * 1000;
+    const double ms = sw.ms();
+    cpu_ms += thread_cpu_ms() - c0;
     inflight = std::max(inflight, proc_status_bytes("VmHWM:") - base);
     sum_ms += ms;
     max_ms = std::max(max_ms, ms);
@@ -150,20 +144,17 @@ int run_case(const Case& k, const Options& opt) {
   std::string checking = "-";
   if (opt.checking) {
     auto values = c2::partition_values(c1, cfg, 0);
-    t0 = Clock::now();
+    sw.reset();
     circuit::CheckingCS cs;
     porep::synthesize_stacked_circuit(cs, params, *values);
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "%.1f s, %s", secs(t0), cs.is_satisfied() ? "satisfied" : "UNSATISFIED");
-    checking = buf;
+    checking = bench::strf("%.1f s, %s", sw.s(), cs.is_satisfied() ? "satisfied" : "UNSATISFIED");
   }
 
-  std::printf("| %-20s | %-9s | %9.2f | %8.2f | %5zu | %8.0f / %6.0f | %8.0f | %11llu | %6.2f%% | %7.1f + %7.1f | %8.0f | %8.0f%s | %8.0f | %s |\n",
-              cfg.name.c_str(), k.synthetic ? "synthetic" : "sealed", gen_s, check_s, parts, sum_ms / double(parts),
-              max_ms, cpu_ms / double(parts), static_cast<unsigned long long>(aux), 100.0 * double(binary) / double(aux), mib(wit_bits),
-              mib(wit_values), mib(double(vars) * 32), mib(inflight), hwm_ok ? "" : "?", mib(peak_rss_bytes()),
-              checking.c_str());
-  std::fflush(stdout);
+  // "?" after the ΔRSS: VmHWM could not be reset, so the figure is the process's high-water mark.
+  table.row({cfg.name, k.synthetic ? "synthetic" : "sealed", gen_s, check_s, parts, sum_ms / double(parts), max_ms,
+             cpu_ms / double(parts), static_cast<unsigned long long>(aux), 100.0 * double(binary) / double(aux), mib(wit_bits),
+             mib(wit_values), mib(double(vars) * 32), hwm_ok ? bench::Cell(mib(inflight)) : bench::Cell(bench::strf("%.0f?", mib(inflight))),
+             mib(peak_rss_bytes()), checking});
   return 0;
 }
 
@@ -172,30 +163,28 @@ int run_case(const Case& k, const Options& opt) {
 int main(int argc, char** argv) {
   Options opt;
   bool with_64g = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--with-64g") with_64g = true;
-    else if (a == "--checking") opt.checking = true;
-    else if (a == "--partitions" && i + 1 < argc) opt.max_partitions = std::max<std::size_t>(1, std::stoul(argv[++i]));
-    else {
-      std::fprintf(stderr, "usage: porep_synth_bench [--with-64g] [--partitions N] [--checking]\n");
-      return 2;
-    }
-  }
+  bench::Cli cli("porep_synth_bench", "PoRep C1 check and per-partition witness synthesis: 2 KiB / 8 MiB sealed, 32 GiB synthetic",
+                 bench::Format::kMarkdown);
+  cli.flag("--with-64g", with_64g, "also a synthetic 64 GiB C1")
+      .option("--partitions", opt.max_partitions, "N", "partitions per case at most", 1, 1e9)
+      .flag("--checking", opt.checking, "also CheckingCS over partition 0 (slow at 32 GiB)");
+  if (!cli.parse(argc, argv)) return cli.exit_code();
   std::vector<Case> cases = {{"StackedDrg2KiBV1_1", false}, {"StackedDrg8MiBV1_1", false}, {"StackedDrg32GiBV1_1", true}};
   if (with_64g) cases.push_back({"StackedDrg64GiBV1_1", true});
 
-  std::printf("PoRep witness synthesis (threads: %zu; synthesis itself is single-threaded). Synthetic C1s are "
-              "SYNTHETIC TEST DATA (sdr::synthetic_c1).\n\n",
-              default_threads());
-  std::printf("| registered proof     | C1        | C1 gen s | check s | parts | synth ms mean / max | CPU ms | aux         | binary  | witness MiB bits + Fr | dense w MiB | synth ΔRSS MiB | peak RSS MiB | CheckingCS |\n");
-  std::printf("|----------------------|-----------|---------:|--------:|------:|--------------------:|-------:|------------:|--------:|----------------------:|------------:|---------------:|-------------:|------------|\n");
-  std::fflush(stdout);
+  bench::note(cli.format(), "PoRep witness synthesis (threads: %zu; synthesis itself is single-threaded). Synthetic C1s are "
+              "SYNTHETIC TEST DATA (sdr::synthetic_c1).", default_threads());
+  bench::Table table(cli.format(), "",
+                     {{"registered proof", 0, 'f', 20, true}, {"C1", 0, 'f', 9, true}, {"C1 gen s", 2}, {"check s", 2}, {"parts", 0},
+                      {"synth ms mean", 0}, {"synth ms max", 0}, {"CPU ms", 0}, {"aux", 0, 'f', 11}, {"binary %", 2},
+                      {"witness MiB bits", 1}, {"witness MiB Fr", 1}, {"dense w MiB", 0}, {"synth ΔRSS MiB", 0}, {"peak RSS MiB", 0},
+                      {"CheckingCS", 0, 'f', 0, true}});
+  table.header();  // before the forks: each case's process prints its own row
   int rc = 0;
   for (const Case& k : cases) {
     const pid_t pid = fork();
     if (pid < 0) return 1;
-    if (pid == 0) _exit(run_case(k, opt));
+    if (pid == 0) _exit(run_case(k, opt, table));
     int status = 0;
     waitpid(pid, &status, 0);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {

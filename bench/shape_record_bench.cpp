@@ -3,7 +3,8 @@
 // time, process CPU time (all threads), peak RSS (getrusage), the shape's host bytes
 // (CsrMatrix::memory_bytes) and the shape_io file size; optionally saves the shape_io file and
 // times loading it back.
-//   shape_record_bench [--save DIR] [--check-32g] NAME...      (e.g. StackedDrg2KiBV1_1)
+//   shape_record_bench [--save DIR] [--check-32g] [--format text|md|csv|json] NAME...
+//   (NAME e.g. StackedDrg2KiBV1_1; one table row per NAME)
 // With --save, also load_or_record_porep_shape on the saved file (the daemon's cached path: load +
 // validation against the circuit's counts).
 // --check-32g asserts the published StackedDrg32GiBV1_1 counts (filecoin-formats.md §2.2) and exits
@@ -12,9 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -23,13 +22,13 @@
 #include "circuit/shape_io.hpp"
 #include "filecoin/c2/porep_shape.hpp"
 #include "filecoin/porep/config.hpp"
+#include "harness.hpp"
 
 namespace {
 
 using namespace cuzk;
-using Clock = std::chrono::steady_clock;
+namespace bench = cuzk::bench;
 
-double secs(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 double process_cpu_s() {
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
@@ -46,7 +45,7 @@ int check_32g(const groth16::R1csShape& s) {
   int bad = 0;
   auto expect = [&](const char* what, std::uint64_t got, std::uint64_t want) {
     if (got != want) {
-      std::printf("MISMATCH %s: got %llu, expected %llu\n", what, (unsigned long long)got, (unsigned long long)want);
+      std::fprintf(stderr, "MISMATCH %s: got %llu, expected %llu\n", what, (unsigned long long)got, (unsigned long long)want);
       ++bad;
     }
   };
@@ -63,43 +62,44 @@ int check_32g(const groth16::R1csShape& s) {
   return bad;
 }
 
-int run_case(const std::string& name, const std::string& save_dir, bool check) {
+int run_case(const std::string& name, const std::string& save_dir, bool check, bench::Table& table) {
   const auto& config = filecoin::porep::porep_config_by_name(name);
-  const auto t0 = Clock::now();
+  bench::Stopwatch sw;
   const double c0 = process_cpu_s();
   groth16::R1csShape shape = filecoin::c2::record_porep_shape(config);
-  const double wall = secs(t0), cpu = process_cpu_s() - c0, rss = peak_rss_mib();
+  const double wall = sw.s(), cpu = process_cpu_s() - c0, rss = peak_rss_mib();
   const std::size_t bytes = shape.a.memory_bytes() + shape.b.memory_bytes() + shape.c.memory_bytes();
-  std::printf("%-22s record: wall %.2f s, CPU %.2f s, peak RSS %.0f MiB | rows %zu, nnz %zu/%zu/%zu, shape %.1f MiB (%.2f B/nnz)\n",
-              name.c_str(), wall, cpu, rss, shape.num_constraints(), shape.a.nnz(), shape.b.nnz(), shape.c.nnz(),
-              double(bytes) / (1 << 20), double(bytes) / double(shape.a.nnz() + shape.b.nnz() + shape.c.nnz()));
-  std::fflush(stdout);
-  int bad = check ? check_32g(shape) : 0;
-  if (check) std::printf("%-22s known counts: %s\n", name.c_str(), bad ? "MISMATCH" : "all equal");
+  const std::size_t nnz = shape.a.nnz() + shape.b.nnz() + shape.c.nnz();
+  std::vector<bench::Cell> cells = {name, wall, cpu, rss, shape.num_constraints(), shape.a.nnz(), shape.b.nnz(), shape.c.nnz(),
+                                    double(bytes) / (1 << 20), double(bytes) / double(nnz)};
+  const int bad = check ? check_32g(shape) : 0;
+  cells.push_back(check ? (bad ? "MISMATCH" : "all equal") : "-");
   if (!save_dir.empty()) {
     const std::string path = save_dir + "/" + name + ".shape";
-    auto t1 = Clock::now();
+    sw.reset();
     if (auto st = circuit::save_shape(shape, path); !st) {
-      std::printf("save failed: %s\n", st.error().c_str());
+      std::fprintf(stderr, "%s: save failed: %s\n", name.c_str(), st.error().c_str());
       return 1;
     }
-    const double save_s = secs(t1);
+    const double save_s = sw.s();
     shape = {};
-    t1 = Clock::now();
+    sw.reset();
     auto loaded = circuit::load_shape(path);
     if (!loaded) {
-      std::printf("load failed: %s\n", loaded.error().c_str());
+      std::fprintf(stderr, "%s: load failed: %s\n", name.c_str(), loaded.error().c_str());
       return 1;
     }
-    const double load_s = secs(t1);
-    std::printf("%-22s saved %s (%.1f MiB) in %.2f s, loaded in %.2f s, peak RSS now %.0f MiB\n", name.c_str(), path.c_str(),
-                double(std::filesystem::file_size(path)) / (1 << 20), save_s, load_s, peak_rss_mib());
+    const double load_s = sw.s();
+    cells.insert(cells.end(), {double(std::filesystem::file_size(path)) / (1 << 20), save_s, load_s, peak_rss_mib()});
     loaded = Error{"released"};
     // The daemon's path: the cache validated against the circuit's counts (a CountingCS pass).
     auto cached = filecoin::c2::load_or_record_porep_shape(config, path);
-    std::printf("%-22s load_or_record_porep_shape: %s in %.2f s%s%s\n", name.c_str(), filecoin::c2::to_string(cached.source),
-                cached.load_s + cached.record_s + cached.save_s, cached.note.empty() ? "" : ": ", cached.note.c_str());
+    cells.push_back(filecoin::c2::to_string(cached.source));
+    cells.push_back(cached.load_s + cached.record_s + cached.save_s);
+    if (!cached.note.empty()) bench::note(table.format(), "%s: load_or_record_porep_shape: %s", name.c_str(), cached.note.c_str());
+    bench::note(table.format(), "%s: saved %s", name.c_str(), path.c_str());
   }
+  table.row(cells);
   return bad ? 2 : 0;
 }
 
@@ -109,22 +109,25 @@ int main(int argc, char** argv) {
   std::string save_dir;
   bool check = false;
   std::vector<std::string> names;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a == "--save" && i + 1 < argc) save_dir = argv[++i];
-    else if (a == "--check-32g") check = true;
-    else names.push_back(a);
-  }
-  if (names.empty()) {
-    std::fprintf(stderr, "usage: shape_record_bench [--save DIR] [--check-32g] NAME...\n");
-    return 2;
-  }
+  bench::Cli cli("shape_record_bench", "records one partition's R1CS shape per registered proof, each in its own process");
+  cli.option("--save", save_dir, "DIR", "also save the shape_io file there and time loading it back")
+      .flag("--check-32g", check, "assert the published StackedDrg32GiBV1_1 counts (exit status non-zero on a mismatch)")
+      .positional("NAME...", names, "registered proofs, e.g. StackedDrg2KiBV1_1", true);
+  if (!cli.parse(argc, argv)) return cli.exit_code();
+  std::vector<bench::Column> cols = {{"registered proof", 0, 'f', 22, true}, {"record wall s", 2}, {"record CPU s", 2}, {"peak RSS MiB", 0},
+                                     {"rows", 0}, {"nnz A", 0}, {"nnz B", 0}, {"nnz C", 0}, {"shape MiB", 1}, {"B/nnz", 2},
+                                     {"known counts", 0, 'f', 0, true}};
+  if (!save_dir.empty())
+    cols.insert(cols.end(), {{"file MiB", 1}, {"save s", 2}, {"load s", 2}, {"peak RSS after load MiB", 0},
+                             {"load_or_record", 0, 'f', 0, true}, {"load_or_record s", 2}});
+  bench::Table table(cli.format(), "", cols);
+  table.header();  // before the forks: each case's process prints its own row
   int rc = 0;
   for (const auto& name : names) {
     std::fflush(stdout);
     pid_t pid = fork();
     if (pid == 0) {
-      const int code = run_case(name, save_dir, check && name == "StackedDrg32GiBV1_1");
+      const int code = run_case(name, save_dir, check && name == "StackedDrg32GiBV1_1", table);
       std::fflush(stdout);
       _exit(code);
     }

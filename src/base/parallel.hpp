@@ -4,23 +4,26 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
-#include <cstdlib>
 #include <thread>
 #include <vector>
 
 namespace cuzk {
 
-// Worker count: CUZK_THREADS if set, else the hardware concurrency.
-inline std::size_t default_threads() {
-  static const std::size_t n = [] {
-    if (const char* env = std::getenv("CUZK_THREADS")) {
-      long v = std::strtol(env, nullptr, 10);
-      if (v > 0) return std::size_t(v);
-    }
-    return std::max<std::size_t>(1, std::thread::hardware_concurrency());
-  }();
+namespace detail {
+inline std::atomic<std::size_t>& thread_count_setting() {
+  static std::atomic<std::size_t> n{0};
   return n;
+}
+}  // namespace detail
+
+// The worker count of every parallel loop: what the executable set at start-up (from --threads,
+// CUZK_THREADS or its config; apps/common/cpu_tuning.hpp), else the hardware concurrency.
+inline void set_default_threads(std::size_t n) { detail::thread_count_setting().store(n); }
+inline std::size_t default_threads() {
+  const std::size_t n = detail::thread_count_setting().load(std::memory_order_relaxed);
+  return n ? n : std::max<std::size_t>(1, std::thread::hardware_concurrency());
 }
 
 // Calls fn(begin, end, chunk_index) for `chunks` contiguous pieces of [0, n); chunk 0 runs on the

@@ -1,4 +1,7 @@
-// The proving engine: jobs, a priority scheduler and the partition pipeline (ARCHITECTURE.md).
+// The proving engine: jobs, a priority scheduler and the partition pipeline (ARCHITECTURE.md). This
+// file is the executor (threads and stages); the decisions are scheduler.hpp's, a job's exactly-once
+// end is job.hpp's, what each kind does is its JobKind's (from the KindRegistry the executable
+// fills), and the status it reports is rendered by server/status_render.hpp.
 //
 //   submit ─▶ Job (idempotent on request_id) ─▶ prepare queue (priority, then arrival)
 //     ─▶ preparers: JobKind::prepare (validate, acquire proving key)  ─▶ P partition tasks
@@ -32,14 +35,19 @@
 
 #include "base/result.hpp"
 #include "engine/job_kind.hpp"
+#include "engine/kind_registry.hpp"
 #include "engine/memory_budget.hpp"
+#include "engine/process_memory.hpp"
 #include "engine/srs_manager.hpp"
+#include "engine/status.hpp"
 #include "engine/types.hpp"
 #include "groth16/prover.hpp"
 
 namespace cuzk::engine {
 
 struct EngineOptions {
+  // The kinds this engine serves and their key loaders (kinds/builtin_kinds.hpp fills the daemon's).
+  KindRegistry kinds;
   std::uint64_t memory_budget_bytes = std::uint64_t(4) << 30;
   std::chrono::milliseconds srs_min_idle{std::chrono::minutes(5)};
   std::string param_cache;
@@ -90,73 +98,6 @@ struct CancelOutcome {
   bool was_running = false;  // the job existed and had not finished; it is CANCELLED now
 };
 
-struct WorkerSnapshot {
-  std::string stage;  // "synthesis", "backend", "finalize", "prepare"
-  std::uint32_t id = 0;
-  std::uint32_t device = 0;
-  std::string job_id;
-  std::uint32_t kind = 0;
-  std::uint32_t partition = 0;
-  std::uint64_t busy_ms = 0;
-  std::uint64_t items_done = 0;
-};
-
-struct QueueSnapshot {
-  std::uint32_t kind = 0;
-  std::uint32_t pending = 0;      // jobs waiting to be prepared + partitions waiting for dispatch
-  std::uint32_t in_progress = 0;  // partitions between dispatch and the end of finalize
-};
-
-struct JobSnapshot {
-  std::string id;
-  std::uint32_t kind = 0;
-  Priority priority = Priority::kNormal;
-  std::string state;  // "queued", "preparing", "running"
-  std::string circuit_id;
-  std::uint32_t partitions = 0;
-  std::uint32_t partitions_done = 0;
-  std::uint64_t age_ms = 0;
-  std::vector<PartitionTimes> times;
-};
-
-struct KindCounters {
-  std::uint64_t completed = 0, failed = 0, cancelled = 0;
-  double duration_sum_s = 0;  // completed proofs, submission to result
-  std::uint64_t duration_count = 0;
-};
-
-struct PartitionSizing {
-  std::uint64_t model_bytes = 0;     // what the kind computes (after partition_memory_factor)
-  std::uint64_t measured_bytes = 0;  // largest peak-RSS growth of a solo partition
-  std::uint64_t samples = 0;
-};
-
-struct StatusSnapshot {
-  std::uint64_t uptime_s = 0;
-  Micros now = 0;
-  std::string backend;
-  bool accepting = true;
-  std::uint64_t completed = 0, failed = 0, cancelled = 0;
-  std::map<std::uint32_t, KindCounters> by_kind;
-  // memory
-  std::uint64_t budget_bytes = 0, used_bytes = 0, peak_bytes = 0, srs_bytes = 0, partition_bytes = 0;
-  std::uint32_t budget_waiters = 0;
-  std::uint64_t rss_bytes = 0, peak_rss_bytes = 0;
-  std::uint64_t gpu_bytes = 0;  // EngineOptions::device_memory_bytes (0 when not reported)
-  // pipeline
-  std::uint32_t jobs_queued = 0, jobs_preparing = 0, jobs_running = 0;
-  std::uint32_t sched_depth = 0, synth_queue = 0, backend_queue = 0, finalize_queue = 0;
-  std::uint32_t synthesis_workers = 0, backend_workers = 0, finalizers = 0;
-  std::vector<QueueSnapshot> queues;
-  std::vector<WorkerSnapshot> workers;
-  std::vector<JobSnapshot> jobs;
-  std::vector<SrsInfo> srs;
-  // stage time totals over finished partitions (seconds) and their count
-  double stage_sum_s[4] = {};  // queue (scheduled -> dispatched), synthesis, backend, finalize
-  std::uint64_t stage_count = 0;
-  std::map<std::string, PartitionSizing> sizing;  // "<kind>/<circuit>"
-};
-
 class Engine {
  public:
   explicit Engine(EngineOptions options);
@@ -164,9 +105,10 @@ class Engine {
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
-  // Adds or replaces the kind that serves wire value `kind` (generic-groth16 and the four Filecoin
-  // kinds are registered by the constructor).
+  // Adds or replaces the kind that serves wire value `kind` (tests; the daemon registers its kinds
+  // in EngineOptions::kinds). Its loaders are not added: keys it uses must be known already.
   void register_kind(std::uint32_t kind, std::shared_ptr<JobKind> impl);
+  const KindRegistry& kinds() const;
 
   // Accepts a job (or joins the one with the same request_id). Errors only when the daemon is not
   // accepting work, when max_active_jobs unfinished jobs exist, or when the request_id is in use by a
@@ -201,8 +143,6 @@ class Engine {
   const EngineOptions& options() const { return options_; }
 
   StatusSnapshot status() const;
-  std::string status_json() const;      // GET /status
-  std::string prometheus_text() const;  // GetMetrics, GET /metrics
   Micros now_us() const;
 
  private:
@@ -212,13 +152,5 @@ class Engine {
   std::unique_ptr<MemoryBudget> budget_;
   std::unique_ptr<SrsManager> srs_;
 };
-
-// Process memory from /proc/self/status (VmRSS, VmHWM), 0 when unavailable.
-std::uint64_t process_rss_bytes();
-std::uint64_t process_peak_rss_bytes();
-// Total physical memory (MemTotal of /proc/meminfo), 0 when unavailable.
-std::uint64_t system_memory_bytes();
-// A random UUIDv4 string.
-std::string make_uuid_v4();
 
 }  // namespace cuzk::engine

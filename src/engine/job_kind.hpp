@@ -5,10 +5,9 @@
 //
 //   scheduler ─▶ reserve memory ─▶ synthesize(k) ─▶ Backend::start ─▶ finish ─▶ ... ─▶ verify(all)
 //
-// A kind never sees threads, queues or budgets, so the Filecoin proofs plug in here as partitioner +
-// synthesizer. Kinds today: generic-groth16 (a registered .zkey + a .wtns; synthesis = witness
-// parsing), porep-c2 (porep_kind.hpp: a C1 in, one circuit per partition), and SnapDeals and the PoSts,
-// which validate their inputs and then fail with "not supported yet: <kind>".
+// A kind never sees threads, queues or budgets, so a proof family plugs in here as partitioner +
+// synthesizer. The kinds are the executables' (kinds/builtin_kinds.hpp registers one KindRegistry row
+// each); the engine only calls this interface.
 #pragma once
 
 #include <atomic>
@@ -103,11 +102,5 @@ class JobKind {
   virtual Result<std::unique_ptr<PreparedJob>> prepare(std::shared_ptr<const ProofRequest> req,
                                                        PrepareContext& ctx) = 0;
 };
-
-// The kinds built in today.
-std::shared_ptr<JobKind> make_generic_groth16_kind();
-// SnapDeals, WindowPoSt, WinningPoSt (and PoRep C2 in a build without the C2 layer): validate the
-// request's shape, then fail with "not supported yet: <kind>" until their circuits land.
-std::shared_ptr<JobKind> make_unsupported_filecoin_kind(ProofKind kind);
 
 }  // namespace cuzk::engine

@@ -6,6 +6,7 @@
 
 #if CUZK_ENGINE_HAVE_POREP
 
+#include "engine/kinds/filecoin_keys.hpp"
 #include "filecoin/porep/porep_job.hpp"
 
 namespace cuzk::engine {
@@ -75,7 +76,7 @@ class PorepC2Kind final : public JobKind {
     if (ctx.cancel.cancelled()) return Error{"cancelled"};
     if (!job) return Error{k + "vanilla_proof: " + job.error()};
 
-    auto id = SrsManager::filecoin_id("porep", job->sector_size());
+    auto id = kinds::filecoin_key_id("porep", job->sector_size());
     if (!id) return Error{k + id.error()};
     auto lease = ctx.srs.acquire(*id, ctx.cancel.as_function(), &ctx.srs_load_ms);
     if (!lease) return Error{k + lease.error()};

@@ -4,14 +4,8 @@
 #include <cctype>
 #include <filesystem>
 
-#include "engine/porep_srs.hpp"
 #include "engine/units.hpp"
 #include "formats/snarkjs_zkey.hpp"
-
-#if CUZK_ENGINE_HAVE_FILECOIN_PARAMS
-#include "filecoin/params/cache_names.hpp"
-#include "formats/bellperson/params.hpp"
-#endif
 
 namespace cuzk::engine {
 
@@ -23,7 +17,8 @@ struct SrsEntry {
   enum class St { kCold, kLoading, kLoaded };
   std::string id;
   std::string path;
-  bool filecoin = false;
+  const KeyLoader* loader = nullptr;  // null: a registered .zkey
+  KeyId kid;                          // the loader's parse of `id`
   St st = St::kCold;
   std::uint64_t generation = 0;  // bumped on re-registration: a load started before is discarded
   std::shared_ptr<const LoadedKey> key;
@@ -89,37 +84,6 @@ void SrsLease::release() {
 
 namespace {
 
-struct FilecoinId {
-  std::string family;  // porep, wpost, winning, snap
-  std::string size;    // 2k, 8m, 512m, 32g, 64g
-};
-
-const char* kFamilies[] = {"porep", "wpost", "winning", "snap"};
-const char* kSizes[] = {"2k", "8m", "512m", "32g", "64g"};
-
-std::optional<FilecoinId> parse_filecoin_id(const std::string& id) {
-  auto dash = id.rfind('-');
-  if (dash == std::string::npos) return std::nullopt;
-  std::string fam = id.substr(0, dash), size = id.substr(dash + 1);
-  bool fam_ok = std::find_if(std::begin(kFamilies), std::end(kFamilies), [&](const char* f) { return fam == f; }) !=
-                std::end(kFamilies);
-  bool size_ok =
-      std::find_if(std::begin(kSizes), std::end(kSizes), [&](const char* s) { return size == s; }) != std::end(kSizes);
-  if (!fam_ok || !size_ok) return std::nullopt;
-  return FilecoinId{fam, size};
-}
-
-std::uint64_t sector_size_of(const std::string& label) {
-  constexpr std::uint64_t KiB = 1024, MiB = KiB << 10, GiB = MiB << 10;
-  return label == "2k" ? 2 * KiB : label == "8m" ? 8 * MiB : label == "512m" ? 512 * MiB : label == "32g" ? 32 * GiB : 64 * GiB;
-}
-
-// PoRep ids become full proving keys when the circuit layer is built in (porep_srs.hpp).
-bool porep_as_proving_key(const std::string& id) {
-  auto fid = parse_filecoin_id(id);
-  return fid && fid->family == "porep" && porep_srs::available();
-}
-
 template <class T>
 std::uint64_t vec_bytes(const T& v) {
   return v.size() * sizeof(typename T::value_type);
@@ -142,54 +106,37 @@ std::uint64_t file_size_or_zero(const std::string& path) {
 }
 
 // What a load may take at its peak: a .zkey is read whole and then decoded (points grow from 96 to
-// sizeof(G1Affine) bytes), so file + 1.25 x file; a PoRep .params is mapped, decoded and joined by its
-// recorded shape (porep_srs::load_estimate); other .params files are only mapped.
+// sizeof(G1Affine) bytes), so file + 1.25 x file; a loader's key, what its loader says.
 std::uint64_t load_estimate(const SrsEntry& e) {
+  if (e.loader) return e.loader->load_estimate(e.kid, e.path);
   std::uint64_t size = file_size_or_zero(e.path);
-  if (size && porep_as_proving_key(e.id)) return porep_srs::load_estimate(e.path);
-  if (e.filecoin) return size;
-  return size + size + size / 4 + (1u << 20);
+  return size ? size + size + size / 4 + (1u << 20) : 0;
 }
 
 Result<std::shared_ptr<const LoadedKey>> load_key(const SrsEntry& e) {
+  if (e.loader) {
+    auto key = e.loader->load(e.kid, e.path);
+    if (!key) return Error{e.id + ": " + key.error()};
+    (*key)->id = e.id;
+    (*key)->path = e.path;
+    if ((*key)->bytes == 0) (*key)->bytes = key_bytes((*key)->pk, (*key)->shape);
+    return std::shared_ptr<const LoadedKey>(std::move(*key));
+  }
   auto key = std::make_shared<LoadedKey>();
   key->id = e.id;
   key->path = e.path;
-  if (!e.filecoin) {
-    auto z = formats::read_zkey(e.path);
-    if (!z) return Error{z.error()};
-    if (auto st = z->pk.check_consistency(); !st) return Error{e.path + ": " + st.error()};
-    key->has_proving_key = true;
-    key->n_public = z->n_public;
-    key->n_vars = z->n_vars;
-    key->n_constraints = z->n_constraints;
-    key->domain_size = z->domain_size;
-    key->pk = std::move(z->pk);
-    key->shape = std::move(z->shape);
-    key->bytes = key_bytes(key->pk, key->shape);
-    return std::shared_ptr<const LoadedKey>(std::move(key));
-  }
-  if (porep_as_proving_key(e.id)) {
-    if (auto st = porep_srs::load(sector_size_of(parse_filecoin_id(e.id)->size), e.path, *key); !st) {
-      return Error{e.id + ": " + st.error()};
-    }
-    key->bytes = key_bytes(key->pk, key->shape);
-    return std::shared_ptr<const LoadedKey>(std::move(key));
-  }
-#if CUZK_ENGINE_HAVE_FILECOIN_PARAMS
-  auto f = formats::bellperson::ParamsFile::open(e.path);
-  if (!f) return Error{f.error()};
-  auto file = std::make_shared<formats::bellperson::ParamsFile>(std::move(*f));
-  key->pk.vk = file->vk();
-  key->n_public = file->num_inputs() > 0 ? file->num_inputs() - 1 : 0;
-  key->n_vars = file->num_inputs() + file->num_aux();
-  key->domain_size = std::uint32_t(1) << file->domain_log2();
-  key->bytes = file->file_size();
-  key->mapped_file = std::move(file);
+  auto z = formats::read_zkey(e.path);
+  if (!z) return Error{z.error()};
+  if (auto st = z->pk.check_consistency(); !st) return Error{e.path + ": " + st.error()};
+  key->has_proving_key = true;
+  key->n_public = z->n_public;
+  key->n_vars = z->n_vars;
+  key->n_constraints = z->n_constraints;
+  key->domain_size = z->domain_size;
+  key->pk = std::move(z->pk);
+  key->shape = std::move(z->shape);
+  key->bytes = key_bytes(key->pk, key->shape);
   return std::shared_ptr<const LoadedKey>(std::move(key));
-#else
-  return Error{e.id + ": this build has no bellperson .params support"};
-#endif
 }
 
 }  // namespace
@@ -201,75 +148,63 @@ SrsManager::SrsManager(MemoryBudget& budget, Options options)
 
 SrsManager::~SrsManager() = default;
 
-std::vector<std::string> SrsManager::filecoin_ids() {
+std::optional<std::pair<const KeyLoader*, KeyId>> SrsManager::served(std::string_view id) const {
+  for (const auto& l : options_.loaders)
+    if (auto k = l->parse(id)) return std::make_pair(l.get(), std::move(*k));
+  return std::nullopt;
+}
+
+std::vector<std::string> SrsManager::loader_ids() const {
   std::vector<std::string> out;
-  for (auto f : kFamilies)
-    for (auto s : kSizes) out.push_back(std::string(f) + "-" + s);
+  for (const auto& l : options_.loaders)
+    for (auto& id : l->ids()) out.push_back(std::move(id));
   return out;
 }
 
-Result<std::string> SrsManager::filecoin_id(const std::string& family, std::uint64_t sector_size) {
-  for (auto s : kSizes) {
-    if (sector_size_of(s) == sector_size) {
-      std::string id = family + "-" + s;
-      if (parse_filecoin_id(id)) return id;
-      break;
-    }
-  }
-  return Error{"no Filecoin " + family + " parameters for sector size " + std::to_string(sector_size)};
-}
-
-Result<std::string> SrsManager::filecoin_params_path(const std::string& id) const {
-  auto fid = parse_filecoin_id(id);
-  if (!fid) return Error{"not a Filecoin circuit id: " + id};
-#if CUZK_ENGINE_HAVE_FILECOIN_PARAMS
-  namespace fp = cuzk::filecoin::params;
-  const std::string dir = options_.param_cache.empty() ? fp::parameter_cache_dir() : options_.param_cache;
-  if (porep_as_proving_key(id)) {
-    auto p = porep_srs::params_path(sector_size_of(fid->size), dir);
-    if (!p) return Error{id + ": " + p.error()};
-    return *p;
-  }
-  fp::ProofFamily fam = fid->family == "porep"     ? fp::ProofFamily::kPoRep
-                        : fid->family == "wpost"   ? fp::ProofFamily::kWindowPoSt
-                        : fid->family == "winning" ? fp::ProofFamily::kWinningPoSt
-                                                   : fp::ProofFamily::kSnapDeals;
-  auto cfg = fp::make_param_config(fam, sector_size_of(fid->size));
-  if (!cfg) return Error{"no published parameters for " + id};
-  return dir + "/" + cfg->params_file();
-#else
-  return Error{id + ": this build has no Filecoin parameter support"};
-#endif
+Result<std::string> SrsManager::params_path(const std::string& id) const {
+  auto s = served(id);
+  if (!s) return Error{"no parameter file is known for circuit id \"" + id + "\""};
+  auto p = s->first->path(s->second, options_.param_cache);
+  if (!p) return Error{id + ": " + p.error()};
+  return *p;
 }
 
 Result<std::shared_ptr<SrsEntry>> SrsManager::find_or_create(const std::string& id) {
   auto it = state_->entries.find(id);
   if (it != state_->entries.end()) return it->second;
-  if (!parse_filecoin_id(id)) {
-    std::string known;
+  auto s = served(id);
+  if (!s) {
+    std::string known, examples;
     for (auto& [k, _] : state_->entries) known += (known.empty() ? "" : ", ") + k;
+    for (const auto& l : options_.loaders) {
+      auto ids = l->ids();
+      if (!ids.empty()) examples += (examples.empty() ? "" : ", ") + ids.back();
+    }
     return Error{"unknown circuit id \"" + id + "\" (registered: " + (known.empty() ? "none" : known) +
-                 "; Filecoin ids look like porep-32g, wpost-2k, winning-512m, snap-64g)"};
+                 (examples.empty() ? ")" : "; parameter ids look like " + examples + ")")};
   }
-  auto path = filecoin_params_path(id);
-  if (!path) return Error{path.error()};
+  auto path = s->first->path(s->second, options_.param_cache);
+  if (!path) return Error{id + ": " + path.error()};
   auto e = std::make_shared<SrsEntry>();
   e->id = id;
   e->path = *path;
-  e->filecoin = true;
+  e->loader = s->first;
+  e->kid = std::move(s->second);
   state_->entries.emplace(id, e);
   return e;
 }
 
 bool SrsManager::known(const std::string& id) const {
   std::lock_guard<std::mutex> g(state_->mu);
-  return state_->entries.count(id) > 0 || parse_filecoin_id(id).has_value();
+  return state_->entries.count(id) > 0 || served(id).has_value();
 }
 
 Status SrsManager::register_zkey(const std::string& id, const std::string& path, bool* replaced) {
   if (replaced) *replaced = false;
   if (id.empty()) return Error{"circuit id is empty"};
-  if (parse_filecoin_id(id)) return Error{"circuit id \"" + id + "\" is reserved for Filecoin parameters"};
+  if (auto s = served(id)) {
+    return Error{"circuit id \"" + id + "\" is reserved for " + s->first->family() + " parameters"};
+  }
   for (char c : id) {
     if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.')) {
       return Error{"circuit id \"" + id + "\": use letters, digits, '-', '_' and '.' only"};
@@ -343,7 +278,8 @@ Result<SrsLease> SrsManager::acquire(const std::string& id, const std::function<
       SrsEntry s;
       s.id = e->id;
       s.path = e->path;
-      s.filecoin = e->filecoin;
+      s.loader = e->loader;
+      s.kid = e->kid;
       return s;
     }();
     lk.unlock();
@@ -353,7 +289,7 @@ Result<SrsLease> SrsManager::acquire(const std::string& id, const std::function<
     std::shared_ptr<const LoadedKey> key;
     const std::uint64_t estimate = load_estimate(snapshot_for_load);
     if (estimate == 0) {
-      err = (snapshot_for_load.filecoin ? "parameter file not found: " : "zkey file not found: ") + snapshot_for_load.path;
+      err = (snapshot_for_load.loader ? "parameter file not found: " : "zkey file not found: ") + snapshot_for_load.path;
     } else {
       auto res = budget_.reserve(estimate, MemoryBudget::kSrs, cancelled);
       if (!res) {
@@ -428,7 +364,7 @@ Result<SrsManager::EvictOutcome> SrsManager::evict(const std::string& id) {
     std::lock_guard<std::mutex> g(state_->mu);
     auto it = state_->entries.find(id);
     if (it == state_->entries.end()) {
-      if (parse_filecoin_id(id)) return out;  // a known Filecoin id that was never loaded
+      if (served(id)) return out;  // a loader's id that was never loaded
       return Error{"unknown circuit id \"" + id + "\""};
     }
     SrsEntry& e = *it->second;

@@ -1,20 +1,20 @@
 // SrsManager: the one owner of every proving key (ARCHITECTURE.md seam 4). Keys are known by a
-// circuit id — a registered snarkjs .zkey ("mulchain"), or a Filecoin id ("porep-32g", "wpost-2k",
-// "winning-512m", "snap-64g", ...) that names a bellperson .params file in the parameter cache —
-// and are loaded once, on first use or by preload(), into the best tier the build offers:
+// circuit id — a registered snarkjs .zkey ("mulchain"), or an id one of the KeyLoaders serves
+// ("porep-32g", "wpost-2k", ...; key_loader.hpp, registered with the kinds) — and are loaded once, on
+// first use or by preload(), into the best tier the build offers:
 //
 //   device  GPU memory                    (CUDA backend; not in a CPU-only build)
 //   pinned  page-locked host memory       (CUDA backend)
-//   host    decoded in ordinary memory    (CPU backend: a .zkey, or a PoRep .params with its
-//                                          recorded partition shape; ready to prove)
-//   mapped  the file mmap'd, not decoded  (PoSt and SnapDeals .params until their circuits land)
+//   host    decoded in ordinary memory    (a .zkey, or a loader that decodes its key and shape)
+//   mapped  the file mmap'd, not decoded  (a loader that only maps its file)
 //   cold    registered, nothing loaded
 //
 // Every loaded key holds a reservation in the MemoryBudget for its size, is reference counted by the
 // jobs using it (SrsLease), and can be evicted when no job holds it: explicitly (evict()), or by the
 // budget's evictor, least recently used first, once idle for `min_idle`. A load runs without the
 // manager's lock held (cuzk-behaviour.md 8.1 #9): other keys stay usable, and concurrent users of the
-// key being loaded wait for that one load.
+// key being loaded wait for that one load. This file names no proof family: what an id means is its
+// loader's.
 #pragma once
 
 #include <chrono>
@@ -24,10 +24,14 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "base/result.hpp"
+#include "engine/key_loader.hpp"
 #include "engine/memory_budget.hpp"
 #include "groth16/keys.hpp"
 #include "groth16/r1cs.hpp"
@@ -36,24 +40,6 @@ namespace cuzk::engine {
 
 enum class SrsTier : std::uint8_t { kDevice, kPinned, kHost, kMapped, kCold };
 const char* tier_name(SrsTier t);  // "device", "pinned", "host", "mapped", "cold"
-
-// A loaded key. For a .zkey: the proving key and the circuit's shape (A and B), ready for the
-// backend. For a PoRep .params: the proving key and the recorded partition shape (A, B and C), ready
-// for the backend (porep_srs.hpp). For the other Filecoin .params: only the mapping (`mapped_file`, a
-// formats::bellperson::ParamsFile) and its verifying key.
-struct LoadedKey {
-  std::string id;
-  std::string path;
-  bool has_proving_key = false;
-  groth16::ProvingKey pk;
-  groth16::R1csShape shape;
-  std::uint32_t n_public = 0;  // ONE excluded
-  std::uint32_t n_vars = 0;
-  std::uint32_t n_constraints = 0;
-  std::uint32_t domain_size = 0;
-  std::shared_ptr<const void> mapped_file;
-  std::uint64_t bytes = 0;  // what the budget is charged
-};
 
 struct SrsInfo {
   std::string id;
@@ -106,13 +92,15 @@ class SrsManager {
     // after its lock is released and while the key is still alive, so that a backend can free what
     // it keeps for that key (a GPU copy, a pinned host copy and its budget charge).
     std::function<void(const LoadedKey&)> on_unload;
+    // The families of keys served by id (KindRegistry::loaders()).
+    std::vector<std::shared_ptr<const KeyLoader>> loaders;
   };
   SrsManager(MemoryBudget& budget, Options options);
   ~SrsManager();
   SrsManager(const SrsManager&) = delete;
   SrsManager& operator=(const SrsManager&) = delete;
 
-  // Registers (or re-registers) a .zkey under an id. Fails when the id names a Filecoin key, or when
+  // Registers (or re-registers) a .zkey under an id. Fails when a loader serves the id, or when
   // it is registered to a different file that is loaded and in use. `replaced` reports whether an
   // earlier registration under the id was replaced.
   Status register_zkey(const std::string& id, const std::string& path, bool* replaced = nullptr);
@@ -143,14 +131,14 @@ class SrsManager {
   bool known(const std::string& id) const;
   std::uint64_t loaded_bytes() const;
 
-  // The Filecoin ids this build knows ("porep-32g", ...), and the file an id maps to.
-  static std::vector<std::string> filecoin_ids();
-  // "porep-2k", "wpost-32g", ... for a family (porep, wpost, winning, snap) and a sector size in bytes.
-  static Result<std::string> filecoin_id(const std::string& family, std::uint64_t sector_size);
-  Result<std::string> filecoin_params_path(const std::string& id) const;
+  // Every id the loaders serve, and the file an id maps to.
+  std::vector<std::string> loader_ids() const;
+  Result<std::string> params_path(const std::string& id) const;
 
  private:
   Result<std::shared_ptr<detail::SrsEntry>> find_or_create(const std::string& id);  // state lock held
+  // The loader serving `id` and its parsed form, if any.
+  std::optional<std::pair<const KeyLoader*, KeyId>> served(std::string_view id) const;
   void unloaded(const std::shared_ptr<const LoadedKey>& key) const;  // state lock not held
 
   MemoryBudget& budget_;

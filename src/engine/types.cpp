@@ -1,25 +1,8 @@
 #include "engine/types.hpp"
 
+#include <functional>
+
 namespace cuzk::engine {
-
-std::string kind_name(std::uint32_t kind) {
-  switch (static_cast<ProofKind>(kind)) {
-    case ProofKind::kPoRepC2: return "porep-c2";
-    case ProofKind::kSnapUpdate: return "snap-update";
-    case ProofKind::kWindowPoSt: return "window-post";
-    case ProofKind::kWinningPoSt: return "winning-post";
-    case ProofKind::kGenericGroth16: return "generic-groth16";
-    case ProofKind::kUnspecified: return "unspecified";
-  }
-  return "kind-" + std::to_string(kind);
-}
-
-std::string kind_label(std::uint32_t kind) {
-  std::string n = kind_name(kind);
-  for (char& c : n)
-    if (c == '-') c = '_';
-  return n;
-}
 
 const char* priority_name(Priority p) {
   switch (p) {
@@ -42,17 +25,21 @@ const char* status_name(ResultStatus s) {
   return "UNKNOWN";
 }
 
-Priority resolve_priority(std::uint32_t wire_priority, std::uint32_t kind) {
-  switch (wire_priority) {
-    case 0:
-      if (kind == static_cast<std::uint32_t>(ProofKind::kWinningPoSt)) return Priority::kCritical;
-      if (kind == static_cast<std::uint32_t>(ProofKind::kWindowPoSt)) return Priority::kHigh;
-      return Priority::kNormal;
-    case 1: return Priority::kLow;
-    case 3: return Priority::kHigh;
-    case 4: return Priority::kCritical;
-    default: return Priority::kNormal;
+std::size_t ProofRequest::fingerprint() const {
+  std::size_t fp = std::hash<std::string_view>{}(vanilla_proof);
+  auto mix = [&fp](std::size_t h) { fp ^= h + 0x9e3779b97f4a7c15ULL + (fp << 6) + (fp >> 2); };
+  mix(proof_kind);
+  mix(sector_size);
+  mix(registered_proof);
+  mix(sector_number);
+  mix(miner_id);
+  mix(partition_index);
+  for (const auto& v : vanilla_proofs) mix(std::hash<std::string_view>{}(v));
+  for (const std::string* s : {&randomness, &comm_r_old, &comm_r_new, &comm_d_new, &circuit_id, &witness_wtns,
+                               &witness_path}) {
+    mix(std::hash<std::string_view>{}(*s));
   }
+  return fp;
 }
 
 }  // namespace cuzk::engine

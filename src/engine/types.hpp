@@ -1,6 +1,7 @@
-// The engine's vocabulary: proof kinds, priorities, requests, results and per-partition timings.
-// Nothing here knows about gRPC; server/ converts between these and the cuzk.v1 messages (the
-// numeric values of ProofKind, Priority and ResultStatus are the wire values).
+// The engine's vocabulary: priorities, requests, results and per-partition timings. Nothing here
+// knows about gRPC; server/ converts between these and the cuzk.v1 messages (the numeric values of
+// Priority and ResultStatus are the wire values). A request's proof_kind is its wire value; what a
+// kind is called and how it is proved is the KindRegistry's (kind_registry.hpp).
 #pragma once
 
 #include <chrono>
@@ -11,33 +12,14 @@
 
 namespace cuzk::engine {
 
-// Wire values of cuzk.v1.ProofKind. Any other value is kept as is and rejected by the engine.
-enum class ProofKind : std::uint32_t {
-  kUnspecified = 0,
-  kPoRepC2 = 1,
-  kSnapUpdate = 2,
-  kWindowPoSt = 3,
-  kWinningPoSt = 4,
-  kGenericGroth16 = 1000,
-};
-
 // Wire values of cuzk.v1.Priority; higher runs first.
 enum class Priority : std::uint8_t { kLow = 1, kNormal = 2, kHigh = 3, kCritical = 4 };
 
 // Wire values of cuzk.v1.AwaitProofResponse.Status.
 enum class ResultStatus : std::uint8_t { kUnknown = 0, kCompleted = 1, kFailed = 2, kCancelled = 3, kTimeout = 4 };
 
-// "porep-c2", "snap-update", "window-post", "winning-post", "generic-groth16"; "kind-<n>" otherwise.
-std::string kind_name(std::uint32_t kind);
-inline std::string kind_name(ProofKind k) { return kind_name(static_cast<std::uint32_t>(k)); }
-// Prometheus label values: "porep_c2", "snap_update", "window_post", "winning_post", "generic_groth16".
-std::string kind_label(std::uint32_t kind);
 const char* priority_name(Priority p);  // "LOW", "NORMAL", "HIGH", "CRITICAL"
 const char* status_name(ResultStatus s);  // "COMPLETED", ...
-// Kind default (WinningPoSt CRITICAL, WindowPoSt HIGH, others NORMAL) for 0; 1..4 map directly;
-// anything else is NORMAL (the Rust daemon's mapping).
-Priority resolve_priority(std::uint32_t wire_priority, std::uint32_t kind);
-
 // One proof request as it came off the wire. Byte fields are std::string so that the server can move
 // protobuf's buffers in without copying (a PoRep C1 input is ~50 MB).
 struct ProofRequest {
@@ -57,6 +39,10 @@ struct ProofRequest {
   std::string circuit_id;
   std::string witness_wtns;
   std::string witness_path;
+
+  // A hash of every field that defines the proof (all but request_id and priority): it tells a retry
+  // of the same request from a different request reusing its id.
+  std::size_t fingerprint() const;
 };
 
 // Microseconds since the engine started (one steady clock for every job).

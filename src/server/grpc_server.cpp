@@ -8,6 +8,7 @@
 #include "cuzk/v1/proving.grpc.pb.h"
 #include "engine/srs_manager.hpp"
 #include "server/listen_address.hpp"
+#include "server/status_render.hpp"
 
 namespace cuzk::server {
 namespace {
@@ -46,11 +47,11 @@ ProofRequest to_engine(pb::SubmitProofRequest& r) {
   return e;
 }
 
-void fill_result(const JobResult& r, pb::AwaitProofResponse* out) {
+void fill_result(const JobResult& r, const engine::KindRegistry& kinds, pb::AwaitProofResponse* out) {
   out->set_job_id(r.job_id);
   out->set_status(static_cast<pb::AwaitProofResponse::Status>(r.status));
   out->set_error_message(r.error);
-  out->set_proof_kind(engine::kind_name(r.proof_kind));
+  out->set_proof_kind(kinds.name(r.proof_kind));
   if (r.status == ResultStatus::kCompleted) {
     out->set_proof(r.proof);
     out->set_queue_wait_ms(r.queue_wait_ms);
@@ -124,7 +125,7 @@ class Service final : public pb::ProvingEngine::Service {
     if (!job) return Status(StatusCode::NOT_FOUND, "unknown job id: " + req->job_id());
     JobResult r = e_.wait(job, std::chrono::milliseconds(req->timeout_ms()), [ctx] { return ctx->IsCancelled(); });
     if (r.status == ResultStatus::kTimeout && ctx->IsCancelled()) return Status(StatusCode::CANCELLED, "call cancelled");
-    fill_result(r, resp);
+    fill_result(r, e_.kinds(), resp);
     return Status::OK;
   }
 
@@ -136,7 +137,7 @@ class Service final : public pb::ProvingEngine::Service {
     // then joins it.
     JobResult r = e_.wait(s->job, std::chrono::milliseconds(0), [ctx] { return ctx->IsCancelled(); });
     if (r.status == ResultStatus::kTimeout) return Status(StatusCode::CANCELLED, "call cancelled; the job continues");
-    fill_result(r, resp->mutable_result());
+    fill_result(r, e_.kinds(), resp->mutable_result());
     return Status::OK;
   }
 
@@ -155,7 +156,7 @@ class Service final : public pb::ProvingEngine::Service {
       g->set_ordinal(w.device);
       g->set_name(s.backend == "cpu" ? "cpu (backend worker " + std::to_string(w.id) + ")" : s.backend);
       g->set_current_job_id(w.job_id);
-      g->set_current_proof_kind(w.job_id.empty() ? "" : engine::kind_name(w.kind));
+      g->set_current_proof_kind(w.job_id.empty() ? "" : e_.kinds().name(w.kind));
     }
     for (const auto& k : s.srs) {
       auto* x = resp->add_loaded_srs();
@@ -170,7 +171,7 @@ class Service final : public pb::ProvingEngine::Service {
     }
     for (const auto& q : s.queues) {
       auto* x = resp->add_queues();
-      x->set_proof_kind(engine::kind_name(q.kind));
+      x->set_proof_kind(e_.kinds().name(q.kind));
       x->set_pending(q.pending);
       x->set_in_progress(q.in_progress);
     }
@@ -207,7 +208,7 @@ class Service final : public pb::ProvingEngine::Service {
   }
 
   Status GetMetrics(ServerContext*, const pb::GetMetricsRequest*, pb::GetMetricsResponse* resp) override {
-    resp->set_prometheus_text(e_.prometheus_text());
+    resp->set_prometheus_text(prometheus_text(e_.status(), e_.kinds()));
     return Status::OK;
   }
 

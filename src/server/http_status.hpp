@@ -1,6 +1,6 @@
 // A minimal HTTP/1.1 endpoint for operators and Prometheus scrapers, on TCP:
-//   GET /status   200 application/json (Engine::status_json), Access-Control-Allow-Origin: *
-//   GET /metrics  200 text/plain; version=0.0.4 (Engine::prometheus_text)
+//   GET /status   200 application/json (status_render.hpp), Access-Control-Allow-Origin: *
+//   GET /metrics  200 text/plain; version=0.0.4 (status_render.hpp)
 //   anything else 404 (405 for methods other than GET/HEAD)
 // One connection at a time, each closed after its response; requests are read with a 2 s timeout
 // and at most 8 KiB, so a slow or hostile client cannot hold the daemon.

@@ -11,9 +11,11 @@
 #include <vector>
 
 #include "engine/engine.hpp"
+#include "engine/kinds/builtin_kinds.hpp"
 #include "formats/snarkjs_json.hpp"
 #include "formats/snarkjs_wtns.hpp"
 #include "groth16/verifier.hpp"
+#include "server/status_render.hpp"
 #include "test_util.hpp"
 
 namespace cuzk::engine {
@@ -27,6 +29,7 @@ const char* kCircuits[] = {"bits", "linear", "mulchain", "multi_public"};
 
 EngineOptions small_options() {
   EngineOptions o;
+  kinds::register_builtin_kinds(o.kinds);
   o.memory_budget_bytes = 256u << 20;
   o.srs_min_idle = 0ms;
   o.prepare_workers = 2;
@@ -685,13 +688,13 @@ TEST(Engine, StatusJsonAndMetrics) {
   ProofRequest bad;
   bad.proof_kind = 3;
   ASSERT_EQ(e.prove(bad).status, ResultStatus::kFailed);
-  std::string j = e.status_json();
+  std::string j = server::status_json(e.status(), e.kinds());
   for (const char* k : {"\"uptime_secs\":", "\"memory\":{\"total_bytes\":", "\"pipelines\":[", "\"workers\":[",
                         "\"allocations\":{\"srs\":[", "\"circuit_id\":\"bits\"", "\"tier\":\"host\"",
                         "\"total_completed\":1", "\"total_failed\":1", "\"generic-groth16\":{\"completed\":1"}) {
     EXPECT_NE(j.find(k), std::string::npos) << k << " missing from " << j;
   }
-  std::string m = e.prometheus_text();
+  std::string m = server::prometheus_text(e.status(), e.kinds());
   for (const char* k : {"# TYPE cuzk_proofs_completed_total counter\ncuzk_proofs_completed_total 1\n",
                         "cuzk_proofs_failed_total 1\n",
                         "cuzk_proofs_completed_by_kind_total{proof_kind=\"generic_groth16\"} 1\n",
@@ -725,8 +728,8 @@ TEST(Engine, PartitionSizingRecordsModelAndSoloMeasurement) {
   EXPECT_GT(it->second.model_bytes, 4u << 20);  // includes the 4 MiB MSM allowance
   EXPECT_GE(it->second.samples, 1u);             // /proc/self/clear_refs is writable here
   EXPECT_GE(s.peak_rss_bytes, s.rss_bytes);
-  EXPECT_NE(e.status_json().find("\"partition_memory\":[{\"job\":\"generic-groth16/mulchain\""), std::string::npos);
-  EXPECT_NE(e.prometheus_text().find("cuzk_partition_memory_bytes{job=\"generic-groth16/mulchain\",source=\"model\"}"),
+  EXPECT_NE(server::status_json(e.status(), e.kinds()).find("\"partition_memory\":[{\"job\":\"generic-groth16/mulchain\""), std::string::npos);
+  EXPECT_NE(server::prometheus_text(e.status(), e.kinds()).find("cuzk_partition_memory_bytes{job=\"generic-groth16/mulchain\",source=\"model\"}"),
             std::string::npos);
 }
 

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <optional>
 
+#include "engine/kinds/builtin_kinds.hpp"
 #include "engine/engine.hpp"
 #include "engine/porep_kind.hpp"
 #include "filecoin/porep/shape.hpp"
@@ -62,6 +63,7 @@ ProofRequest porep_request(const porep::C1Output& c1, const std::string& id, std
 
 EngineOptions porep_options() {
   EngineOptions o;
+  kinds::register_builtin_kinds(o.kinds);
   o.memory_budget_bytes = std::uint64_t(12) << 30;
   o.param_cache = params_dir();
   o.srs_min_idle = 0ms;

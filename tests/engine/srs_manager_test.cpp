@@ -6,6 +6,7 @@
 #include <thread>
 #include <vector>
 
+#include "engine/kinds/builtin_kinds.hpp"
 #include "engine/srs_manager.hpp"
 #include "test_util.hpp"
 
@@ -16,6 +17,9 @@ using namespace std::chrono_literals;
 
 SrsManager::Options opts(std::chrono::milliseconds idle = 0ms) {
   SrsManager::Options o;
+  KindRegistry kinds;
+  kinds::register_builtin_kinds(kinds);
+  o.loaders = kinds.loaders();
   o.param_cache = "/nonexistent";
   o.min_idle = idle;
   return o;

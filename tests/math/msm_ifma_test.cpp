@@ -20,7 +20,7 @@ using cuzk::test::Rng;
 namespace {
 
 #define REQUIRE_IFMA()                                                               \
-  if (!ifma::available()) GTEST_SKIP() << "no AVX-512 IFMA here (or CUZK_NO_IFMA set)"
+  if (!ifma::available()) GTEST_SKIP() << "no AVX-512 IFMA here (or turned off)"
 
 template <class C>
 const Affine<C>& generator() {

@@ -8,6 +8,7 @@
 #include "../common/test_random.hpp"
 #include "math/ff/fp_ifma.hpp"
 #include "math/poly/ntt.hpp"
+#include "math/poly/ntt_ifma.hpp"
 
 using namespace cuzk::math;
 using cuzk::test::Rng;
@@ -153,7 +154,7 @@ TEST(Ntt, RoundTrip) {
 // transform, the default and an arbitrary coset, one and several threads, random inputs and the
 // extreme canonical values 0 and r - 1 (the lazy reductions' worst case).
 TEST(Ntt, IfmaAndScalarPathsAgree) {
-  if (!cuzk::math::ifma::available()) GTEST_SKIP() << "no AVX-512 IFMA here (or CUZK_NO_IFMA set)";
+  if (!cuzk::math::ifma::available()) GTEST_SKIP() << "no AVX-512 IFMA here (or turned off)";
   Rng rng(9);
   const Fr shift = Fr::from_u64(11);
   for (unsigned k = kNttDirectMaxLog + 1; k <= 17; ++k) {
@@ -164,7 +165,7 @@ TEST(Ntt, IfmaAndScalarPathsAgree) {
     for (std::size_t threads : {std::size_t(1), std::size_t(3)}) {
       for (int t = 0; t < 6; ++t) {
         auto run = [&](bool ifma) {
-          setenv("CUZK_NTT_IFMA", ifma ? "1" : "0", 1);
+          cuzk::math::ntt_ifma::set_enabled(ifma);
           auto b = a;
           switch (t) {
             case 0: ntt(d, b, threads); break;
@@ -174,7 +175,7 @@ TEST(Ntt, IfmaAndScalarPathsAgree) {
             case 4: coset_ntt(d, b, shift, threads); break;
             default: coset_intt(d, b, shift, threads); break;
           }
-          unsetenv("CUZK_NTT_IFMA");
+          cuzk::math::ntt_ifma::set_enabled(true);
           return b;
         };
         ASSERT_EQ(run(true), run(false)) << "2^" << k << " transform " << t << " threads " << threads;
@@ -187,11 +188,11 @@ TEST(Ntt, IfmaAndScalarPathsAgree) {
     for (bool coset : {false, true}) {
       std::vector<Fr> out[2];
       for (int ifma = 0; ifma < 2; ++ifma) {
-        setenv("CUZK_NTT_IFMA", ifma ? "1" : "0", 1);
+        cuzk::math::ntt_ifma::set_enabled(ifma);
         out[ifma] = a;
         if (coset) coset_intt(d, out[ifma], 2);
         else ntt(d, out[ifma], 2);
-        unsetenv("CUZK_NTT_IFMA");
+        cuzk::math::ntt_ifma::set_enabled(true);
       }
       ASSERT_EQ(out[1], out[0]) << "2^" << k << (coset ? " coset_intt" : " ntt");
     }

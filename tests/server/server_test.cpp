@@ -10,6 +10,7 @@
 #include <sstream>
 #include <thread>
 
+#include "engine/kinds/builtin_kinds.hpp"
 #include "cuzk/v1/proving.grpc.pb.h"
 #include "engine/engine.hpp"
 #include "server/grpc_server.hpp"
@@ -36,6 +37,7 @@ class ServerTest : public ::testing::Test {
  protected:
   void SetUp() override {
     engine::EngineOptions o;
+    engine::kinds::register_builtin_kinds(o.kinds);
     o.memory_budget_bytes = 256u << 20;
     o.srs_min_idle = 0ms;
     engine_ = std::make_unique<engine::Engine>(o);

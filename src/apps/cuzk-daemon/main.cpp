@@ -19,12 +19,15 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include "apps/common/cpu_tuning.hpp"
 #include "apps/common/device_backends.hpp"
 #include "engine/config.hpp"
 #include "engine/engine.hpp"
+#include "engine/kinds/builtin_kinds.hpp"
 #include "engine/units.hpp"
 #include "server/grpc_server.hpp"
 #include "server/http_status.hpp"
+#include "server/status_render.hpp"
 
 namespace {
 
@@ -96,15 +99,22 @@ int main(int argc, char** argv) {
   else spdlog::info("config: {}", config_path);
   for (const auto& w : cfg->warnings) spdlog::warn("{}", w);
 
-  // Thread pools of the math layers read these once, on first use.
-  if (cfg->synthesis_threads > 0) setenv("CUZK_THREADS", std::to_string(cfg->synthesis_threads).c_str(), 1);
-  if (cfg->gpu_threads > 0) setenv("CUZK_GPU_THREADS", std::to_string(cfg->gpu_threads).c_str(), 1);
+  // The math layers' tuning: the environment first, then the config's thread count (synthesis.threads,
+  // else gpus.gpu_threads, the Rust daemon's name for the prover's host pool) where it sets one.
+  auto tuning = apps::cpu_tuning_from_env([](const char* n) { return std::getenv(n); });
+  if (!tuning) return fail(tuning.error());
+  const std::uint32_t cfg_threads = cfg->synthesis_threads ? cfg->synthesis_threads : cfg->gpu_threads;
+  if (cfg_threads > 0) tuning->threads = cfg_threads;
+  apps::apply(*tuning);
+  for (const auto& v : tuning->non_default) spdlog::info("tuning: {} (from the environment)", v);
+  if (cfg_threads > 0) spdlog::info("tuning: {} math threads (from the config)", cfg_threads);
 
   // backend.kind: "auto" takes the CUDA backend when this build has it and a device is present.
   const apps::BackendProbe probe = apps::probe_backends();
   auto opts = engine::engine_options_from(*cfg, std::thread::hardware_concurrency(),
                                           {probe.cuda_built, probe.cuda_devices});
   if (!opts) return fail(opts.error());
+  engine::kinds::register_builtin_kinds(opts->kinds);
   auto backends = apps::DeviceBackends::create(
       opts->backend_name, {cfg->key_residency, cfg->max_resident_key_bytes, cfg->stream_chunk_bases, cfg->h_copies});
   if (!backends) return fail(backends.error());
@@ -195,7 +205,8 @@ int main(int argc, char** argv) {
   std::unique_ptr<server::HttpStatusServer> http;
   if (!cfg->status_listen.empty()) {
     auto h = server::HttpStatusServer::start(
-        cfg->status_listen, {[&eng] { return eng.status_json(); }, [&eng] { return eng.prometheus_text(); }});
+        cfg->status_listen, {[&eng] { return server::status_json(eng.status(), eng.kinds()); },
+                             [&eng] { return server::prometheus_text(eng.status(), eng.kinds()); }});
     if (!h) return fail(h.error());
     http = std::move(*h);
   }

@@ -23,10 +23,10 @@ class Stopwatch {
   std::chrono::steady_clock::time_point t0_ = std::chrono::steady_clock::now();
 };
 
-// --threads N: sets CUZK_THREADS before any parallel work reads it.
+// --threads N: the worker count of every parallel loop (over $CUZK_THREADS, read by main()).
 inline void add_threads_option(CLI::App* sub) {
   sub->add_option_function<unsigned>(
-         "--threads", [](unsigned n) { setenv("CUZK_THREADS", std::to_string(n).c_str(), 1); },
+         "--threads", [](unsigned n) { cuzk::set_default_threads(n); },
          "worker threads (default: all cores, or $CUZK_THREADS)")
       ->check(CLI::Range(1u, 4096u));
 }

@@ -1,6 +1,8 @@
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 
+#include "apps/common/cpu_tuning.hpp"
 #include "apps/cuzk/commands.hpp"
 #include "apps/cuzk/environment.hpp"
 
@@ -12,7 +14,15 @@ int fail(const std::string& cmd, const std::string& message) {
 }  // namespace cuzk::cli
 
 int main(int argc, char** argv) {
-  // The environment is read once, here; the libraries get plain values.
+  // The math layers' tuning (CUZK_THREADS, CUZK_NO_IFMA, CUZK_NTT_IFMA): read once, here.
+  auto tuning = cuzk::apps::cpu_tuning_from_env([](const char* n) { return std::getenv(n); });
+  if (!tuning) {
+    std::cerr << "cuzk: " << tuning.error() << "\n";
+    return cuzk::cli::kExitError;
+  }
+  cuzk::apps::apply(*tuning);
+  // The environment the filecoin libraries honour (FIL_PROOFS_PARAMETER_CACHE, CUZK_SHAPE_CACHE): read once,
+  // here, and handed to them as plain values.
   auto env = cuzk::cli::read_environment();
   if (!env) {
     std::cerr << "cuzk: " << env.error() << "\n";

@@ -2,6 +2,8 @@
 // for why.
 #include "math/ff/fp_ifma.hpp"
 
+#include <atomic>
+
 // GCC 12 warns inside its own _mm512_srli_epi64 when it is inlined here (see fp_ifma_core.hpp).
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #include "math/ff/fp_ifma_core.hpp"
@@ -213,14 +215,19 @@ CUZK_IFMA_BW unsigned g2_mont_decode_impl(const std::uint8_t* const* src, std::u
 
 }  // namespace
 
+namespace {
+std::atomic<bool> g_enabled{true};
+}  // namespace
+
+void set_enabled(bool on) { g_enabled.store(on); }
+
 bool available() {
-  static const bool ok = [] {
-    if (const char* off = std::getenv("CUZK_NO_IFMA"); off && *off && *off != '0') return false;
+  static const bool cpu = [] {
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
            __builtin_cpu_supports("avx512ifma");
   }();
-  return ok;
+  return cpu && g_enabled.load(std::memory_order_relaxed);
 }
 
 void mul_canonical8(const Repr* a, const Repr* b, Repr* out) { mul_impl(a, b, out); }

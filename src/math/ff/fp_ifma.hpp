@@ -16,8 +16,10 @@
 
 namespace cuzk::math::ifma {
 
-// True when AVX-512F, AVX-512BW and AVX-512 IFMA can be used on this machine (checked once).
+// True when AVX-512F, AVX-512BW and AVX-512 IFMA can be used on this machine (checked once) and the
+// executable has not turned them off (set_enabled(false): CUZK_NO_IFMA=1, read by the apps).
 bool available();
+void set_enabled(bool on);
 
 // Whole points from file bytes, eight at a time, every step in vector registers. Each writes lane k's
 // coordinates in Montgomery form as Fp::Repr words at out + k * out_stride: x at byte 0, y at 48

@@ -1,6 +1,8 @@
 // The four-step NTT's columns and rows eight at a time on AVX-512 IFMA; see ntt_ifma.hpp.
 #include "math/poly/ntt_ifma.hpp"
 
+#include <atomic>
+
 // GCC 12 warns inside its own _mm512_srli_epi64 / srai when they are inlined here (see
 // fp_ifma_core.hpp): the intrinsics pass an undefined merge source they never read.
 #pragma GCC diagnostic ignored "-Wuninitialized"
@@ -249,11 +251,13 @@ CUZK_IFMA void rows8_impl(Fr* a, std::size_t n1, unsigned lc, std::size_t r0, co
 
 }  // namespace
 
-bool enabled() {
-  if (!ifma::available()) return false;
-  const char* v = std::getenv("CUZK_NTT_IFMA");
-  return !(v && std::strcmp(v, "0") == 0);
-}
+namespace {
+std::atomic<bool> g_enabled{true};
+}  // namespace
+
+void set_enabled(bool on) { g_enabled.store(on); }
+
+bool enabled() { return ifma::available() && g_enabled.load(std::memory_order_relaxed); }
 
 Tw to_ifma(std::span<const Fr> values) {
   Tw t;

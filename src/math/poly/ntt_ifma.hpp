@@ -19,9 +19,10 @@
 
 namespace cuzk::math::ntt_ifma {
 
-// This CPU has AVX-512 IFMA (ifma::available(): CUZK_NO_IFMA=1 says no) and CUZK_NTT_IFMA is not 0
-// (read at each call, so tests can compare both paths in one process).
+// This CPU has AVX-512 IFMA (ifma::available()) and the NTT may use it (set_enabled: CUZK_NTT_IFMA=0
+// in the apps turns it off; tests compare both paths in one process).
 bool enabled();
+void set_enabled(bool on);
 
 // Field elements in the IFMA form (x 2^260 mod r), 5 limbs of 52 bits each.
 struct Tw {

@@ -1,0 +1,61 @@
+// The table of proof kinds a daemon serves: one row per kind, registered by the executable
+// (kinds/builtin_kinds.hpp), so the engine itself names no proof family. Everything the engine, the
+// server and the tools say about a kind derives from its row: the wire value and its proto name, the
+// name in logs and /status, the Prometheus label (and the zero series every row gets from the
+// start), the default priority of a request that leaves priority unset, the spellings cuzk-bench
+// accepts, the JobKind that proves it, and the KeyLoaders of the keys it uses.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.hpp"
+#include "engine/key_loader.hpp"
+#include "engine/types.hpp"
+
+namespace cuzk::engine {
+
+class JobKind;
+
+struct KindRow {
+  std::uint32_t wire = 0;              // cuzk.v1.ProofKind value
+  std::string wire_name;               // "POREP_SEAL_COMMIT"
+  std::string name;                    // "porep-c2": logs, /status, job errors
+  Priority default_priority = Priority::kNormal;
+  std::vector<std::string> aliases;    // other spellings a tool accepts ("porep", "seal-commit")
+  std::shared_ptr<JobKind> kind;
+  std::vector<std::shared_ptr<const KeyLoader>> loaders;
+
+  std::string label() const;           // Prometheus label value: name with '-' as '_'
+};
+
+class KindRegistry {
+ public:
+  // Refuses a row whose wire value, name or alias is taken, or that has no name or JobKind.
+  Status add(KindRow row);
+  // Adds or replaces the row for row.wire (tests swap in their own kinds).
+  void put(KindRow row);
+
+  const KindRow* find(std::uint32_t wire) const;
+  // By name, alias or wire_name (case-insensitive), e.g. cuzk-bench's -t.
+  const KindRow* find(std::string_view name) const;
+  const std::vector<KindRow>& rows() const { return rows_; }  // by wire value
+
+  std::string name(std::uint32_t wire) const;   // "kind-<n>" when no row has it
+  std::string label(std::uint32_t wire) const;
+  // The request's priority: 0 takes the kind's default, 1..4 are the wire values, anything else NORMAL
+  // (the Rust daemon's mapping).
+  Priority priority(std::uint32_t wire_priority, std::uint32_t kind) const;
+  // "unknown proof_kind 7 (expected 1 POREP_SEAL_COMMIT, ... or 1000 GENERIC_GROTH16)".
+  std::string unknown_kind_message(std::uint32_t wire) const;
+  // Every row's loaders, in row order.
+  std::vector<std::shared_ptr<const KeyLoader>> loaders() const;
+
+ private:
+  std::vector<KindRow> rows_;
+};
+
+}  // namespace cuzk::engine

@@ -1,0 +1,39 @@
+#include "engine/kinds/builtin_kinds.hpp"
+
+#include <stdexcept>
+
+#include "engine/kinds/filecoin_keys.hpp"
+#include "engine/kinds/generic_groth16_kind.hpp"
+#include "engine/kinds/pending_kinds.hpp"
+#include "engine/porep_kind.hpp"
+
+namespace cuzk::engine::kinds {
+namespace {
+
+constexpr std::uint32_t wire(ProofKind k) { return static_cast<std::uint32_t>(k); }
+
+void add(KindRegistry& r, KindRow row) {
+  // The table below is fixed at build time: a clash is a programming error, caught by every test.
+  if (auto st = r.add(std::move(row)); !st) throw std::logic_error(st.error());
+}
+
+}  // namespace
+
+void register_generic_kind(KindRegistry& r) {
+  add(r, {wire(ProofKind::kGenericGroth16), "GENERIC_GROTH16", "generic-groth16", Priority::kNormal,
+          {"generic", "groth16"}, make_generic_groth16_kind(), {}});
+}
+
+void register_builtin_kinds(KindRegistry& r) {
+  add(r, {wire(ProofKind::kPoRepC2), "POREP_SEAL_COMMIT", "porep-c2", Priority::kNormal, {"porep", "seal-commit"},
+          make_porep_c2_kind(), {porep_key_loader()}});
+  add(r, {wire(ProofKind::kSnapUpdate), "SNAP_DEALS_UPDATE", "snap-update", Priority::kNormal,
+          {"snap", "snap-deals", "update"}, make_pending_snap_kind("snap-update"), {mapped_params_loader("snap")}});
+  add(r, {wire(ProofKind::kWindowPoSt), "WINDOW_POST_PARTITION", "window-post", Priority::kHigh,
+          {"wpost", "windowpost"}, make_pending_post_kind("window-post"), {mapped_params_loader("wpost")}});
+  add(r, {wire(ProofKind::kWinningPoSt), "WINNING_POST", "winning-post", Priority::kCritical,
+          {"winning", "winningpost"}, make_pending_post_kind("winning-post"), {mapped_params_loader("winning")}});
+  register_generic_kind(r);
+}
+
+}  // namespace cuzk::engine::kinds

@@ -1,0 +1,119 @@
+#include "engine/kinds/filecoin_keys.hpp"
+
+#include <array>
+#include <filesystem>
+
+#include "engine/porep_srs.hpp"
+#include "filecoin/params/cache_names.hpp"
+#include "formats/bellperson/params.hpp"
+
+namespace cuzk::engine::kinds {
+namespace {
+
+namespace fp = cuzk::filecoin::params;
+
+struct SizeLabel {
+  const char* label;
+  std::uint64_t bytes;
+};
+constexpr std::array<SizeLabel, 5> kSizes{{{"2k", 2048},
+                                           {"8m", std::uint64_t(8) << 20},
+                                           {"512m", std::uint64_t(512) << 20},
+                                           {"32g", std::uint64_t(32) << 30},
+                                           {"64g", std::uint64_t(64) << 30}}};
+
+std::string cache_dir(const std::string& param_cache) {
+  return param_cache.empty() ? fp::parameter_cache_dir() : param_cache;
+}
+
+// Ids "<family>-<size label>" and the sector size they name; the file and the load are the
+// subclass's.
+class FilecoinLoader : public KeyLoader {
+ public:
+  explicit FilecoinLoader(std::string family) : family_(std::move(family)) {}
+  std::string family() const override { return family_; }
+  std::vector<std::string> ids() const override {
+    std::vector<std::string> out;
+    for (const auto& s : kSizes) out.push_back(family_ + "-" + s.label);
+    return out;
+  }
+  std::optional<KeyId> parse(std::string_view id) const override {
+    if (id.size() <= family_.size() + 1 || id.substr(0, family_.size()) != family_ || id[family_.size()] != '-')
+      return std::nullopt;
+    const std::string_view label = id.substr(family_.size() + 1);
+    for (const auto& s : kSizes)
+      if (label == s.label) return KeyId{std::string(id), family_, s.bytes};
+    return std::nullopt;
+  }
+
+ protected:
+  std::string family_;
+};
+
+class PorepLoader final : public FilecoinLoader {
+ public:
+  PorepLoader() : FilecoinLoader("porep") {}
+  Result<std::string> path(const KeyId& id, const std::string& param_cache) const override {
+    return porep_srs::params_path(id.sector_size, cache_dir(param_cache));
+  }
+  std::uint64_t load_estimate(const KeyId&, const std::string& path) const override {
+    return porep_srs::load_estimate(path);
+  }
+  Result<std::shared_ptr<LoadedKey>> load(const KeyId& id, const std::string& path) const override {
+    auto key = std::make_shared<LoadedKey>();
+    if (auto st = porep_srs::load(id.sector_size, path, *key); !st) return Error{st.error()};
+    return key;
+  }
+};
+
+// A .params file mapped, its verifying key read; nothing decoded.
+class MappedLoader final : public FilecoinLoader {
+ public:
+  MappedLoader(std::string family, fp::ProofFamily params_family)
+      : FilecoinLoader(std::move(family)), params_family_(params_family) {}
+  Result<std::string> path(const KeyId& id, const std::string& param_cache) const override {
+    auto cfg = fp::make_param_config(params_family_, id.sector_size);
+    if (!cfg) return Error{"no published parameters for " + id.text};
+    return cache_dir(param_cache) + "/" + cfg->params_file();
+  }
+  std::uint64_t load_estimate(const KeyId&, const std::string& path) const override {
+    std::error_code ec;
+    auto n = std::filesystem::file_size(path, ec);
+    return ec ? 0 : n;
+  }
+  Result<std::shared_ptr<LoadedKey>> load(const KeyId&, const std::string& path) const override {
+    auto f = formats::bellperson::ParamsFile::open(path);
+    if (!f) return Error{f.error()};
+    auto file = std::make_shared<formats::bellperson::ParamsFile>(std::move(*f));
+    auto key = std::make_shared<LoadedKey>();
+    key->pk.vk = file->vk();
+    key->n_public = file->num_inputs() > 0 ? file->num_inputs() - 1 : 0;
+    key->n_vars = file->num_inputs() + file->num_aux();
+    key->domain_size = std::uint32_t(1) << file->domain_log2();
+    key->bytes = file->file_size();
+    key->mapped_file = std::move(file);
+    return key;
+  }
+
+ private:
+  fp::ProofFamily params_family_;
+};
+
+}  // namespace
+
+Result<std::string> filecoin_key_id(const std::string& family, std::uint64_t sector_size) {
+  for (const auto& s : kSizes)
+    if (s.bytes == sector_size) return family + "-" + s.label;
+  return Error{"no Filecoin " + family + " parameters for sector size " + std::to_string(sector_size)};
+}
+
+std::shared_ptr<const KeyLoader> porep_key_loader() { return std::make_shared<PorepLoader>(); }
+
+std::shared_ptr<const KeyLoader> mapped_params_loader(const std::string& family) {
+  const fp::ProofFamily f = family == "wpost"     ? fp::ProofFamily::kWindowPoSt
+                            : family == "winning" ? fp::ProofFamily::kWinningPoSt
+                                                  : fp::ProofFamily::kSnapDeals;
+  return std::make_shared<MappedLoader>(family, f);
+}
+
+}  // namespace cuzk::engine::kinds

@@ -1,0 +1,25 @@
+// The Filecoin proving keys as KeyLoaders: ids "<family>-<size>" (porep-32g, wpost-2k, winning-512m,
+// snap-64g) for the five published sector sizes, each naming the official .params file in the
+// parameter cache (filecoin/params). A family whose circuit is proved here decodes its key with the
+// recorded partition shape (PoRep: porep_srs.hpp); the others only map their file (tier "mapped")
+// until their circuits land.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "base/result.hpp"
+#include "engine/key_loader.hpp"
+
+namespace cuzk::engine::kinds {
+
+// "porep-32g" for ("porep", 32 GiB); an error naming the size when it is not a Filecoin sector size.
+Result<std::string> filecoin_key_id(const std::string& family, std::uint64_t sector_size);
+
+// PoRep keys (porep-<size>): decoded, with the recorded partition shape.
+std::shared_ptr<const KeyLoader> porep_key_loader();
+// WindowPoSt (wpost-), WinningPoSt (winning-) and SnapDeals (snap-) keys: mapped only.
+std::shared_ptr<const KeyLoader> mapped_params_loader(const std::string& family);
+
+}  // namespace cuzk::engine::kinds

@@ -1,0 +1,210 @@
+// The engine's executor (private to src/engine/): the threads and stages behind Engine. Decisions
+// are the Scheduler's (scheduler.hpp), the queues and worker loop are stage.hpp's, a job's end is
+// job.hpp's; this struct wires them to the memory budget, the SrsManager, the kinds and the
+// backends, and records what status reports. Only engine.cpp (public API, status) and pipeline.cpp
+// (the stages) include it.
+//
+// Locking: `mu` guards the scheduler, the stage queues, the job table, the worker slots and the
+// counters; each job has its own mutex for its result and timings. Reservations are never returned
+// while either is held (the budget wakes the dispatcher, which takes `mu`).
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "engine/engine.hpp"
+#include "engine/job.hpp"
+#include "engine/scheduler.hpp"
+#include "engine/stage.hpp"
+
+namespace cuzk::engine {
+namespace pipeline {
+
+using Clock = std::chrono::steady_clock;
+
+inline RunKey key_of(const Job& j, std::uint32_t index) { return RunKey::of(j.priority, j.seq, index); }
+
+inline std::uint64_t ms_between(Micros a, Micros b) { return b > a ? (b - a + 500) / 1000 : 0; }
+
+// A device's lock, handed to the waiting worker whose partition ranks first (priority, job arrival,
+// partition), not to whichever thread wins a plain mutex race: a CRITICAL partition that reaches
+// the device queue behind NORMAL ones still gets the device next.
+class DeviceLock {
+ public:
+  void lock(const RunKey& k) {
+    std::unique_lock<std::mutex> lk(mu_);
+    waiting_.insert(k);
+    cv_.wait(lk, [&] { return !busy_ && *waiting_.begin() == k; });
+    waiting_.erase(waiting_.begin());
+    busy_ = true;
+  }
+  void unlock() {
+    {
+      std::lock_guard<std::mutex> g(mu_);
+      busy_ = false;
+    }
+    cv_.notify_all();
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool busy_ = false;
+  std::set<RunKey> waiting_;
+};
+
+// Counts a partition as in flight from dispatch until its backend call returned (or it is dropped).
+struct InFlight {
+  std::atomic<std::uint32_t>* counter = nullptr;
+  void end() {
+    if (counter) counter->fetch_sub(1);
+    counter = nullptr;
+  }
+  ~InFlight() { end(); }
+};
+
+// One partition on its way through the stages.
+struct Task {
+  std::shared_ptr<Job> job;
+  std::shared_ptr<PreparedJob> prepared;
+  std::uint32_t index = 0;
+  PartitionMemory mem;
+  Reservation res;
+  std::optional<SynthesizedPartition> synth;
+  std::optional<groth16::PendingProof> pending;
+  InFlight in_flight;
+  std::string sizing_key;        // "<kind>/<circuit>": where measurements are recorded
+  bool probe = false;            // measuring this partition's memory (it started alone)
+  std::uint64_t probe_rss0 = 0;  // RSS when the measurement started
+};
+using TaskPtr = std::unique_ptr<Task>;
+
+}  // namespace pipeline
+
+struct Engine::Impl {
+  using Clock = pipeline::Clock;
+  using Task = pipeline::Task;
+  using TaskPtr = pipeline::TaskPtr;
+  const EngineOptions& opt;
+  MemoryBudget& budget;
+  SrsManager& srs;
+  const Clock::time_point start = Clock::now();
+
+  mutable std::mutex mu;  // scheduler, stage queues, job table, workers, counters
+  std::condition_variable prepare_cv, dispatch_cv, idle_cv, janitor_cv;
+  bool stopping = false;
+  bool accepting = true;
+  std::uint64_t next_seq = 1;
+
+  std::map<std::string, std::shared_ptr<Job>> jobs;     // unfinished and retained finished jobs
+  std::deque<std::pair<Micros, std::string>> finished;  // completion order, for pruning
+  std::uint32_t active = 0;                              // unfinished jobs
+
+  Scheduler<std::shared_ptr<Job>, TaskPtr> sched;
+  StageQueue<TaskPtr, StageOrder::kFifo> synth_q;
+  std::uint32_t free_synth_slots = 0;
+  StageQueue<TaskPtr, StageOrder::kByKey> backend_q;
+  StageQueue<TaskPtr, StageOrder::kFifo> final_q;
+  std::map<std::uint32_t, std::uint32_t> in_progress_by_kind;  // partitions dispatched, not finalized
+
+  struct Slot {
+    std::string stage;
+    std::uint32_t id = 0, device = 0;
+    std::string job_id;
+    std::uint32_t kind = 0, partition = 0;
+    Micros busy_since = 0;
+    std::uint64_t done = 0;
+  };
+  std::vector<Slot> slots;
+
+  std::uint64_t completed = 0, failed = 0, cancelled = 0;
+  std::map<std::uint32_t, KindCounters> by_kind;
+  double stage_sum_s[4] = {};
+  std::uint64_t stage_count = 0;
+
+  // Partition memory: the kind's model and what solo partitions were measured to use (peak RSS
+  // growth from dispatch to the end of the backend call, taken only when no other partition was in
+  // flight). Reservations are max(model, 1.1 x measured).
+  std::map<std::string, PartitionSizing> sizing;
+  std::atomic<std::uint32_t> partitions_in_flight{0};
+  bool probing = true;
+  std::uint64_t tracked_peak_rss = 0;  // peak RSS seen before each reset of the kernel's mark
+
+  std::vector<std::unique_ptr<pipeline::DeviceLock>> device_lock;
+  std::vector<std::thread> threads;
+
+  Impl(const EngineOptions& o, MemoryBudget& b, SrsManager& s) : opt(o), budget(b), srs(s) {}
+
+  Micros now() const;
+
+  void timeline(const char* event, const std::string& job, const std::string& detail);
+
+  void kick_dispatcher();
+
+  std::size_t add_slot(const std::string& stage, std::uint32_t id, std::uint32_t device);
+  void slot_busy(std::size_t s, const Job& j, std::uint32_t partition);
+  void slot_idle(std::size_t s);
+  void end_in_progress(std::uint32_t kind);
+  std::string kind_name(std::uint32_t kind) const { return opt.kinds.name(kind); }
+
+  // ---- terminal results
+
+  // Sets the job's one terminal result; false if it already had one. Drops its queued work.
+  bool finish(const std::shared_ptr<Job>& job, ResultStatus st, std::string proof, std::string error,
+              std::uint64_t verify_ms = 0);
+
+  void fail(const std::shared_ptr<Job>& job, std::string error);
+
+  // ---- prepare
+
+  void prepare_loop(std::size_t slot);
+
+  void prepare_one(const std::shared_ptr<Job>& job);
+
+  // ---- dispatch: the scheduler's head partition, once its memory is reserved, to synthesis
+
+  void dispatch_loop();
+
+  // Hands a task to the next stage's bounded queue, waiting for space; false when the job ended or
+  // the engine stops first (the task is then still the caller's).
+  template <class Q>
+  bool hand_off(Q& next, TaskPtr& t);
+
+  // ---- synthesis
+
+  void synthesize(TaskPtr& t, std::int32_t worker);
+
+  // ---- backend: Backend::start under the device lock
+
+  void prove(TaskPtr& t, groth16::Backend& backend, std::int32_t worker, std::uint32_t device_index);
+
+  // A solo partition's peak RSS growth from dispatch to the end of its backend call.
+  void record_probe(const Task& t);
+
+  // ---- finalize: finish() with fresh r, s; the last partition assembles and self-verifies
+
+  void finalize(TaskPtr& t, std::int32_t worker);
+
+  // ---- workers
+
+  template <class Q, class Work>
+  void stage_worker(Q& q, std::size_t slot, Work&& work);
+
+  void start_threads();
+
+  void janitor_loop();
+
+  void prune_locked();
+};
+
+}  // namespace cuzk::engine

@@ -1,0 +1,83 @@
+// What the engine reports about itself: one snapshot, built under the engine's lock by
+// Engine::status() and rendered elsewhere (server/status_render.hpp: the /status JSON and the
+// Prometheus text), so that a renderer never sees the engine's internals and every output agrees.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "engine/srs_manager.hpp"
+#include "engine/types.hpp"
+
+namespace cuzk::engine {
+
+struct WorkerSnapshot {
+  std::string stage;  // "synthesis", "backend", "finalize", "prepare"
+  std::uint32_t id = 0;
+  std::uint32_t device = 0;
+  std::string job_id;
+  std::uint32_t kind = 0;
+  std::uint32_t partition = 0;
+  std::uint64_t busy_ms = 0;
+  std::uint64_t items_done = 0;
+};
+
+struct QueueSnapshot {
+  std::uint32_t kind = 0;
+  std::uint32_t pending = 0;      // jobs waiting to be prepared + partitions waiting for dispatch
+  std::uint32_t in_progress = 0;  // partitions between dispatch and the end of finalize
+};
+
+struct JobSnapshot {
+  std::string id;
+  std::uint32_t kind = 0;
+  Priority priority = Priority::kNormal;
+  std::string state;  // "queued", "preparing", "running"
+  std::string circuit_id;
+  std::uint32_t partitions = 0;
+  std::uint32_t partitions_done = 0;
+  std::uint64_t age_ms = 0;
+  std::vector<PartitionTimes> times;
+};
+
+struct KindCounters {
+  std::uint64_t completed = 0, failed = 0, cancelled = 0;
+  double duration_sum_s = 0;  // completed proofs, submission to result
+  std::uint64_t duration_count = 0;
+};
+
+struct PartitionSizing {
+  std::uint64_t model_bytes = 0;     // what the kind computes (after partition_memory_factor)
+  std::uint64_t measured_bytes = 0;  // largest peak-RSS growth of a solo partition
+  std::uint64_t samples = 0;
+};
+
+struct StatusSnapshot {
+  std::uint64_t uptime_s = 0;
+  Micros now = 0;
+  std::string backend;
+  bool accepting = true;
+  std::uint64_t completed = 0, failed = 0, cancelled = 0;
+  std::map<std::uint32_t, KindCounters> by_kind;
+  // memory
+  std::uint64_t budget_bytes = 0, used_bytes = 0, peak_bytes = 0, srs_bytes = 0, partition_bytes = 0;
+  std::uint32_t budget_waiters = 0;
+  std::uint64_t rss_bytes = 0, peak_rss_bytes = 0;
+  std::uint64_t gpu_bytes = 0;  // EngineOptions::device_memory_bytes (0 when not reported)
+  // pipeline
+  std::uint32_t jobs_queued = 0, jobs_preparing = 0, jobs_running = 0;
+  std::uint32_t sched_depth = 0, synth_queue = 0, backend_queue = 0, finalize_queue = 0;
+  std::uint32_t synthesis_workers = 0, backend_workers = 0, finalizers = 0;
+  std::vector<QueueSnapshot> queues;
+  std::vector<WorkerSnapshot> workers;
+  std::vector<JobSnapshot> jobs;
+  std::vector<SrsInfo> srs;
+  // stage time totals over finished partitions (seconds) and their count
+  double stage_sum_s[4] = {};  // queue (scheduled -> dispatched), synthesis, backend, finalize
+  std::uint64_t stage_count = 0;
+  std::map<std::string, PartitionSizing> sizing;  // "<kind>/<circuit>"
+};
+
+}  // namespace cuzk::engine
