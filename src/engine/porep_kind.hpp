@@ -1,5 +1,6 @@
 // PoRep C2 as a job kind: a C1 (Curio's wrapper JSON, raw C1 JSON or supraseal bincode) in
-// `vanilla_proof`, config.partitions partition proofs of 192 bytes out.
+// `vanilla_proof`, config.partitions partition proofs of 192 bytes out. The steps are
+// filecoin::porep::PorepJob's (filecoin/porep/porep_job.hpp); this kind only adds the key:
 //
 //   prepare     parse the C1, refuse it when the vanilla checks fail (the failed check named), acquire
 //               porep-<size> from the SrsManager (the .params decoded into a proving key, with the

@@ -4,8 +4,8 @@
 
 #include <filesystem>
 
-#include "filecoin/c2/porep_params.hpp"
-#include "filecoin/c2/porep_shape.hpp"
+#include "filecoin/porep/params.hpp"
+#include "filecoin/porep/shape.hpp"
 #include "filecoin/porep/config.hpp"
 #include "formats/bellperson/params.hpp"
 
@@ -34,7 +34,7 @@ bool available() { return true; }
 Result<std::string> params_path(std::uint64_t sector_size, const std::string& dir) {
   auto config = config_for_size(sector_size);
   if (!config) return Error{config.error()};
-  auto paths = filecoin::c2::porep_param_paths(**config, dir);
+  auto paths = filecoin::porep::porep_param_paths(**config, dir);
   if (!paths) return Error{paths.error()};
   return paths->params;
 }
@@ -53,7 +53,7 @@ std::uint64_t load_estimate(const std::string& path) {
   return f->file_size() + decoded + kShapeBytesPerRow * rows + (16u << 20);
 }
 
-Status load(std::uint64_t sector_size, const std::string& path, LoadedKey& key) {
+Status load(std::uint64_t sector_size, const std::string& path, LoadedKey& key, bool shape_cache_enabled) {
   auto config = config_for_size(sector_size);
   if (!config) return Error{config.error()};
   std::error_code ec;
@@ -62,7 +62,9 @@ Status load(std::uint64_t sector_size, const std::string& path, LoadedKey& key) 
   // another circuit fails after the shape is recorded, naming the count that differs. The shape
   // comes from "<params>.shape" when a valid one is there, else it is recorded and cached there
   // (an unwritable directory only costs the recording next time).
-  auto shape_load = filecoin::c2::load_or_record_porep_shape(**config, filecoin::c2::porep_shape_cache_path(path));
+  auto shape_load = filecoin::porep::load_or_record_porep_shape(
+      **config, filecoin::porep::porep_shape_cache_path(path),
+      shape_cache_enabled ? filecoin::porep::ShapeCachePolicy::kEnabled : filecoin::porep::ShapeCachePolicy::kDisabled);
   groth16::R1csShape shape = std::move(shape_load.shape);
   auto pk = formats::bellperson::load_proving_key(path, shape);
   if (!pk) return Error{pk.error()};
@@ -85,7 +87,7 @@ namespace cuzk::engine::porep_srs {
 bool available() { return false; }
 Result<std::string> params_path(std::uint64_t, const std::string&) { return Error{"no PoRep support in this build"}; }
 std::uint64_t load_estimate(const std::string&) { return 0; }
-Status load(std::uint64_t, const std::string&, LoadedKey&) { return Error{"no PoRep support in this build"}; }
+Status load(std::uint64_t, const std::string&, LoadedKey&, bool) { return Error{"no PoRep support in this build"}; }
 }  // namespace cuzk::engine::porep_srs
 
 #endif

@@ -1,6 +1,6 @@
 // How the SrsManager turns a Filecoin PoRep id ("porep-2k", "porep-32g", ...) into a proving key:
-// the .params file under its official name in srs.param_cache (c2::porep_param_paths), decoded
-// against the partition shape of that sector size (c2::load_or_record_porep_shape: "<params>.shape"
+// the .params file under its official name in srs.param_cache (porep::porep_param_paths), decoded
+// against the partition shape of that sector size (porep::load_or_record_porep_shape: "<params>.shape"
 // when valid, else recorded and cached there), so the key
 // and the shape live once per daemon and every PoRep job of that size shares them.
 //
@@ -27,7 +27,8 @@ Result<std::string> params_path(std::uint64_t sector_size, const std::string& di
 // decoded points, and the recorded shape (estimated from the domain; see porep_srs.cpp).
 std::uint64_t load_estimate(const std::string& params_path);
 
-// Fills key.pk, key.shape and the counts; key.bytes is left to the caller.
-Status load(std::uint64_t sector_size, const std::string& params_path, LoadedKey& key);
+// Fills key.pk, key.shape and the counts; key.bytes is left to the caller. shape_cache_enabled = false
+// (the daemon's CUZK_SHAPE_CACHE=0) records the shape without reading or writing "<params>.shape".
+Status load(std::uint64_t sector_size, const std::string& params_path, LoadedKey& key, bool shape_cache_enabled = true);
 
 }  // namespace cuzk::engine::porep_srs

@@ -8,6 +8,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "base/hex.hpp"
+
 namespace cuzk::formats {
 
 struct BinFile::Storage {
@@ -32,10 +34,8 @@ std::string printable_magic(std::span<const std::uint8_t> m) {
     if (c >= 0x20 && c < 0x7f) {
       s += char(c);
     } else {
-      static const char* hex = "0123456789abcdef";
       s += "\\x";
-      s += hex[c >> 4];
-      s += hex[c & 15];
+      s += hex_encode(std::span<const std::uint8_t>(&c, 1));
     }
   }
   return s;

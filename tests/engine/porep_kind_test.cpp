@@ -12,22 +12,21 @@
 #include "engine/kinds/builtin_kinds.hpp"
 #include "engine/engine.hpp"
 #include "engine/porep_kind.hpp"
-#include "filecoin/c2/porep_shape.hpp"
-#include "filecoin/c2/porep_params.hpp"
-#include "filecoin/c2/porep_prover.hpp"
+#include "filecoin/porep/shape.hpp"
+#include "filecoin/porep/params.hpp"
+#include "filecoin/porep/porep_job.hpp"
 #include "filecoin/porep/c1_json.hpp"
 #include "filecoin/porep/config.hpp"
-#include "filecoin/sdr/ids.hpp"
-#include "filecoin/sdr/seal.hpp"
-#include "filecoin/sdr/vanilla.hpp"
+#include "filecoin/porep/ids.hpp"
+#include "filecoin/testkit/seal.hpp"
+#include "filecoin/testkit/vanilla.hpp"
 #include "test_util.hpp"
 
 namespace cuzk::engine {
 namespace {
 
-namespace c2 = filecoin::c2;
 namespace porep = filecoin::porep;
-namespace sdr = filecoin::sdr;
+namespace testkit = filecoin::testkit;
 using namespace std::chrono_literals;
 
 constexpr std::uint32_t kPoRep = static_cast<std::uint32_t>(ProofKind::kPoRepC2);
@@ -41,15 +40,15 @@ std::string params_dir() {
 // A sealed 2 KiB sector's C1 (milliseconds), as Curio sends it.
 porep::C1Output sealed_c1(std::uint64_t n) {
   const auto& cfg = porep::porep_config_by_name(kProof);
-  sdr::SealInputs in;
-  in.prover_id = sdr::prover_id_from_actor(1000);
+  testkit::SealInputs in;
+  in.prover_id = porep::prover_id_from_actor(1000);
   in.sector_id = n;
   in.ticket.fill(std::uint8_t(0x10 + n));
   in.ticket[31] = 0;
   in.seed.fill(std::uint8_t(0x40 + n));
   in.seed[31] = 0;
-  in.data = sdr::random_unpadded_data(cfg, n);
-  return sdr::seal_commit_phase1(cfg, in);
+  in.data = testkit::random_unpadded_data(cfg, n);
+  return testkit::seal_commit_phase1(cfg, in);
 }
 
 ProofRequest porep_request(const porep::C1Output& c1, const std::string& id, std::uint64_t sector) {
@@ -122,18 +121,19 @@ TEST(PorepKind, ProvesA2KiBSectorRefusesBadC1sAndJoinsDuplicates) {
   EXPECT_EQ(ra.num_partitions, 1u);
   EXPECT_GT(ra.synthesis_ms, 0u);
 
-  // Accepted by the C2 layer's verifier with the .vk file (not the key the engine loaded).
+  // Accepted by the PoRep family's verifier (porep::verify_porep) with the .vk file (not the key the
+  // engine loaded).
   const auto& cfg = porep::porep_config_by_name(kProof);
-  auto vk = c2::load_porep_vk(cfg, params_dir());
+  auto vk = porep::load_porep_vk(cfg, params_dir());
   ASSERT_TRUE(vk) << vk.error();
-  const c2::SectorPublic sector{c1.replica_id, c1.comm_d, c1.comm_r, c1.seed};
-  auto ok = c2::verify_porep(cfg, sector, *vk,
+  const porep::SectorPublic sector{c1.replica_id, c1.comm_d, c1.comm_r, c1.seed};
+  auto ok = porep::verify_porep(cfg, sector, *vk,
                              std::span(reinterpret_cast<const std::uint8_t*>(ra.proof.data()), ra.proof.size()));
   ASSERT_TRUE(ok) << ok.error();
   EXPECT_TRUE(*ok);
   // ... and bound to its sector: another sector's public inputs reject it.
   const porep::C1Output other = sealed_c1(2);
-  auto wrong = c2::verify_porep(cfg, {other.replica_id, other.comm_d, other.comm_r, other.seed}, *vk,
+  auto wrong = porep::verify_porep(cfg, {other.replica_id, other.comm_d, other.comm_r, other.seed}, *vk,
                                 std::span(reinterpret_cast<const std::uint8_t*>(ra.proof.data()), ra.proof.size()));
   ASSERT_TRUE(wrong) << wrong.error();
   EXPECT_FALSE(*wrong);
@@ -154,7 +154,8 @@ TEST(PorepKind, ProvesA2KiBSectorRefusesBadC1sAndJoinsDuplicates) {
   ASSERT_EQ(st.sizing.count("porep-c2/porep-2k"), 1u);
   const auto sizing = st.sizing["porep-c2/porep-2k"];
   EXPECT_GT(sizing.model_bytes, std::uint64_t(256) << 20);
-  // The numbers porep_kind.cpp's model comment quotes (peak RSS growth of the solo partition).
+  // The numbers PorepJob::partition_memory's model comment (filecoin/porep/porep_job.cpp) quotes (peak
+  // RSS growth of the solo partition).
   std::printf("porep-2k partition on the cpu backend: model %llu bytes, measured %llu bytes (%llu samples)\n",
               (unsigned long long)sizing.model_bytes, (unsigned long long)sizing.measured_bytes,
               (unsigned long long)sizing.samples);
@@ -162,7 +163,7 @@ TEST(PorepKind, ProvesA2KiBSectorRefusesBadC1sAndJoinsDuplicates) {
   // The reservation model: the compact witness (its size from count_porep_witness) plus, on the CPU
   // backend, the dense assignment and the prover's buffers; on the CUDA backend only the witness is
   // on the host, so a partition in flight reserves a small fraction.
-  const auto counts = c2::count_porep_witness(cfg);
+  const auto counts = porep::count_porep_witness(cfg);
   const std::uint64_t compact = counts.compact_bytes();
   EXPECT_LT(compact, std::uint64_t(4) << 20);  // 2.7M variables, 98 % bits
   const std::uint64_t n = counts.inputs + counts.aux, m = std::uint64_t(1) << 22, fr = 32, slack = 32u << 20;

@@ -172,17 +172,11 @@ TEST(FilecoinParamDigests, KnownAnswers) {
   EXPECT_FALSE(fp::blake2b512_file_hex(dir.file("missing")).ok());
 }
 
-TEST(FilecoinParamCache, DirectoryFromEnvironment) {
-  const char* saved = std::getenv("FIL_PROOFS_PARAMETER_CACHE");
-  std::string keep = saved ? saved : "";
-  ::unsetenv("FIL_PROOFS_PARAMETER_CACHE");
+TEST(FilecoinParamCache, DirectoryFromEnvironmentValue) {
+  // The apps pass getenv("FIL_PROOFS_PARAMETER_CACHE"); unset and empty both mean the default.
   EXPECT_EQ(fp::parameter_cache_dir(), "/var/tmp/filecoin-proof-parameters");
-  ::setenv("FIL_PROOFS_PARAMETER_CACHE", "/data/params/", 1);
-  EXPECT_EQ(fp::parameter_cache_dir(), "/data/params");
-  ::setenv("FIL_PROOFS_PARAMETER_CACHE", "", 1);
-  EXPECT_EQ(fp::parameter_cache_dir(), "/var/tmp/filecoin-proof-parameters");
-  if (saved) ::setenv("FIL_PROOFS_PARAMETER_CACHE", keep.c_str(), 1);
-  else ::unsetenv("FIL_PROOFS_PARAMETER_CACHE");
+  EXPECT_EQ(fp::parameter_cache_dir("/data/params/"), "/data/params");
+  EXPECT_EQ(fp::parameter_cache_dir(""), "/var/tmp/filecoin-proof-parameters");
 }
 
 // A small test key (2 inputs) standing in for a published parameter set in verify tests.

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "apps/cuzk/commands.hpp"
+#include "apps/cuzk/environment.hpp"
 #include "filecoin/params/cache_names.hpp"
 #include "filecoin/params/verify.hpp"
 
@@ -54,7 +55,7 @@ void register_params(CLI::App& app, int& exit_code) {
                    "also compare each file's BLAKE2b-512 digest with parameters.json (reads every byte)");
   verify->add_flag("--quiet,-q", vs->quiet, "print only BAD files and the summary");
   verify->callback([vs, &exit_code] {
-    const std::string dir = vs->dir.empty() ? fp::parameter_cache_dir() : vs->dir;
+    const std::string dir = vs->dir.empty() ? default_param_dir() : vs->dir;
     struct stat st {};
     if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
       exit_code = fail("params verify", dir + ": not a directory");
@@ -82,7 +83,7 @@ void register_params(CLI::App& app, int& exit_code) {
       "path", "Print the parameter cache directory ($FIL_PROOFS_PARAMETER_CACHE, else " +
                   std::string(fp::kDefaultParameterCacheDir) + ")");
   path->callback([&exit_code] {
-    std::cout << fp::parameter_cache_dir() << "\n";
+    std::cout << default_param_dir() << "\n";
     exit_code = kExitOk;
   });
 }

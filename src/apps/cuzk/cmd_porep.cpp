@@ -20,10 +20,10 @@
 #include "apps/cuzk/commands.hpp"
 #include "filecoin/porep/config.hpp"
 #include "filecoin/porep/stacked_circuit.hpp"
-#include "filecoin/c2/public_inputs.hpp"
+#include "filecoin/porep/public_inputs.hpp"
 #include "filecoin/porep/c1_io.hpp"
-#include "filecoin/sdr/graph.hpp"
-#include "filecoin/sdr/ids.hpp"
+#include "filecoin/porep/graph.hpp"
+#include "filecoin/porep/ids.hpp"
 #include "formats/snarkjs_common.hpp"
 
 namespace cuzk::cli {
@@ -51,7 +51,6 @@ int run_inputs(const InputsArgs& a) {
   } catch (const std::exception& e) {
     return fail(cmd, e.what());
   }
-  namespace sdr = filecoin::sdr;
   porep::Bytes32 prover_id{}, ticket{}, seed{}, comm_d{}, comm_r{};
   struct Field {
     const char* name;
@@ -60,27 +59,27 @@ int run_inputs(const InputsArgs& a) {
   };
   if (a.miner_id && !a.prover_id.empty()) return fail(cmd, "give --prover-id or --miner-id, not both");
   if (!a.miner_id && a.prover_id.empty()) return fail(cmd, "give --prover-id HEX or --miner-id N");
-  if (a.miner_id) prover_id = sdr::prover_id_from_actor(*a.miner_id);
+  if (a.miner_id) prover_id = porep::prover_id_from_actor(*a.miner_id);
   for (const Field& f : {Field{"--prover-id", a.prover_id, prover_id}, Field{"--ticket", a.ticket, ticket},
                          Field{"--seed", a.seed, seed}, Field{"--comm-d", a.comm_d, comm_d},
                          Field{"--comm-r", a.comm_r, comm_r}}) {
     if (f.hex.empty()) continue;
-    auto b = porep::bytes32_from_hex(f.hex);
+    auto b = filecoin::bytes32_from_hex(f.hex);
     if (!b) return fail(cmd, std::string(f.name) + ": " + b.error());
     f.out = *b;
   }
   for (const auto* f : {&comm_d, &comm_r})
     if (!math::Fr::from_bytes_le(*f))
       return fail(cmd, std::string(f == &comm_d ? "--comm-d" : "--comm-r") + ": not a field element (value >= r)");
-  filecoin::c2::SectorPublic sector;
-  sector.replica_id = sdr::replica_id(prover_id, a.sector_id, ticket, comm_d, sdr::porep_id(*cfg));
+  filecoin::porep::SectorPublic sector;
+  sector.replica_id = porep::replica_id(prover_id, a.sector_id, ticket, comm_d, porep::porep_id(*cfg));
   sector.comm_d = comm_d;
   sector.comm_r = comm_r;
   sector.seed = seed;
-  sdr::Graph graph(*cfg);
+  porep::Graph graph(*cfg);
   for (std::size_t k = 0; k < cfg->partitions; ++k) {
     std::printf("# partition %zu\n", k);
-    for (const auto& x : filecoin::c2::partition_public_inputs(*cfg, graph, sector, k)) {
+    for (const auto& x : filecoin::porep::partition_public_inputs(*cfg, graph, sector, k)) {
       std::uint8_t le[32];
       x.to_bytes_le(le);
       std::printf("%s\n", formats::le_bytes_to_decimal(le).c_str());

@@ -12,14 +12,14 @@
 #include "apps/common/device_backends.hpp"
 #include "apps/cuzk/commands.hpp"
 #include "apps/cuzk/common.hpp"
-#include "filecoin/c2/porep_params.hpp"
-#include "filecoin/c2/porep_prover.hpp"
-#include "filecoin/c2/porep_shape.hpp"
+#include "apps/cuzk/environment.hpp"
+#include "filecoin/porep/params.hpp"
+#include "filecoin/porep/porep_job.hpp"
+#include "filecoin/porep/shape.hpp"
 #include "filecoin/porep/c1_io.hpp"
-#include "filecoin/sdr/ids.hpp"
+#include "filecoin/porep/ids.hpp"
 
 namespace cuzk::cli {
-namespace c2 = filecoin::c2;
 namespace porep = filecoin::porep;
 
 namespace {
@@ -36,10 +36,9 @@ int run_prove_porep(const PorepC2Args& a) {
   Stopwatch total;
   auto loaded = porep::load_c1_file_detailed(a.c1);
   if (!loaded) return fail(cmd, loaded.error());
-  const porep::C1Output* c1 = &loaded->c1;
-  auto config = c2::config_of(*c1);
-  if (!config) return fail(cmd, a.c1 + ": " + config.error());
-  if (auto st = c2::check_c1(*c1, **config); !st) return fail(cmd, a.c1 + ": " + st.error());
+  auto job = porep::PorepJob::prepare(std::move(loaded->c1));
+  if (!job) return fail(cmd, a.c1 + ": " + job.error());
+  const porep::PorepConfig& config = job->config();
   // The backend before the key: "cuda" on a machine without one fails in milliseconds.
   auto backend_name = apps::choose_backend(a.backend, apps::probe_backends());
   if (!backend_name) return fail(cmd, backend_name.error());
@@ -47,28 +46,28 @@ int run_prove_porep(const PorepC2Args& a) {
   if (!backends) return fail(cmd, backends.error());
   Stopwatch clock;
   // The shape cache beside the .params (written by `cuzk setup` or an earlier run).
-  const auto param_paths = c2::porep_param_paths(**config, a.params_dir);
-  auto shape_load = c2::load_or_record_porep_shape(**config, param_paths ? c2::porep_shape_cache_path(param_paths->params) : "");
+  const auto param_paths = porep::porep_param_paths(config, a.params_dir);
+  auto shape_load = porep::load_or_record_porep_shape(
+      config, param_paths ? porep::porep_shape_cache_path(param_paths->params) : "", shape_cache_policy());
   const auto shape = std::move(shape_load.shape);
   const double shape_ms = clock.ms();
   clock = {};
-  auto key = c2::load_porep_proving_key(**config, a.params_dir, shape);
+  auto key = porep::load_porep_proving_key(config, a.params_dir, shape);
   if (!key) return fail(cmd, key.error());
   const double key_ms = clock.ms();
   if (!a.quiet)
     std::fprintf(stderr, "cuzk prove-porep: %s, %zu partition(s); shape %.0f ms (%s), key %.0f ms; backend %s\n",
-                 (*config)->name.c_str(), (*config)->partitions, shape_ms, c2::to_string(shape_load.source), key_ms,
+                 config.name.c_str(), config.partitions, shape_ms, porep::to_string(shape_load.source), key_ms,
                  backend_name->c_str());
-  c2::PorepProveOptions opt;
+  porep::PorepProveOptions opt;
   opt.self_verify = !a.no_self_verify;
-  opt.c1_checked = true;
-  opt.on_partition = [&](std::size_t k, const c2::PartitionTiming& t) {
+  opt.on_partition = [&](std::size_t k, const porep::PartitionTiming& t) {
     if (!a.quiet)
       std::fprintf(stderr, "cuzk prove-porep: partition %zu: synthesis %.0f ms, prove %.0f ms, verify %.0f ms\n", k,
                    t.synth_ms, t.prove_ms, t.verify_ms);
   };
   auto backend = (*backends)->make(0);
-  auto proofs = c2::prove_porep(*c1, shape, *key, *backend, opt);
+  auto proofs = porep::prove_porep(*job, shape, *key, *backend, opt);
   if (!proofs) return fail(cmd, a.c1 + ": " + proofs.error());
   const auto bytes = groth16::concat_proofs(*proofs);
   const std::string out = a.out.empty() ? "proof.bin" : a.out;
@@ -84,27 +83,26 @@ int run_verify_porep(const PorepC2Args& a) {
   auto loaded = porep::load_c1_file_detailed(a.c1);
   if (!loaded) return fail(cmd, loaded.error());
   const porep::C1Output& c1 = loaded->c1;
-  auto config = c2::config_of(c1);
+  auto config = porep::config_of(c1);
   if (!config) return fail(cmd, a.c1 + ": " + config.error());
-  c2::SectorPublic sector{c1.replica_id, c1.comm_d, c1.comm_r, c1.seed};
+  porep::SectorPublic sector{c1.replica_id, c1.comm_d, c1.comm_r, c1.seed};
   if (a.miner_id) {
     // verify_seal's view: replica_id from the prover and sector, not taken from the C1.
     std::optional<std::uint64_t> sector_id = a.sector_id;
     if (!sector_id && loaded->format == porep::C1Format::kCurioJson) sector_id = std::uint64_t(loaded->sector_num);
     if (!sector_id) return fail(cmd, "--miner-id needs --sector-id (the C1 is not Curio's wrapper with SectorNum)");
-    namespace sdr = filecoin::sdr;
-    sector.replica_id = sdr::replica_id(sdr::prover_id_from_actor(*a.miner_id), *sector_id, c1.ticket, c1.comm_d,
-                                        sdr::porep_id(**config));
+    sector.replica_id = porep::replica_id(porep::prover_id_from_actor(*a.miner_id), *sector_id, c1.ticket, c1.comm_d,
+                                        porep::porep_id(**config));
     if (sector.replica_id != c1.replica_id)
       std::fprintf(stderr, "cuzk verify-porep: note: replica_id derived from miner %llu / sector %llu differs from the C1's\n",
                    (unsigned long long)*a.miner_id, (unsigned long long)*sector_id);
   }
-  auto vk = c2::load_porep_vk(**config, a.params_dir);
+  auto vk = porep::load_porep_vk(**config, a.params_dir);
   if (!vk) return fail(cmd, vk.error());
   auto bytes = read_file(a.proof);
   if (!bytes) return fail(cmd, bytes.error());
   std::size_t failed = 0;
-  auto ok = c2::verify_porep(**config, sector, *vk, *bytes, &failed);
+  auto ok = porep::verify_porep(**config, sector, *vk, *bytes, &failed);
   if (!ok) return fail(cmd, a.proof + ": " + ok.error());
   if (!*ok) {
     std::printf("INVALID (partition %zu of %zu does not verify)\n", failed, (*config)->partitions);

@@ -4,7 +4,7 @@
 //   DIR/comm.json  {registered_proof, comm_d, comm_r, comm_c, comm_r_last, replica_id, the inputs} (hex)
 //   DIR/c1.json    the C1 as Curio / lotus-bench's wrapper {"SectorNum","Phase1Out","SectorSize"}
 //                  (--c1-format json: the bare SealCommitPhase1Output JSON instead)
-// The C1 passes the vanilla checks (c2::check_c1) before it is written. --verbose prints one line
+// The C1 passes the vanilla checks (porep::check_c1) before it is written. --verbose prints one line
 // per sealing phase on stderr.
 #include <cstdio>
 #include <filesystem>
@@ -16,15 +16,15 @@
 #include "apps/cuzk/common.hpp"
 #include "filecoin/porep/c1_json.hpp"
 #include "filecoin/porep/config.hpp"
-#include "filecoin/sdr/fr32.hpp"
-#include "filecoin/sdr/ids.hpp"
-#include "filecoin/sdr/seal.hpp"
-#include "filecoin/sdr/vanilla.hpp"
-#include "filecoin/c2/porep_prover.hpp"
+#include "filecoin/testkit/fr32.hpp"
+#include "filecoin/porep/ids.hpp"
+#include "filecoin/testkit/seal.hpp"
+#include "filecoin/testkit/vanilla.hpp"
+#include "filecoin/porep/porep_job.hpp"
 
 namespace cuzk::cli {
 namespace porep = filecoin::porep;
-namespace sdr = filecoin::sdr;
+namespace testkit = filecoin::testkit;
 
 namespace {
 
@@ -48,14 +48,14 @@ const porep::PorepConfig& lookup_proof(const SealArgs& a) {
   return porep::porep_config_by_name(s);
 }
 
-Result<sdr::Bytes32> parse_hex32(const std::string& what, const std::string& hex) {
-  auto b = sdr::bytes32_from_hex(hex);
+Result<porep::Bytes32> parse_hex32(const std::string& what, const std::string& hex) {
+  auto b = filecoin::bytes32_from_hex(hex);
   if (!b) return Error{what + " must be 64 hex digits (32 bytes), got '" + hex + "'"};
   return *b;
 }
 
 // The replica streamed to disk in chunks (no second sector-sized buffer).
-Status write_replica(const std::string& path, const sdr::SealedSector& s) {
+Status write_replica(const std::string& path, const testkit::SealedSector& s) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   const auto leaves = s.tree_r.leaves();
   std::vector<std::uint8_t> buf;
@@ -70,21 +70,21 @@ Status write_replica(const std::string& path, const sdr::SealedSector& s) {
   return ok_status();
 }
 
-std::string comm_json(const SealArgs& a, const sdr::SealedSector& s, const sdr::Bytes32& seed) {
+std::string comm_json(const SealArgs& a, const testkit::SealedSector& s, const porep::Bytes32& seed) {
   auto q = [](const std::string& v) { return "\"" + v + "\""; };
   std::string j = "{\n";
   j += "  \"registered_proof\": " + q(s.config.name) + ",\n";
   j += "  \"sector_size\": " + std::to_string(s.config.sector_size) + ",\n";
-  j += "  \"comm_d\": " + q(sdr::to_hex(s.comm_d)) + ",\n";
-  j += "  \"comm_r\": " + q(sdr::to_hex(s.comm_r)) + ",\n";
-  j += "  \"comm_c\": " + q(sdr::to_hex(s.comm_c)) + ",\n";
-  j += "  \"comm_r_last\": " + q(sdr::to_hex(s.comm_r_last)) + ",\n";
-  j += "  \"replica_id\": " + q(sdr::to_hex(s.replica_id)) + ",\n";
-  j += "  \"prover_id\": " + q(sdr::to_hex(s.prover_id)) + ",\n";
+  j += "  \"comm_d\": " + q(filecoin::bytes32_hex(s.comm_d)) + ",\n";
+  j += "  \"comm_r\": " + q(filecoin::bytes32_hex(s.comm_r)) + ",\n";
+  j += "  \"comm_c\": " + q(filecoin::bytes32_hex(s.comm_c)) + ",\n";
+  j += "  \"comm_r_last\": " + q(filecoin::bytes32_hex(s.comm_r_last)) + ",\n";
+  j += "  \"replica_id\": " + q(filecoin::bytes32_hex(s.replica_id)) + ",\n";
+  j += "  \"prover_id\": " + q(filecoin::bytes32_hex(s.prover_id)) + ",\n";
   if (a.miner_id) j += "  \"miner_id\": " + std::to_string(*a.miner_id) + ",\n";
   j += "  \"sector_id\": " + std::to_string(s.sector_id) + ",\n";
-  j += "  \"ticket\": " + q(sdr::to_hex(s.ticket)) + ",\n";
-  j += "  \"seed\": " + q(sdr::to_hex(seed)) + ",\n";
+  j += "  \"ticket\": " + q(filecoin::bytes32_hex(s.ticket)) + ",\n";
+  j += "  \"seed\": " + q(filecoin::bytes32_hex(seed)) + ",\n";
   j += "  \"data\": " + q(a.random ? "random:" + std::to_string(a.rng_seed) : a.data_file) + "\n";
   j += "}\n";
   return j;
@@ -94,10 +94,10 @@ int run_seal(SealArgs a) {
   const std::string cmd = "seal";
   try {
     const porep::PorepConfig& cfg = lookup_proof(a);
-    sdr::require_in_memory_sealable(cfg);
+    testkit::require_in_memory_sealable(cfg);
     if (a.random == !a.data_file.empty()) return fail(cmd, "give exactly one of --data FILE and --random");
     if (a.c1_format != "curio" && a.c1_format != "json") return fail(cmd, "--c1-format must be curio or json");
-    sdr::SealInputs in;
+    testkit::SealInputs in;
     auto ticket = parse_hex32("--ticket", a.ticket);
     if (!ticket) return fail(cmd, ticket.error());
     auto seed = parse_hex32("--seed", a.seed);
@@ -110,17 +110,17 @@ int run_seal(SealArgs a) {
       in.prover_id = *p;
     } else {
       if (!a.miner_id) a.miner_id = 1000;  // t01000, the usual devnet miner
-      in.prover_id = sdr::prover_id_from_actor(*a.miner_id);
+      in.prover_id = porep::prover_id_from_actor(*a.miner_id);
     }
     in.sector_id = a.sector_id;
     if (a.random) {
-      in.data = sdr::random_unpadded_data(cfg, a.rng_seed);
+      in.data = testkit::random_unpadded_data(cfg, a.rng_seed);
     } else {
       auto bytes = read_file(a.data_file);
       if (!bytes) return fail(cmd, bytes.error());
-      if (bytes->size() > sdr::unpadded_size(cfg.sector_size))
+      if (bytes->size() > testkit::unpadded_size(cfg.sector_size))
         return fail(cmd, a.data_file + ": " + std::to_string(bytes->size()) + " bytes, more than the " +
-                             std::to_string(sdr::unpadded_size(cfg.sector_size)) + " unpadded bytes of " + cfg.name);
+                             std::to_string(testkit::unpadded_size(cfg.sector_size)) + " unpadded bytes of " + cfg.name);
       in.data = std::move(*bytes);
     }
     std::error_code ec;
@@ -128,16 +128,16 @@ int run_seal(SealArgs a) {
     if (ec) return fail(cmd, a.out_dir + ": cannot create directory: " + ec.message());
 
     Stopwatch total;
-    auto progress = [&a](const sdr::PhaseTiming& t) {
+    auto progress = [&a](const testkit::PhaseTiming& t) {
       if (a.verbose) std::fprintf(stderr, "cuzk seal: %-14s %9.3f s\n", t.phase.c_str(), t.seconds);
     };
-    const sdr::SealedSector s = sdr::seal(cfg, in, progress);
+    const testkit::SealedSector s = testkit::seal(cfg, in, progress);
     in.data = {};
     Stopwatch clock;
-    const porep::C1Output c1 = sdr::commit_phase1(s, in.seed);
+    const porep::C1Output c1 = testkit::commit_phase1(s, in.seed);
     const double c1_ms = clock.ms();
     clock = {};
-    if (auto st = filecoin::c2::check_c1(c1, cfg); !st)
+    if (auto st = filecoin::porep::check_c1(c1, cfg); !st)
       return fail(cmd, "internal error: the C1 fails the vanilla checks: " + st.error());
     const double verify_ms = clock.ms();
     if (a.verbose) {
@@ -167,8 +167,8 @@ int run_seal(SealArgs a) {
       std::fprintf(stderr, "cuzk seal: %-14s %9.3f s\n", "write", clock.ms() / 1000);
       std::fprintf(stderr, "cuzk seal: %-14s %9.3f s\n", "total", total.ms() / 1000);
     }
-    std::printf("%s comm_d=%s comm_r=%s -> %s\n", cfg.name.c_str(), sdr::to_hex(s.comm_d).c_str(),
-                sdr::to_hex(s.comm_r).c_str(), a.out_dir.c_str());
+    std::printf("%s comm_d=%s comm_r=%s -> %s\n", cfg.name.c_str(), filecoin::bytes32_hex(s.comm_d).c_str(),
+                filecoin::bytes32_hex(s.comm_r).c_str(), a.out_dir.c_str());
     return kExitOk;
   } catch (const std::exception& e) {
     return fail(cmd, e.what());

@@ -25,8 +25,9 @@
 #include "formats/bellperson/writer.hpp"
 #define CUZK_HAVE_BELLPERSON 1
 #endif
-#if __has_include("filecoin/c2/porep_params.hpp")
-#include "filecoin/c2/porep_params.hpp"
+#if __has_include("filecoin/testkit/test_params.hpp")
+#include "apps/cuzk/environment.hpp"
+#include "filecoin/testkit/test_params.hpp"
 #define CUZK_HAVE_C2 1
 #endif
 
@@ -89,10 +90,11 @@ int run_setup_porep(const SetupArgs& args) {
   if (!mul) return fail(cmd, mul.error());
   auto toxic = args.seed ? groth16::ToxicWaste::from_seed(*args.seed) : groth16::ToxicWaste::random();
   std::fprintf(stderr, kTestOnlyBanner, args.seed ? "from --seed, i.e. public" : "random and discarded");
-  filecoin::c2::SetupReport rep;
-  filecoin::c2::PorepSetupOptions opt;
+  filecoin::testkit::SetupReport rep;
+  filecoin::testkit::PorepSetupOptions opt;
+  opt.shape_cache = shape_cache_policy();
   opt.multiplier = mul->get();
-  auto paths = filecoin::c2::write_porep_test_params(*config, args.out_dir, toxic, &rep, opt);
+  auto paths = filecoin::testkit::write_porep_test_params(*config, args.out_dir, toxic, &rep, opt);
   if (!paths) return fail(cmd, paths.error());
   std::fprintf(stderr,
                "cuzk setup: %s partition: %zu rows (with input rows), %zu inputs, %zu aux, domain 2^%u; "

@@ -1,4 +1,4 @@
-// `cuzk gen-c1`: writes a SYNTHETIC TEST DATA C1 (sdr::synthetic_c1) for any interactive registered
+// `cuzk gen-c1`: writes a SYNTHETIC TEST DATA C1 (testkit::synthetic_c1) for any interactive registered
 // proof — 32 GiB and 64 GiB included — in seconds, without sealing: consistent commitments and
 // vanilla proofs that pass every vanilla check (verified before writing) and give satisfying
 // partition witnesses, but not the C1 of any real sector. For testing and benchmarking C2.
@@ -13,14 +13,14 @@
 #include "filecoin/porep/c1_bincode.hpp"
 #include "filecoin/porep/c1_json.hpp"
 #include "filecoin/porep/config.hpp"
-#include "filecoin/sdr/ids.hpp"
-#include "filecoin/sdr/sha.hpp"
-#include "filecoin/sdr/synthetic_c1.hpp"
-#include "filecoin/c2/porep_prover.hpp"
+#include "filecoin/porep/ids.hpp"
+#include "filecoin/common/sha.hpp"
+#include "filecoin/testkit/synthetic_c1.hpp"
+#include "filecoin/porep/porep_job.hpp"
 
 namespace cuzk::cli {
 namespace porep = filecoin::porep;
-namespace sdr = filecoin::sdr;
+namespace testkit = filecoin::testkit;
 
 namespace {
 
@@ -37,16 +37,16 @@ const porep::PorepConfig& lookup(const std::string& s) {
 }
 
 // A default ticket/seed: SHA-256("cuzk gen-c1 <label>" ‖ rng_seed u64 LE) (any 32 bytes are valid).
-sdr::Bytes32 derived(const char* label, std::uint64_t rng_seed) {
+porep::Bytes32 derived(const char* label, std::uint64_t rng_seed) {
   std::string msg = std::string("cuzk gen-c1 ") + label;
   for (int i = 0; i < 8; ++i) msg.push_back(char(rng_seed >> (8 * i)));
-  return sdr::sha256({reinterpret_cast<const std::uint8_t*>(msg.data()), msg.size()});
+  return filecoin::sha256({reinterpret_cast<const std::uint8_t*>(msg.data()), msg.size()});
 }
 
-Result<sdr::Bytes32> hex_or_default(const std::string& what, const std::string& hex, const char* label,
+Result<porep::Bytes32> hex_or_default(const std::string& what, const std::string& hex, const char* label,
                                     std::uint64_t rng_seed) {
   if (hex.empty()) return derived(label, rng_seed);
-  auto b = sdr::bytes32_from_hex(hex);
+  auto b = filecoin::bytes32_from_hex(hex);
   if (!b) return Error{what + " must be 64 hex digits (32 bytes), got '" + hex + "'"};
   return *b;
 }
@@ -55,13 +55,13 @@ int run_gen_c1(const GenC1Args& a) {
   const std::string cmd = "gen-c1";
   try {
     const porep::PorepConfig& cfg = lookup(a.proof);
-    if (!sdr::synthetic_c1_supported(cfg))
+    if (!testkit::synthetic_c1_supported(cfg))
       return fail(cmd, cfg.name + ": synthetic C1s exist only for interactive (V1, V1_1) proofs: the challenges of "
                                   "synthetic-PoRep and non-interactive proofs depend on comm_r");
     if (a.format != "curio" && a.format != "json" && a.format != "bincode")
       return fail(cmd, "--format must be curio, json or bincode, got '" + a.format + "'");
-    sdr::SyntheticC1Options opt;
-    opt.prover_id = sdr::prover_id_from_actor(a.miner_id);
+    testkit::SyntheticC1Options opt;
+    opt.prover_id = porep::prover_id_from_actor(a.miner_id);
     opt.sector_id = a.sector_id;
     opt.rng_seed = a.rng_seed;
     opt.zero_data = a.zero_data;
@@ -75,13 +75,13 @@ int run_gen_c1(const GenC1Args& a) {
     std::fprintf(stderr, "cuzk gen-c1: SYNTHETIC TEST DATA — not the C1 of a sealed sector (only the challenged "
                          "paths exist); use it to test and benchmark C2 only\n");
     Stopwatch clock;
-    sdr::SyntheticC1Stats stats;
-    const porep::C1Output c1 = sdr::synthetic_c1(cfg, opt, &stats);
+    testkit::SyntheticC1Stats stats;
+    const porep::C1Output c1 = testkit::synthetic_c1(cfg, opt, &stats);
     const double gen_ms = clock.ms();
     double check_ms = 0;
     if (!a.no_check) {
       clock = {};
-      if (auto st = filecoin::c2::check_c1(c1, cfg); !st)
+      if (auto st = filecoin::porep::check_c1(c1, cfg); !st)
         return fail(cmd, "internal error: the synthetic C1 fails the vanilla checks: " + st.error());
       check_ms = clock.ms();
     }
@@ -115,8 +115,8 @@ int run_gen_c1(const GenC1Args& a) {
                    gen_ms, a.no_check ? "skipped" : (std::to_string(long(check_ms)) + " ms").c_str(), clock.ms(),
                    bytes);
     std::printf("SYNTHETIC %s sector %llu comm_d=%s comm_r=%s -> %s (%s)\n", cfg.name.c_str(),
-                static_cast<unsigned long long>(a.sector_id), sdr::to_hex(c1.comm_d).c_str(),
-                sdr::to_hex(c1.comm_r).c_str(), a.out.c_str(), a.format.c_str());
+                static_cast<unsigned long long>(a.sector_id), filecoin::bytes32_hex(c1.comm_d).c_str(),
+                filecoin::bytes32_hex(c1.comm_r).c_str(), a.out.c_str(), a.format.c_str());
     return kExitOk;
   } catch (const std::exception& e) {
     return fail(cmd, e.what());

@@ -4,6 +4,7 @@
 
 #include "apps/common/cpu_tuning.hpp"
 #include "apps/cuzk/commands.hpp"
+#include "apps/cuzk/environment.hpp"
 
 namespace cuzk::cli {
 int fail(const std::string& cmd, const std::string& message) {
@@ -20,6 +21,14 @@ int main(int argc, char** argv) {
     return cuzk::cli::kExitError;
   }
   cuzk::apps::apply(*tuning);
+  // The environment the filecoin libraries honour (FIL_PROOFS_PARAMETER_CACHE, CUZK_SHAPE_CACHE): read once,
+  // here, and handed to them as plain values.
+  auto env = cuzk::cli::read_environment();
+  if (!env) {
+    std::cerr << "cuzk: " << env.error() << "\n";
+    return cuzk::cli::kExitError;
+  }
+  cuzk::cli::set_environment(std::move(*env));
   CLI::App app{"cuzk: Groth16 proving engine for Filecoin (BLS12-381)"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "cuzk 0.1.0");

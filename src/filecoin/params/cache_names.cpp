@@ -4,6 +4,8 @@
 
 #include <cstdlib>
 
+#include "base/hex.hpp"
+
 namespace cuzk::filecoin::params {
 namespace {
 
@@ -94,13 +96,7 @@ std::string sha256_hex(const std::string& s) {
   unsigned char md[EVP_MAX_MD_SIZE];
   unsigned int len = 0;
   EVP_Digest(s.data(), s.size(), md, &len, EVP_sha256(), nullptr);
-  static const char* hex = "0123456789abcdef";
-  std::string out;
-  for (unsigned i = 0; i < len; ++i) {
-    out += hex[md[i] >> 4];
-    out += hex[md[i] & 15];
-  }
-  return out;
+  return hex_encode(std::span<const std::uint8_t>(md, len));
 }
 
 std::optional<ParamConfig> make_param_config(ProofFamily family, std::uint64_t s) {
@@ -167,9 +163,8 @@ std::optional<ParamConfig> find_config_for_file(const std::string& file_name) {
   return std::nullopt;
 }
 
-std::string parameter_cache_dir() {
-  std::string dir = kDefaultParameterCacheDir;
-  if (const char* env = std::getenv("FIL_PROOFS_PARAMETER_CACHE"); env && *env) dir = env;
+std::string parameter_cache_dir(std::string_view env_value) {
+  std::string dir = env_value.empty() ? std::string(kDefaultParameterCacheDir) : std::string(env_value);
   while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
   return dir;
 }

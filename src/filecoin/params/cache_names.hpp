@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cuzk::filecoin::params {
@@ -71,9 +72,10 @@ int porep_challenges_per_partition(std::uint64_t sector_size);
 // Lowercase hex SHA-256 of a string (OpenSSL).
 std::string sha256_hex(const std::string& s);
 
-// The parameter cache directory: $FIL_PROOFS_PARAMETER_CACHE if set and non-empty, else
-// /var/tmp/filecoin-proof-parameters (rust-fil-proofs' default; a trailing '/' is dropped).
-std::string parameter_cache_dir();
+// The parameter cache directory: `env_value` (the apps pass $FIL_PROOFS_PARAMETER_CACHE, read once at
+// start) when non-empty, else /var/tmp/filecoin-proof-parameters (rust-fil-proofs' default); a trailing
+// '/' is dropped. The library reads no environment.
+std::string parameter_cache_dir(std::string_view env_value = {});
 inline constexpr const char* kDefaultParameterCacheDir = "/var/tmp/filecoin-proof-parameters";
 
 }  // namespace cuzk::filecoin::params

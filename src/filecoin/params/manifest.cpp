@@ -10,6 +10,8 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "base/hex.hpp"
+
 namespace cuzk::filecoin::params {
 namespace detail {
 extern const char* const kParametersJson;
@@ -17,16 +19,7 @@ extern const char* const kParametersJson;
 
 namespace {
 
-std::string to_hex(const unsigned char* p, std::size_t n) {
-  static const char* hex = "0123456789abcdef";
-  std::string out;
-  out.reserve(2 * n);
-  for (std::size_t i = 0; i < n; ++i) {
-    out += hex[p[i] >> 4];
-    out += hex[p[i] & 15];
-  }
-  return out;
-}
+std::string to_hex(const unsigned char* p, std::size_t n) { return hex_encode(std::span<const std::uint8_t>(p, n)); }
 
 struct MdCtxFree {
   void operator()(EVP_MD_CTX* c) const { EVP_MD_CTX_free(c); }

@@ -5,43 +5,20 @@
 // element only where it is used (with a range check that names the JSON path).
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "filecoin/common/merkle_proof.hpp"
+
 namespace cuzk::filecoin::porep {
 
-// [u8; 32]: Commitment, Ticket, Sha256Domain, PoseidonDomain (LE Fr bytes).
-using Bytes32 = std::array<std::uint8_t, 32>;
-
-// InclusionPath element: the arity-1 siblings in order (current node removed) and the current node's
-// position 0..arity-1. Elements are listed leaf → root.
-struct PathElement {
-  std::vector<Bytes32> hashes;
-  std::uint64_t index = 0;
-};
-using InclusionPath = std::vector<PathElement>;
-
-// storage-proofs-core MerkleProof: data = Single{root, leaf, path} | Sub{base_proof, sub_proof, root,
-// leaf} | Top{base_proof, sub_proof, top_proof, root, leaf}.
-enum class MerkleProofKind : std::uint32_t { kSingle = 0, kSub = 1, kTop = 2 };
-
-struct VanillaMerkleProof {
-  MerkleProofKind kind = MerkleProofKind::kSingle;
-  Bytes32 root{}, leaf{};
-  InclusionPath base;  // Single: the whole path; Sub/Top: the base levels
-  InclusionPath sub;   // Sub/Top only (one level)
-  InclusionPath top;   // Top only (one level)
-
-  // All levels leaf → root (base, then sub, then top).
-  InclusionPath all_levels() const {
-    InclusionPath p = base;
-    p.insert(p.end(), sub.begin(), sub.end());
-    p.insert(p.end(), top.begin(), top.end());
-    return p;
-  }
-};
+// Shared with the other proof families (filecoin/common/): 32-byte values and Merkle proofs.
+using filecoin::Bytes32;
+using filecoin::InclusionPath;
+using filecoin::MerkleProofKind;
+using filecoin::PathElement;
+using filecoin::VanillaMerkleProof;
 
 // Column { index: u32, rows: Vec<Domain>, _h: PhantomData (JSON null) }.
 struct ColumnProof {

@@ -6,318 +6,38 @@
 
 #include "filecoin/porep/c1_json.hpp"
 #include "filecoin/porep/config.hpp"
+#include "filecoin/porep/c1_fields.hpp"
+#include "formats/bincode_fields.hpp"
 
 namespace cuzk::filecoin::porep {
 
-using detail::JsonPath;
+using formats::JsonPath;
 
 namespace {
 
-// Smallest encodings (bytes), used to bound lengths by the remaining input.
-constexpr std::size_t kMinPathElement = 8 + 8;                // u64 k, u64 index
-constexpr std::size_t kMinMerkle = 4 + 8 + 32 + 32;           // variant + Single{root, leaf, empty path}
-constexpr std::size_t kMinColumnProof = 4 + 8 + kMinMerkle;   // index, rows len, proof
-constexpr std::size_t kMinLabeling = 8 + 4 + 8;               // parents len, layer_index, node
-constexpr std::size_t kMinChallenge = 2 * kMinMerkle + kMinColumnProof + 8 + 8 + 8 + kMinLabeling;
-constexpr std::size_t kMinPartition = 8;
-
-class BinReader {
- public:
-  BinReader(std::span<const std::uint8_t> b) : d_(b.data()), n_(b.size()) {}
-  std::string err;
-
-  std::size_t left() const { return n_ - pos_; }
-  std::size_t pos() const { return pos_; }
-
-  bool fail_at(std::size_t at, const JsonPath& p, const std::string& msg) {
-    err = "bincode: offset " + std::to_string(at) + ": " + p.str() + ": " + msg;
-    return false;
-  }
-  bool need(const JsonPath& p, std::size_t k) {
-    if (left() < k)
-      return fail_at(pos_, p, "unexpected end of data (need " + std::to_string(k) + " bytes, " + std::to_string(left()) +
-                                  " left)");
-    return true;
-  }
-  bool u32(const JsonPath& p, std::uint32_t& v) {
-    if (!need(p, 4)) return false;
-    std::uint32_t x;
-    std::memcpy(&x, d_ + pos_, 4);
-    if constexpr (std::endian::native == std::endian::big) x = __builtin_bswap32(x);
-    v = x;
-    pos_ += 4;
-    return true;
-  }
-  bool u64(const JsonPath& p, std::uint64_t& v) {
-    if (!need(p, 8)) return false;
-    std::uint64_t x;
-    std::memcpy(&x, d_ + pos_, 8);
-    if constexpr (std::endian::native == std::endian::big) x = __builtin_bswap64(x);
-    v = x;
-    pos_ += 8;
-    return true;
-  }
-  bool b32(const JsonPath& p, Bytes32& v) {
-    if (!need(p, 32)) return false;
-    std::memcpy(v.data(), d_ + pos_, 32);
-    pos_ += 32;
-    return true;
-  }
-  // A Vec length whose elements take at least min_elem bytes each.
-  bool len(const JsonPath& p, std::size_t min_elem, std::uint64_t& v) {
-    const std::size_t at = pos_;
-    if (!u64(p, v)) return false;
-    if (v > left() / min_elem)
-      return fail_at(at, p, "length " + std::to_string(v) + " needs at least " +
-                                (v > ~std::uint64_t(0) / min_elem ? std::string("2^64") : std::to_string(v * min_elem)) +
-                                " bytes, " + std::to_string(left()) + " left");
-    return true;
-  }
-  bool b32_vec(const JsonPath& p, std::vector<Bytes32>& out) {
-    std::uint64_t k;
-    if (!len(p, 32, k)) return false;
-    out.resize(k);
-    if (k) std::memcpy(out.data(), d_ + pos_, k * 32);
-    pos_ += k * 32;
-    return true;
-  }
-
-  bool inclusion_path(const JsonPath& p, InclusionPath& out) {
-    const JsonPath pp = p.child("path");
-    std::uint64_t k;
-    if (!len(pp, kMinPathElement, k)) return false;
-    out.resize(k);
-    for (std::uint64_t i = 0; i < k; ++i) {
-      const JsonPath e = pp.child(i);
-      if (!b32_vec(e.child("hashes"), out[i].hashes)) return false;
-      if (!u64(e.child("index"), out[i].index)) return false;
-    }
-    return true;
-  }
-
-  bool merkle(const JsonPath& p, VanillaMerkleProof& m) {
-    const JsonPath data = p.child("data");
-    const std::size_t at = pos_;
-    std::uint32_t v;
-    if (!u32(data, v)) return false;
-    m.base.clear();
-    m.sub.clear();
-    m.top.clear();
-    switch (v) {
-      case 0: {
-        m.kind = MerkleProofKind::kSingle;
-        const JsonPath s = data.child("Single");
-        return b32(s.child("root"), m.root) && b32(s.child("leaf"), m.leaf) && inclusion_path(s.child("path"), m.base);
-      }
-      case 1: {
-        m.kind = MerkleProofKind::kSub;
-        const JsonPath s = data.child("Sub");
-        return inclusion_path(s.child("base_proof"), m.base) && inclusion_path(s.child("sub_proof"), m.sub) &&
-               b32(s.child("root"), m.root) && b32(s.child("leaf"), m.leaf);
-      }
-      case 2: {
-        m.kind = MerkleProofKind::kTop;
-        const JsonPath s = data.child("Top");
-        return inclusion_path(s.child("base_proof"), m.base) && inclusion_path(s.child("sub_proof"), m.sub) &&
-               inclusion_path(s.child("top_proof"), m.top) && b32(s.child("root"), m.root) && b32(s.child("leaf"), m.leaf);
-      }
-      default:
-        return fail_at(at, data, "unknown ProofData variant " + std::to_string(v) + " (expected 0 Single, 1 Sub, 2 Top)");
-    }
-  }
-
-  bool column(const JsonPath& p, ColumnProof& c) {
-    const JsonPath col = p.child("column");
-    return u32(col.child("index"), c.index) && b32_vec(col.child("rows"), c.rows) &&
-           merkle(p.child("inclusion_proof"), c.inclusion_proof);
-  }
-  bool columns(const JsonPath& p, std::vector<ColumnProof>& out) {
-    std::uint64_t k;
-    if (!len(p, kMinColumnProof, k)) return false;
-    out.resize(k);
-    for (std::uint64_t i = 0; i < k; ++i)
-      if (!column(p.child(i), out[i])) return false;
-    return true;
-  }
-  bool labeling(const JsonPath& p, LabelingProof& l) {
-    return b32_vec(p.child("parents"), l.parents) && u32(p.child("layer_index"), l.layer_index) &&
-           u64(p.child("node"), l.node);
-  }
-
-  bool challenge(const JsonPath& p, ChallengeProof& c) {
-    if (!merkle(p.child("comm_d_proofs"), c.comm_d_proofs)) return false;
-    if (!merkle(p.child("comm_r_last_proof"), c.comm_r_last_proof)) return false;
-    const JsonPath rcp = p.child("replica_column_proofs");
-    if (!column(rcp.child("c_x"), c.c_x)) return false;
-    if (!columns(rcp.child("drg_parents"), c.drg_parents)) return false;
-    if (!columns(rcp.child("exp_parents"), c.exp_parents)) return false;
-    const JsonPath lp = p.child("labeling_proofs");
-    std::uint64_t k;
-    if (!len(lp, kMinLabeling, k)) return false;
-    c.labeling_proofs.resize(k);
-    for (std::uint64_t i = 0; i < k; ++i)
-      if (!labeling(lp.child(i), c.labeling_proofs[i])) return false;
-    return labeling(p.child("encoding_proof"), c.encoding_proof);
-  }
-
-  bool c1(C1Output& out) {
-    const JsonPath root = detail::root_path();
-    const JsonPath vp = root.child("vanilla_proofs");
-    std::uint64_t parts;
-    if (!len(vp, kMinPartition, parts)) return false;
-    out.vanilla_proofs.resize(parts);
-    for (std::uint64_t i = 0; i < parts; ++i) {
-      const JsonPath pp = vp.child(i);
-      std::uint64_t k;
-      if (!len(pp, kMinChallenge, k)) return false;
-      out.vanilla_proofs[i].resize(k);
-      for (std::uint64_t j = 0; j < k; ++j)
-        if (!challenge(pp.child(j), out.vanilla_proofs[i][j])) return false;
-    }
-    if (!b32(root.child("comm_r"), out.comm_r) || !b32(root.child("comm_d"), out.comm_d) ||
-        !b32(root.child("replica_id"), out.replica_id) || !b32(root.child("seed"), out.seed) ||
-        !b32(root.child("ticket"), out.ticket))
-      return false;
-    if (left() != 0) return fail_at(pos_, root, std::to_string(left()) + " trailing bytes after the C1 output");
-    return true;
-  }
-
- private:
-  const std::uint8_t* d_;
-  std::size_t n_;
-  std::size_t pos_ = 0;
-};
-
-// ------------------------------------------------------------------------------------------------
-
-std::size_t path_size(const InclusionPath& p) {
-  std::size_t n = 8;
-  for (const PathElement& e : p) n += 16 + 32 * e.hashes.size();
-  return n;
+// bincode of SealCommitPhase1Output: vanilla_proofs (Vec<Vec<Proof>>), then the five 32-byte values.
+// Everything below the top level comes from the field declarations (c1_fields.hpp).
+bool read_c1(formats::BincodeReader& r, C1Output& out) {
+  const JsonPath root = formats::root_path();
+  return formats::bincode_read(r, root.child("vanilla_proofs"), out.vanilla_proofs) &&
+         formats::bincode_read(r, root.child("comm_r"), out.comm_r) &&
+         formats::bincode_read(r, root.child("comm_d"), out.comm_d) &&
+         formats::bincode_read(r, root.child("replica_id"), out.replica_id) &&
+         formats::bincode_read(r, root.child("seed"), out.seed) &&
+         formats::bincode_read(r, root.child("ticket"), out.ticket) && r.end(root, "the C1 output");
 }
-std::size_t merkle_size(const VanillaMerkleProof& m) {
-  std::size_t n = 4 + 64 + path_size(m.base);
-  if (m.kind != MerkleProofKind::kSingle) n += path_size(m.sub);
-  if (m.kind == MerkleProofKind::kTop) n += path_size(m.top);
-  return n;
-}
-std::size_t column_size(const ColumnProof& c) { return 4 + 8 + 32 * c.rows.size() + merkle_size(c.inclusion_proof); }
-std::size_t labeling_size(const LabelingProof& l) { return 8 + 32 * l.parents.size() + 4 + 8; }
-
-class BinWriter {
- public:
-  explicit BinWriter(std::size_t size) : out_(size) {}
-  void u32(std::uint32_t v) {
-    if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap32(v);
-    std::memcpy(out_.data() + pos_, &v, 4);
-    pos_ += 4;
-  }
-  void u64(std::uint64_t v) {
-    if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
-    std::memcpy(out_.data() + pos_, &v, 8);
-    pos_ += 8;
-  }
-  void b32(const Bytes32& b) {
-    std::memcpy(out_.data() + pos_, b.data(), 32);
-    pos_ += 32;
-  }
-  void b32_vec(const std::vector<Bytes32>& v) {
-    u64(v.size());
-    if (!v.empty()) std::memcpy(out_.data() + pos_, v.data(), 32 * v.size());
-    pos_ += 32 * v.size();
-  }
-  void path(const InclusionPath& p) {
-    u64(p.size());
-    for (const PathElement& e : p) {
-      b32_vec(e.hashes);
-      u64(e.index);
-    }
-  }
-  void merkle(const VanillaMerkleProof& m) {
-    u32(static_cast<std::uint32_t>(m.kind));
-    switch (m.kind) {
-      case MerkleProofKind::kSingle:
-        b32(m.root);
-        b32(m.leaf);
-        path(m.base);
-        break;
-      case MerkleProofKind::kSub:
-        path(m.base);
-        path(m.sub);
-        b32(m.root);
-        b32(m.leaf);
-        break;
-      case MerkleProofKind::kTop:
-        path(m.base);
-        path(m.sub);
-        path(m.top);
-        b32(m.root);
-        b32(m.leaf);
-        break;
-    }
-  }
-  void column(const ColumnProof& c) {
-    u32(c.index);
-    b32_vec(c.rows);
-    merkle(c.inclusion_proof);
-  }
-  void labeling(const LabelingProof& l) {
-    b32_vec(l.parents);
-    u32(l.layer_index);
-    u64(l.node);
-  }
-  std::vector<std::uint8_t> finish() {
-    if (pos_ != out_.size()) throw std::logic_error("c1 bincode: size mismatch");
-    return std::move(out_);
-  }
-
- private:
-  std::vector<std::uint8_t> out_;
-  std::size_t pos_ = 0;
-};
 
 }  // namespace
 
-std::size_t c1_bincode_size(const C1Output& c1) {
-  std::size_t n = 8 + 5 * 32;
-  for (const auto& part : c1.vanilla_proofs) {
-    n += 8;
-    for (const ChallengeProof& p : part) {
-      n += merkle_size(p.comm_d_proofs) + merkle_size(p.comm_r_last_proof) + column_size(p.c_x) + 16;
-      for (const ColumnProof& c : p.drg_parents) n += column_size(c);
-      for (const ColumnProof& c : p.exp_parents) n += column_size(c);
-      n += 8;
-      for (const LabelingProof& l : p.labeling_proofs) n += labeling_size(l);
-      n += labeling_size(p.encoding_proof);
-    }
-  }
-  return n;
-}
+std::size_t c1_bincode_size(const C1Output& c1) { return formats::bincode_size(c1.vanilla_proofs) + 5 * 32; }
 
 std::vector<std::uint8_t> write_c1_bincode(const C1Output& c1) {
-  BinWriter w(c1_bincode_size(c1));
-  w.u64(c1.vanilla_proofs.size());
-  for (const auto& part : c1.vanilla_proofs) {
-    w.u64(part.size());
-    for (const ChallengeProof& p : part) {
-      w.merkle(p.comm_d_proofs);
-      w.merkle(p.comm_r_last_proof);
-      w.column(p.c_x);
-      w.u64(p.drg_parents.size());
-      for (const ColumnProof& c : p.drg_parents) w.column(c);
-      w.u64(p.exp_parents.size());
-      for (const ColumnProof& c : p.exp_parents) w.column(c);
-      w.u64(p.labeling_proofs.size());
-      for (const LabelingProof& l : p.labeling_proofs) w.labeling(l);
-      w.labeling(p.encoding_proof);
-    }
-  }
-  w.b32(c1.comm_r);
-  w.b32(c1.comm_d);
-  w.b32(c1.replica_id);
-  w.b32(c1.seed);
-  w.b32(c1.ticket);
-  return w.finish();
+  const std::size_t size = c1_bincode_size(c1);
+  formats::BincodeWriter w(size);
+  formats::bincode_write(w, c1.vanilla_proofs);
+  for (const Bytes32* b : {&c1.comm_r, &c1.comm_d, &c1.replica_id, &c1.seed, &c1.ticket}) formats::bincode_write(w, *b);
+  if (w.pos() != size) throw std::logic_error("c1 bincode: size mismatch");
+  return std::move(w).finish();
 }
 
 Result<std::string> infer_registered_proof(const C1Output& c1) {
@@ -348,8 +68,8 @@ Result<C1Output> parse_c1_bincode(std::span<const std::uint8_t> bytes, std::stri
     if (!known) return Error{"bincode: unknown registered proof '" + registered_proof_for_shape + "'"};
   }
   C1Output out;
-  BinReader r(bytes);
-  if (!r.c1(out)) return Error{std::move(r.err)};
+  formats::BincodeReader r(bytes);
+  if (!read_c1(r, out)) return Error{std::move(r.err)};
   if (registered_proof_for_shape.empty()) {
     auto inferred = infer_registered_proof(out);
     if (!inferred) return Error{"bincode: " + inferred.error()};

@@ -120,32 +120,4 @@ Result<C1Output> load_c1_file(const std::string& path) {
   return std::move(r->c1);
 }
 
-std::string bytes32_hex(const Bytes32& b) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string s(64, '0');
-  for (std::size_t i = 0; i < 32; ++i) {
-    s[2 * i] = kHex[b[i] >> 4];
-    s[2 * i + 1] = kHex[b[i] & 15];
-  }
-  return s;
-}
-
-Result<Bytes32> bytes32_from_hex(std::string_view hex) {
-  if (hex.size() >= 2 && hex[0] == '0' && (hex[1] == 'x' || hex[1] == 'X')) hex.remove_prefix(2);
-  if (hex.size() != 64) return Error{"expected 64 hex digits, got " + std::to_string(hex.size()) + " characters"};
-  auto nib = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  };
-  Bytes32 b{};
-  for (std::size_t i = 0; i < 32; ++i) {
-    const int hi = nib(hex[2 * i]), lo = nib(hex[2 * i + 1]);
-    if (hi < 0 || lo < 0) return Error{"invalid hex digit at position " + std::to_string(hi < 0 ? 2 * i : 2 * i + 1)};
-    b[i] = std::uint8_t(hi << 4 | lo);
-  }
-  return b;
-}
-
 }  // namespace cuzk::filecoin::porep

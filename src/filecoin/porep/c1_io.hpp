@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "base/result.hpp"
+#include "filecoin/common/bytes32.hpp"
 #include "filecoin/porep/c1.hpp"
 
 namespace cuzk::filecoin::porep {
@@ -36,9 +37,8 @@ Result<LoadedC1> load_c1_file_detailed(const std::string& path);
 // Same from memory (JSON forms are copied once into a padded buffer).
 Result<LoadedC1> parse_c1_any(std::span<const std::uint8_t> bytes);
 
-// 32 bytes as 64 lowercase hex digits, in byte order (no reversal, no 0x).
-std::string bytes32_hex(const Bytes32& b);
-// Inverse; accepts an optional 0x prefix and either case.
-Result<Bytes32> bytes32_from_hex(std::string_view hex);
+// Hex of 32-byte values (filecoin/common/bytes32.hpp), under the names the callers use.
+using filecoin::bytes32_from_hex;
+using filecoin::bytes32_hex;
 
 }  // namespace cuzk::filecoin::porep

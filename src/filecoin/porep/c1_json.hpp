@@ -25,6 +25,9 @@
 
 #include "base/result.hpp"
 #include "filecoin/porep/c1.hpp"
+#include "formats/base64.hpp"
+#include "formats/big_buffer.hpp"
+#include "formats/json_path.hpp"
 
 namespace cuzk::filecoin::porep {
 
@@ -50,51 +53,16 @@ std::string write_curio_c1_json(const CurioC1& c);
 // have that form.
 std::string vanilla_key_for(std::string_view registered_proof);
 
-// Standard base64 (RFC 4648 alphabet, '=' padding, as Go's base64.StdEncoding writes it). Decoding
-// is strict: no whitespace, length a multiple of 4, padding only at the end, unused bits zero.
-std::string base64_encode(std::span<const std::uint8_t> bytes);
-// `extra` zero bytes are allocated after the decoded data (e.g. kC1JsonPadding); they are not part of
-// the returned size.
-Result<std::vector<std::uint8_t>> base64_decode(std::string_view text, std::size_t extra = 0);
+// Base64 of the Curio wrapper (formats/base64.hpp), under the names the callers use.
+using formats::base64_decode;
+using formats::base64_encode;
 
 namespace detail {
 
-// A JSON path as a chain of stack nodes (nothing is allocated until an error is rendered):
-// is_key: ".key" (no dot at the top level); otherwise "[index]". A child refers to its parent by
-// address: keep every level that outlives the full expression in a named variable (no stored
-// a.child(x).child(y), whose middle temporary dies at the semicolon).
-struct JsonPath {
-  const JsonPath* parent = nullptr;
-  std::string_view key{};
-  std::uint64_t index = 0;
-  bool is_key = false;
-
-  JsonPath child(std::string_view k) const { return JsonPath{this, k, 0, true}; }
-  JsonPath child(std::uint64_t i) const { return JsonPath{this, {}, i, false}; }
-  std::string str() const;  // "(document)" for the empty path
-};
-inline JsonPath root_path() { return JsonPath{}; }
-
-// Large temporary buffers. On virtual machines the first touch of fresh memory can cost ~6–13 µs per
-// 4 KiB page, more than parsing the page; these are mapped with MAP_POPULATE, which halves that.
-// Anonymous, zero-filled memory (mmap), unmapped on destruction; falls back to the heap.
-class BigBuffer {
- public:
-  BigBuffer() = default;
-  explicit BigBuffer(std::size_t n);
-  BigBuffer(BigBuffer&& o) noexcept { *this = std::move(o); }
-  BigBuffer& operator=(BigBuffer&& o) noexcept;
-  BigBuffer(const BigBuffer&) = delete;
-  BigBuffer& operator=(const BigBuffer&) = delete;
-  ~BigBuffer();
-  std::uint8_t* data() const { return p_; }
-  std::size_t size() const { return n_; }
-
- private:
-  std::uint8_t* p_ = nullptr;
-  std::size_t n_ = 0;
-  bool mapped_ = false;
-};
+// The generic pieces the C1 readers share (formats/): paths for error messages, big buffers.
+using formats::BigBuffer;
+using formats::JsonPath;
+using formats::root_path;
 
 // The reference parse: one simdjson DOM for the whole document (parse_c1_json normally parses the
 // challenge proofs one at a time and falls back to this on any error; both give the same result).

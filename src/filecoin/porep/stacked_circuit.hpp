@@ -300,7 +300,7 @@ StackedSharedVars synthesize_stacked_prefix(CS& cs, const StackedCircuitParams& 
 }
 
 // Challenge i's sub-circuit ("challenge_i", Proof::synthesize). Every challenge has the same shape,
-// which lets the shape recorder record them in parallel (c2::record_porep_shape).
+// which lets the shape recorder record them in parallel (porep::record_porep_shape).
 template <class CS>
 void synthesize_stacked_challenge(CS& cs, const StackedCircuitParams& p, const StackedPartitionValues& v,
                                   const StackedSharedVars& shared, std::size_t i) {

@@ -1,0 +1,30 @@
+// The environment variables `cuzk` honours, read and checked once at start (main.cpp) and handed to
+// the libraries as plain values (they read no environment themselves):
+//   FIL_PROOFS_PARAMETER_CACHE  default parameter directory (params::parameter_cache_dir)
+//   CUZK_SHAPE_CACHE            0: do not read or write "<params>.shape" caches; 1 or unset: do
+// A bad value is a one-line error at start; a non-default value is logged once on stderr.
+#pragma once
+
+#include <string>
+
+#include "base/result.hpp"
+#include "filecoin/porep/shape.hpp"
+
+namespace cuzk::cli {
+
+struct CliEnvironment {
+  std::string param_cache;  // FIL_PROOFS_PARAMETER_CACHE as given ("" when unset)
+  filecoin::porep::ShapeCachePolicy shape_cache = filecoin::porep::ShapeCachePolicy::kEnabled;
+};
+
+// Reads and checks the variables; main() calls it once, before any subcommand runs.
+Result<CliEnvironment> read_environment();
+// What main() read (defaults until it has).
+const CliEnvironment& environment();
+void set_environment(CliEnvironment env);
+
+// Shorthands for the subcommands.
+std::string default_param_dir();  // params::parameter_cache_dir(environment().param_cache)
+inline filecoin::porep::ShapeCachePolicy shape_cache_policy() { return environment().shape_cache; }
+
+}  // namespace cuzk::cli

@@ -1,0 +1,66 @@
+// The R1CS shape of one PoRep partition (StackedCircuit), recorded once per registered proof from
+// values of the right shape: the gadgets never branch on values, so every partition of every sector
+// of that configuration has exactly this shape (filecoin-formats.md §4.3). Input rows appended, as
+// bellperson does before it builds the QAP.
+//
+// Recording is parallel: the prefix sequentially, one challenge's size from a pass that stores
+// nothing, then every challenge (all of the same shape) on its own thread straight into the final,
+// pre-sized CSR arrays (circuit/slice_recorder.hpp); the result is bit-identical to the sequential
+// recording.
+// The shape is cached next to the .params file (load_or_record_porep_shape).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "filecoin/porep/config.hpp"
+#include "groth16/r1cs.hpp"
+
+namespace cuzk::filecoin::porep {
+
+// Parallel over default_threads() (CUZK_THREADS).
+groth16::R1csShape record_porep_shape(const porep::PorepConfig& config);
+// One thread, in plain synthesis order (the reference the parallel recording is tested against).
+groth16::R1csShape record_porep_shape_sequential(const porep::PorepConfig& config);
+
+// Where the shape cache of a parameter file lives: "<params path>.shape".
+std::string porep_shape_cache_path(const std::string& params_path);
+
+struct PorepShapeLoad {
+  enum class Source {
+    kCache,            // loaded from the cache file
+    kRecordedSaved,    // recorded; the cache file was written
+    kRecordedUnsaved,  // recorded; the cache could not be written (see note)
+    kRecordedNoCache,  // recorded; caching disabled (ShapeCachePolicy::kDisabled or an empty path)
+  };
+  groth16::R1csShape shape;
+  Source source = Source::kRecordedNoCache;
+  std::string note;  // why a present cache file was not used, or why it could not be written
+  double load_s = 0, record_s = 0, save_s = 0;
+};
+const char* to_string(PorepShapeLoad::Source s);
+
+// Loads the shape from cache_path when the file is present, valid (shape_io checks) and of this
+// configuration (inputs, aux and rows equal the circuit's counts, with C); otherwise records it and
+// saves it there atomically (.tmp + rename). A cache that cannot be read or written is not an error:
+// the recorded shape is returned and `note` says what happened. kDisabled (the apps map
+// CUZK_SHAPE_CACHE=0 to it) disables both.
+enum class ShapeCachePolicy { kEnabled, kDisabled };
+PorepShapeLoad load_or_record_porep_shape(const porep::PorepConfig& config, const std::string& cache_path,
+                                          ShapeCachePolicy policy = ShapeCachePolicy::kEnabled);
+
+// Variable counts of one partition's witness, from a counting run over dummy values (the same for
+// every partition: the gadgets never branch on values). `binary_aux` says how compact the witness is
+// (groth16::CompactAssignment), which sizes the memory reserved per partition.
+struct PorepWitnessCounts {
+  std::uint64_t inputs = 0;  // ONE included
+  std::uint64_t aux = 0;
+  std::uint64_t binary_aux = 0;
+  // Host bytes of the compact witness: inputs and non-binary aux as Fr, two bitmaps over aux.
+  std::uint64_t compact_bytes() const { return (inputs + aux - binary_aux) * 32 + 2 * 8 * ((aux + 63) / 64); }
+};
+// Memoized per configuration (thread-safe); the first call for a 32 GiB configuration takes about as
+// long as one partition's synthesis (~1 s).
+PorepWitnessCounts count_porep_witness(const porep::PorepConfig& config);
+
+}  // namespace cuzk::filecoin::porep

@@ -1,0 +1,19 @@
+// SDR labelling of whole sectors (sealing; the labelling rule itself is filecoin/porep/labels.hpp).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "filecoin/porep/graph.hpp"
+#include "filecoin/porep/labels.hpp"
+
+namespace cuzk::filecoin::testkit {
+
+// Labels of all layers, layer-major: out[(ℓ−1)·nodes + n]. parent_cache is build_parent_cache(g)
+// (or empty to compute parents on the fly).
+std::vector<Bytes32> generate_labels(const porep::Graph& g, std::span<const std::uint32_t> parent_cache,
+                                     const Bytes32& replica_id, std::size_t layers);
+
+}  // namespace cuzk::filecoin::testkit
