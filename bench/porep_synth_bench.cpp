@@ -1,8 +1,8 @@
 // PoRep witness-synthesis benchmark (a program, not a test). For 2 KiB and 8 MiB sectors sealed by
-// the SDR code and a SYNTHETIC TEST DATA 32 GiB C1 (sdr::synthetic_c1; 64 GiB with --with-64g):
+// the SDR code and a SYNTHETIC TEST DATA 32 GiB C1 (testkit::synthetic_c1; 64 GiB with --with-64g):
 //   * time to seal + commit phase 1 (or to generate the synthetic C1);
-//   * c2::check_c1 (shape + every vanilla check, all partitions);
-//   * per partition: c2::partition_values + circuit::build_witness of synthesize_stacked_circuit
+//   * porep::check_c1 (shape + every vanilla check, all partitions);
+//   * per partition: porep::partition_values + circuit::build_witness of synthesize_stacked_circuit
 //     (wall mean and max over the partitions run, and thread CPU time), aux count, binary
 //     fraction, the compact Witness's memory (binary aux as bits + non-binary values as Fr) and,
 //     for comparison, the dense Fr assignment the Groth16 backend seam takes;
@@ -27,13 +27,13 @@
 
 #include "base/parallel.hpp"
 #include "circuit/constraint_system.hpp"
-#include "filecoin/c2/c1_values.hpp"
-#include "filecoin/c2/porep_prover.hpp"
+#include "filecoin/porep/c1_values.hpp"
+#include "filecoin/porep/porep_job.hpp"
 #include "filecoin/porep/stacked_circuit.hpp"
-#include "filecoin/sdr/ids.hpp"
-#include "filecoin/sdr/seal.hpp"
-#include "filecoin/sdr/synthetic_c1.hpp"
-#include "filecoin/sdr/vanilla.hpp"
+#include "filecoin/porep/ids.hpp"
+#include "filecoin/testkit/seal.hpp"
+#include "filecoin/testkit/synthetic_c1.hpp"
+#include "filecoin/testkit/vanilla.hpp"
 #include "harness.hpp"
 
 namespace {
@@ -80,22 +80,22 @@ struct Options {
 
 porep::C1Output make_c1(const porep::PorepConfig& cfg, bool synthetic) {
   if (synthetic) {
-    sdr::SyntheticC1Options o;
-    o.prover_id = sdr::prover_id_from_actor(1000);
+    testkit::SyntheticC1Options o;
+    o.prover_id = porep::prover_id_from_actor(1000);
     o.sector_id = 1;
     o.ticket.fill(0x11);
     o.seed.fill(0x22);
     o.rng_seed = 1;
-    return sdr::synthetic_c1(cfg, o);
+    return testkit::synthetic_c1(cfg, o);
   }
-  sdr::SealInputs in;
-  in.prover_id = sdr::prover_id_from_actor(1000);
+  testkit::SealInputs in;
+  in.prover_id = porep::prover_id_from_actor(1000);
   in.sector_id = 1;
   in.ticket.fill(0x11);
   in.ticket[31] = 0;
   in.seed.fill(0x22);
-  in.data = sdr::random_unpadded_data(cfg, 1);
-  return sdr::seal_commit_phase1(cfg, in);
+  in.data = testkit::random_unpadded_data(cfg, 1);
+  return testkit::seal_commit_phase1(cfg, in);
 }
 
 int run_case(const Case& k, const Options& opt, bench::Table& table) {
@@ -104,7 +104,7 @@ int run_case(const Case& k, const Options& opt, bench::Table& table) {
   const porep::C1Output c1 = make_c1(cfg, k.synthetic);
   const double gen_s = sw.s();
   sw.reset();
-  if (auto st = c2::check_c1(c1, cfg); !st) {
+  if (auto st = porep::check_c1(c1, cfg); !st) {
     std::fprintf(stderr, "%s: check_c1 failed: %s\n", k.proof, st.error().c_str());
     return 1;
   }
@@ -122,7 +122,7 @@ int run_case(const Case& k, const Options& opt, bench::Table& table) {
     const double base = proc_status_bytes("VmRSS:");
     sw.reset();
     const double c0 = thread_cpu_ms();
-    auto values = c2::partition_values(c1, cfg, p);
+    auto values = porep::partition_values(c1, cfg, p);
     if (!values) {
       std::fprintf(stderr, "%s: partition %zu: %s\n", k.proof, p, values.error().c_str());
       return 1;
@@ -143,7 +143,7 @@ int run_case(const Case& k, const Options& opt, bench::Table& table) {
 
   std::string checking = "-";
   if (opt.checking) {
-    auto values = c2::partition_values(c1, cfg, 0);
+    auto values = porep::partition_values(c1, cfg, 0);
     sw.reset();
     circuit::CheckingCS cs;
     porep::synthesize_stacked_circuit(cs, params, *values);
@@ -173,7 +173,7 @@ int main(int argc, char** argv) {
   if (with_64g) cases.push_back({"StackedDrg64GiBV1_1", true});
 
   bench::note(cli.format(), "PoRep witness synthesis (threads: %zu; synthesis itself is single-threaded). Synthetic C1s are "
-              "SYNTHETIC TEST DATA (sdr::synthetic_c1).", default_threads());
+              "SYNTHETIC TEST DATA (testkit::synthetic_c1).", default_threads());
   bench::Table table(cli.format(), "",
                      {{"registered proof", 0, 'f', 20, true}, {"C1", 0, 'f', 9, true}, {"C1 gen s", 2}, {"check s", 2}, {"parts", 0},
                       {"synth ms mean", 0}, {"synth ms max", 0}, {"CPU ms", 0}, {"aux", 0, 'f', 11}, {"binary %", 2},

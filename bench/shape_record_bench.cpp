@@ -1,5 +1,5 @@
 // PoRep partition shape benchmark (a program, not a test): records the R1CS shape of one partition
-// of each named registered proof (c2::record_porep_shape) in its own forked process and prints wall
+// of each named registered proof (porep::record_porep_shape) in its own forked process and prints wall
 // time, process CPU time (all threads), peak RSS (getrusage), the shape's host bytes
 // (CsrMatrix::memory_bytes) and the shape_io file size; optionally saves the shape_io file and
 // times loading it back.
@@ -20,7 +20,7 @@
 
 #include "circuit/constraint_system.hpp"
 #include "circuit/shape_io.hpp"
-#include "filecoin/c2/porep_shape.hpp"
+#include "filecoin/porep/shape.hpp"
 #include "filecoin/porep/config.hpp"
 #include "harness.hpp"
 
@@ -66,7 +66,7 @@ int run_case(const std::string& name, const std::string& save_dir, bool check, b
   const auto& config = filecoin::porep::porep_config_by_name(name);
   bench::Stopwatch sw;
   const double c0 = process_cpu_s();
-  groth16::R1csShape shape = filecoin::c2::record_porep_shape(config);
+  groth16::R1csShape shape = filecoin::porep::record_porep_shape(config);
   const double wall = sw.s(), cpu = process_cpu_s() - c0, rss = peak_rss_mib();
   const std::size_t bytes = shape.a.memory_bytes() + shape.b.memory_bytes() + shape.c.memory_bytes();
   const std::size_t nnz = shape.a.nnz() + shape.b.nnz() + shape.c.nnz();
@@ -93,8 +93,8 @@ int run_case(const std::string& name, const std::string& save_dir, bool check, b
     cells.insert(cells.end(), {double(std::filesystem::file_size(path)) / (1 << 20), save_s, load_s, peak_rss_mib()});
     loaded = Error{"released"};
     // The daemon's path: the cache validated against the circuit's counts (a CountingCS pass).
-    auto cached = filecoin::c2::load_or_record_porep_shape(config, path);
-    cells.push_back(filecoin::c2::to_string(cached.source));
+    auto cached = filecoin::porep::load_or_record_porep_shape(config, path);
+    cells.push_back(filecoin::porep::to_string(cached.source));
     cells.push_back(cached.load_s + cached.record_s + cached.save_s);
     if (!cached.note.empty()) bench::note(table.format(), "%s: load_or_record_porep_shape: %s", name.c_str(), cached.note.c_str());
     bench::note(table.format(), "%s: saved %s", name.c_str(), path.c_str());

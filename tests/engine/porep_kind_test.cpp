@@ -11,7 +11,7 @@
 
 #include "engine/kinds/builtin_kinds.hpp"
 #include "engine/engine.hpp"
-#include "engine/porep_kind.hpp"
+#include "engine/kinds/porep_kind.hpp"
 #include "filecoin/porep/shape.hpp"
 #include "filecoin/porep/params.hpp"
 #include "filecoin/porep/porep_job.hpp"
@@ -169,7 +169,7 @@ TEST(PorepKind, ProvesA2KiBSectorRefusesBadC1sAndJoinsDuplicates) {
   const std::uint64_t n = counts.inputs + counts.aux, m = std::uint64_t(1) << 22, fr = 32, slack = 32u << 20;
   const std::uint64_t cpu_model = std::max(3 * compact, compact + n * fr + 4 * m * fr + 2 * n * fr + (8u << 20)) + slack;
   const std::uint64_t cuda_model = std::max(3 * compact, compact + (8u << 20)) + slack;
-  auto kind = make_porep_c2_kind();
+  auto kind = kinds::make_porep_c2_kind();
   auto req = std::make_shared<const ProofRequest>(porep_request(c1, "", 1));
   for (const char* backend : {"cpu", "cuda"}) {
     PrepareContext ctx{e.srs(), CancelToken(), 0, true, backend};

@@ -12,6 +12,8 @@
 #include <thread>
 
 #include "apps/cuzk-bench/common.hpp"
+#include "base/hex.hpp"
+#include "formats/base64.hpp"
 #include "engine/kinds/builtin_kinds.hpp"
 #include "engine/process_memory.hpp"
 #include "engine/units.hpp"
@@ -31,57 +33,17 @@ Result<std::string> read_file(const std::string& path) {
   return ss.str();
 }
 
-Result<std::string> hex_decode(const std::string& flag, std::string h) {
-  if (h.rfind("0x", 0) == 0) h = h.substr(2);
+Result<std::string> hex_decode(const std::string& flag, std::string_view h) {
+  if (h.size() >= 2 && h[0] == '0' && (h[1] == 'x' || h[1] == 'X')) h.remove_prefix(2);
   if (h.size() % 2) return Error{flag + ": odd number of hex digits"};
-  std::string out;
-  for (std::size_t i = 0; i < h.size(); i += 2) {
-    auto nib = [](char c) -> int {
-      if (c >= '0' && c <= '9') return c - '0';
-      if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-      if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-      return -1;
-    };
-    int a = nib(h[i]), b = nib(h[i + 1]);
-    if (a < 0 || b < 0) return Error{flag + ": not hex"};
-    out.push_back(char(a * 16 + b));
-  }
+  std::string out(h.size() / 2, '\0');
+  if (auto st = hex_decode_into(h, std::span(reinterpret_cast<std::uint8_t*>(out.data()), out.size())); !st)
+    return Error{flag + ": " + st.error()};
   return out;
 }
 
 std::string hex_encode(const std::string& b) {
-  static const char* d = "0123456789abcdef";
-  std::string o;
-  for (unsigned char c : b) {
-    o.push_back(d[c >> 4]);
-    o.push_back(d[c & 15]);
-  }
-  return o;
-}
-
-std::string base64_decode(const std::string& s, bool& ok) {
-  auto val = [](char c) -> int {
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+') return 62;
-    if (c == '/') return 63;
-    return -1;
-  };
-  ok = s.size() % 4 == 0;
-  std::string out;
-  for (std::size_t i = 0; ok && i < s.size(); i += 4) {
-    int v[4];
-    for (int j = 0; j < 4; ++j) v[j] = s[i + j] == '=' ? -2 : val(s[i + j]);
-    if (v[0] < 0 || v[1] < 0 || v[2] == -1 || v[3] == -1) {
-      ok = false;
-      break;
-    }
-    out.push_back(char((v[0] << 2) | (v[1] >> 4)));
-    if (v[2] >= 0) out.push_back(char(((v[1] & 15) << 4) | (v[2] >> 2)));
-    if (v[2] >= 0 && v[3] >= 0) out.push_back(char(((v[2] & 3) << 6) | v[3]));
-  }
-  return out;
+  return cuzk::hex_encode(std::span(reinterpret_cast<const std::uint8_t*>(b.data()), b.size()));
 }
 
 // The proof kinds and their spellings are the daemon's own table (engine/kinds/builtin_kinds.hpp).
@@ -137,12 +99,13 @@ Result<engine::ProofRequest> build_request(const ProofArgs& a, std::size_t c1_in
       std::vector<std::string> proofs;
       parsed = true;
       for (auto& e : j) {
-        bool ok = false;
-        if (e.is_string()) proofs.push_back(base64_decode(e.get<std::string>(), ok));
-        if (!ok) {
+        auto bytes = e.is_string() ? formats::base64_decode(e.get_ref<const std::string&>())
+                                   : Result<std::vector<std::uint8_t>>(Error{"not a string"});
+        if (!bytes) {
           parsed = false;
           break;
         }
+        proofs.emplace_back(bytes->begin(), bytes->end());
       }
       if (parsed) r.vanilla_proofs = std::move(proofs);
     }

@@ -9,6 +9,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "apps/cuzk-bench/client.hpp"
@@ -47,9 +48,8 @@ struct ProofArgs {
 
 int usage_error(const std::string& msg);
 Result<std::string> read_file(const std::string& path);
-Result<std::string> hex_decode(const std::string& flag, std::string h);
+Result<std::string> hex_decode(const std::string& flag, std::string_view h);
 std::string hex_encode(const std::string& b);
-std::string base64_decode(const std::string& s, bool& ok);
 const engine::KindRegistry& kind_table();
 Result<std::uint32_t> parse_type(const std::string& t);
 Result<engine::ProofRequest> build_request(const ProofArgs& a, std::size_t c1_index = 0);

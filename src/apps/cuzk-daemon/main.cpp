@@ -21,10 +21,12 @@
 
 #include "apps/common/cpu_tuning.hpp"
 #include "apps/common/device_backends.hpp"
+#include "apps/common/filecoin_env.hpp"
 #include "apps/common/gpu_tuning.hpp"
 #include "engine/config.hpp"
 #include "engine/engine.hpp"
 #include "engine/kinds/builtin_kinds.hpp"
+#include "engine/kinds/filecoin_keys.hpp"
 #include "engine/units.hpp"
 #include "server/grpc_server.hpp"
 #include "server/http_status.hpp"
@@ -115,7 +117,12 @@ int main(int argc, char** argv) {
   auto opts = engine::engine_options_from(*cfg, std::thread::hardware_concurrency(),
                                           {probe.cuda_built, probe.cuda_devices});
   if (!opts) return fail(opts.error());
-  engine::kinds::register_builtin_kinds(opts->kinds);
+  // The Filecoin libraries' environment (FIL_PROOFS_PARAMETER_CACHE, CUZK_SHAPE_CACHE), read once.
+  auto fil_env = apps::filecoin_env_from([](const char* n) { return std::getenv(n); });
+  if (!fil_env) return fail(fil_env.error());
+  for (const auto& v : fil_env->non_default) spdlog::info("environment: {}", v);
+  if (opts->param_cache.empty()) opts->param_cache = engine::kinds::default_param_cache(fil_env->param_cache);
+  engine::kinds::register_builtin_kinds(opts->kinds, {fil_env->shape_cache});
   // The GPU backend's tuning (CUZK_MSM_*, CUZK_NTT_*, CUZK_GPU_*): read and checked here, once.
   auto gpu_env = apps::gpu_tuning_from_env([](const char* n) { return std::getenv(n); });
   if (!gpu_env) return fail(gpu_env.error());

@@ -2,8 +2,8 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <string_view>
 
+#include "apps/common/filecoin_env.hpp"
 #include "filecoin/params/cache_names.hpp"
 
 namespace cuzk::cli {
@@ -17,20 +17,13 @@ CliEnvironment& current() {
 }  // namespace
 
 Result<CliEnvironment> read_environment() {
+  auto read = apps::filecoin_env_from([](const char* n) { return std::getenv(n); });
+  if (!read) return Error{read.error()};
+  for (const auto& v : read->non_default) std::fprintf(stderr, "cuzk: %s\n", v.c_str());
   CliEnvironment env;
-  if (const char* v = std::getenv("FIL_PROOFS_PARAMETER_CACHE"); v && *v) {
-    env.param_cache = v;
-    std::fprintf(stderr, "cuzk: FIL_PROOFS_PARAMETER_CACHE=%s\n", v);
-  }
-  if (const char* v = std::getenv("CUZK_SHAPE_CACHE"); v && *v) {
-    const std::string_view s(v);
-    if (s == "0") {
-      env.shape_cache = filecoin::porep::ShapeCachePolicy::kDisabled;
-      std::fprintf(stderr, "cuzk: CUZK_SHAPE_CACHE=0: partition shapes are recorded, never cached\n");
-    } else if (s != "1") {
-      return Error{"CUZK_SHAPE_CACHE: expected 0 or 1, got '" + std::string(s) + "'"};
-    }
-  }
+  env.param_cache = read->param_cache;
+  env.shape_cache = read->shape_cache ? filecoin::porep::ShapeCachePolicy::kEnabled
+                                      : filecoin::porep::ShapeCachePolicy::kDisabled;
   return env;
 }
 

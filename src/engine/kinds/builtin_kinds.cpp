@@ -5,7 +5,7 @@
 #include "engine/kinds/filecoin_keys.hpp"
 #include "engine/kinds/generic_groth16_kind.hpp"
 #include "engine/kinds/pending_kinds.hpp"
-#include "engine/porep_kind.hpp"
+#include "engine/kinds/porep_kind.hpp"
 
 namespace cuzk::engine::kinds {
 namespace {
@@ -24,9 +24,9 @@ void register_generic_kind(KindRegistry& r) {
           {"generic", "groth16"}, make_generic_groth16_kind(), {}});
 }
 
-void register_builtin_kinds(KindRegistry& r) {
+void register_builtin_kinds(KindRegistry& r, const BuiltinKindOptions& o) {
   add(r, {wire(ProofKind::kPoRepC2), "POREP_SEAL_COMMIT", "porep-c2", Priority::kNormal, {"porep", "seal-commit"},
-          make_porep_c2_kind(), {porep_key_loader()}});
+          make_porep_c2_kind(), {porep_key_loader(o.shape_cache)}});
   add(r, {wire(ProofKind::kSnapUpdate), "SNAP_DEALS_UPDATE", "snap-update", Priority::kNormal,
           {"snap", "snap-deals", "update"}, make_pending_snap_kind("snap-update"), {mapped_params_loader("snap")}});
   add(r, {wire(ProofKind::kWindowPoSt), "WINDOW_POST_PARTITION", "window-post", Priority::kHigh,

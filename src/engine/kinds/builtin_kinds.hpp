@@ -21,8 +21,13 @@ enum class ProofKind : std::uint32_t {
 
 namespace kinds {
 
+// What the executables pass to the kinds (read once from their config and environment).
+struct BuiltinKindOptions {
+  bool shape_cache = true;  // keep recorded partition shapes in "<params>.shape" (CUZK_SHAPE_CACHE)
+};
+
 // Adds the rows for PoRep C2, SnapDeals, WindowPoSt, WinningPoSt and generic-groth16.
-void register_builtin_kinds(KindRegistry& registry);
+void register_builtin_kinds(KindRegistry& registry, const BuiltinKindOptions& options = {});
 // Only generic-groth16 (tests of the engine that need no Filecoin key).
 void register_generic_kind(KindRegistry& registry);
 

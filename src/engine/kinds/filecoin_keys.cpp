@@ -3,7 +3,7 @@
 #include <array>
 #include <filesystem>
 
-#include "engine/porep_srs.hpp"
+#include "engine/kinds/porep_srs.hpp"
 #include "filecoin/params/cache_names.hpp"
 #include "formats/bellperson/params.hpp"
 
@@ -52,7 +52,7 @@ class FilecoinLoader : public KeyLoader {
 
 class PorepLoader final : public FilecoinLoader {
  public:
-  PorepLoader() : FilecoinLoader("porep") {}
+  explicit PorepLoader(bool shape_cache) : FilecoinLoader("porep"), shape_cache_(shape_cache) {}
   Result<std::string> path(const KeyId& id, const std::string& param_cache) const override {
     return porep_srs::params_path(id.sector_size, cache_dir(param_cache));
   }
@@ -61,9 +61,12 @@ class PorepLoader final : public FilecoinLoader {
   }
   Result<std::shared_ptr<LoadedKey>> load(const KeyId& id, const std::string& path) const override {
     auto key = std::make_shared<LoadedKey>();
-    if (auto st = porep_srs::load(id.sector_size, path, *key); !st) return Error{st.error()};
+    if (auto st = porep_srs::load(id.sector_size, path, *key, shape_cache_); !st) return Error{st.error()};
     return key;
   }
+
+ private:
+  bool shape_cache_;
 };
 
 // A .params file mapped, its verifying key read; nothing decoded.
@@ -107,7 +110,9 @@ Result<std::string> filecoin_key_id(const std::string& family, std::uint64_t sec
   return Error{"no Filecoin " + family + " parameters for sector size " + std::to_string(sector_size)};
 }
 
-std::shared_ptr<const KeyLoader> porep_key_loader() { return std::make_shared<PorepLoader>(); }
+std::shared_ptr<const KeyLoader> porep_key_loader(bool shape_cache) { return std::make_shared<PorepLoader>(shape_cache); }
+
+std::string default_param_cache(const std::string& env_value) { return fp::parameter_cache_dir(env_value); }
 
 std::shared_ptr<const KeyLoader> mapped_params_loader(const std::string& family) {
   const fp::ProofFamily f = family == "wpost"     ? fp::ProofFamily::kWindowPoSt

@@ -2,7 +2,7 @@
 // snap-64g) for the five published sector sizes, each naming the official .params file in the
 // parameter cache (filecoin/params). A family whose circuit is proved here decodes its key with the
 // recorded partition shape (PoRep: porep_srs.hpp); the others only map their file (tier "mapped")
-// until their circuits land.
+// until their circuits land. An empty parameter cache directory means default_param_cache("").
 #pragma once
 
 #include <cstdint>
@@ -17,8 +17,12 @@ namespace cuzk::engine::kinds {
 // "porep-32g" for ("porep", 32 GiB); an error naming the size when it is not a Filecoin sector size.
 Result<std::string> filecoin_key_id(const std::string& family, std::uint64_t sector_size);
 
-// PoRep keys (porep-<size>): decoded, with the recorded partition shape.
-std::shared_ptr<const KeyLoader> porep_key_loader();
+// PoRep keys (porep-<size>): decoded, with the recorded partition shape (cached beside the .params
+// when shape_cache).
+std::shared_ptr<const KeyLoader> porep_key_loader(bool shape_cache = true);
+// The parameter directory when the config names none: FIL_PROOFS_PARAMETER_CACHE's value as the
+// executable read it, else filecoin-proofs' default.
+std::string default_param_cache(const std::string& env_value);
 // WindowPoSt (wpost-), WinningPoSt (winning-) and SnapDeals (snap-) keys: mapped only.
 std::shared_ptr<const KeyLoader> mapped_params_loader(const std::string& family);
 

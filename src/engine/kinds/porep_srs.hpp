@@ -15,10 +15,7 @@
 #include "base/result.hpp"
 #include "engine/srs_manager.hpp"
 
-namespace cuzk::engine::porep_srs {
-
-// Whether this build links the PoRep circuit layer (otherwise PoRep ids stay "mapped").
-bool available();
+namespace cuzk::engine::kinds::porep_srs {
 
 // DIR/<official .params name> for a PoRep sector size.
 Result<std::string> params_path(std::uint64_t sector_size, const std::string& dir);
@@ -31,4 +28,4 @@ std::uint64_t load_estimate(const std::string& params_path);
 // (the daemon's CUZK_SHAPE_CACHE=0) records the shape without reading or writing "<params>.shape".
 Status load(std::uint64_t sector_size, const std::string& params_path, LoadedKey& key, bool shape_cache_enabled = true);
 
-}  // namespace cuzk::engine::porep_srs
+}  // namespace cuzk::engine::kinds::porep_srs

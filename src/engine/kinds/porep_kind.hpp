@@ -18,9 +18,8 @@
 
 #include "engine/job_kind.hpp"
 
-namespace cuzk::engine {
+namespace cuzk::engine::kinds {
 
-// Null when this build has no PoRep circuit layer (the engine then keeps the validation-only kind).
 std::shared_ptr<JobKind> make_porep_c2_kind();
 
-}  // namespace cuzk::engine
+}  // namespace cuzk::engine::kinds

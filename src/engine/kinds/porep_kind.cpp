@@ -1,15 +1,11 @@
 // PoRep C2 job kind (see porep_kind.hpp): a thin adapter of filecoin::porep::PorepJob (which holds
-// all the PoRep logic, shared with `cuzk prove-porep`) to engine::PreparedJob. Built only when the
-// PoRep layer is linked (CUZK_ENGINE_HAVE_POREP); otherwise make_porep_c2_kind() returns null and the
-// engine keeps the validation-only kind.
-#include "engine/porep_kind.hpp"
-
-#if CUZK_ENGINE_HAVE_POREP
+// all the PoRep logic, shared with `cuzk prove-porep`) to engine::PreparedJob.
+#include "engine/kinds/porep_kind.hpp"
 
 #include "engine/kinds/filecoin_keys.hpp"
 #include "filecoin/porep/porep_job.hpp"
 
-namespace cuzk::engine {
+namespace cuzk::engine::kinds {
 namespace {
 
 namespace porep = filecoin::porep;
@@ -91,12 +87,5 @@ class PorepC2Kind final : public JobKind {
 
 std::shared_ptr<JobKind> make_porep_c2_kind() { return std::make_shared<PorepC2Kind>(); }
 
-}  // namespace cuzk::engine
+}  // namespace cuzk::engine::kinds
 
-#else
-
-namespace cuzk::engine {
-std::shared_ptr<JobKind> make_porep_c2_kind() { return nullptr; }
-}  // namespace cuzk::engine
-
-#endif

@@ -1,6 +1,4 @@
-#include "engine/porep_srs.hpp"
-
-#if CUZK_ENGINE_HAVE_POREP
+#include "engine/kinds/porep_srs.hpp"
 
 #include <filesystem>
 
@@ -9,7 +7,7 @@
 #include "filecoin/porep/config.hpp"
 #include "formats/bellperson/params.hpp"
 
-namespace cuzk::engine::porep_srs {
+namespace cuzk::engine::kinds::porep_srs {
 namespace {
 
 namespace porep = filecoin::porep;
@@ -28,8 +26,6 @@ Result<const porep::PorepConfig*> config_for_size(std::uint64_t sector_size) {
 constexpr std::uint64_t kShapeBytesPerRow = 80;
 
 }  // namespace
-
-bool available() { return true; }
 
 Result<std::string> params_path(std::uint64_t sector_size, const std::string& dir) {
   auto config = config_for_size(sector_size);
@@ -79,15 +75,5 @@ Status load(std::uint64_t sector_size, const std::string& path, LoadedKey& key, 
   return ok_status();
 }
 
-}  // namespace cuzk::engine::porep_srs
+}  // namespace cuzk::engine::kinds::porep_srs
 
-#else
-
-namespace cuzk::engine::porep_srs {
-bool available() { return false; }
-Result<std::string> params_path(std::uint64_t, const std::string&) { return Error{"no PoRep support in this build"}; }
-std::uint64_t load_estimate(const std::string&) { return 0; }
-Status load(std::uint64_t, const std::string&, LoadedKey&, bool) { return Error{"no PoRep support in this build"}; }
-}  // namespace cuzk::engine::porep_srs
-
-#endif
