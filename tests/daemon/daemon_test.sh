@@ -339,6 +339,15 @@ sort_by_type = true'
   "$DAEMON" --config good.toml --check-config > ok.txt 2> warn.txt || fail "check-config: $(cat warn.txt)"
   grep -q '^config ok: budget 1.00 GiB' ok.txt || fail "$(cat ok.txt)"
   grep -q 'scheduler.sort_by_type: unused' warn.txt || fail "deprecated-key warning: $(cat warn.txt)"
+  # Tuning variables are read once at start: a bad value is one line and exit 2 (CUZK_MSM_SEG=0 used
+  # to divide by zero in the MSM), a good non-default one is logged.
+  for bad in CUZK_MSM_SEG=0 CUZK_THREADS=0 CUZK_NO_IFMA=yes CUZK_SHAPE_CACHE=2; do
+    set +e; env "$bad" "$DAEMON" --config good.toml --check-config > out.txt 2> err.txt; rc=$?; set -e
+    [ "$rc" = 2 ] || fail "$bad: exit $rc"
+    grep -q "^cuzk-daemon: ${bad%%=*}=\"${bad#*=}\": expected an integer from " err.txt || fail "$bad: $(cat err.txt)"
+  done
+  CUZK_THREADS=3 "$DAEMON" --config good.toml --check-config > ok.txt 2> warn.txt || fail "CUZK_THREADS=3: $(cat warn.txt)"
+  grep -q 'tuning: CUZK_THREADS=3 (from the environment)' warn.txt || fail "CUZK_THREADS=3 not logged: $(cat warn.txt)"
   # backend.kind = "cuda" without a GPU (or in a CPU-only build): one line, exit 2, before serving.
   if ! command -v nvidia-smi >/dev/null 2>&1; then
     write_config cuda.toml '[backend]

@@ -42,7 +42,7 @@ int run_prove_porep(const PorepC2Args& a) {
   // The backend before the key: "cuda" on a machine without one fails in milliseconds.
   auto backend_name = apps::choose_backend(a.backend, apps::probe_backends());
   if (!backend_name) return fail(cmd, backend_name.error());
-  auto backends = apps::DeviceBackends::create(*backend_name);
+  auto backends = apps::DeviceBackends::create(*backend_name, {}, environment().gpu);
   if (!backends) return fail(cmd, backends.error());
   Stopwatch clock;
   // The shape cache beside the .params (written by `cuzk setup` or an earlier run).

@@ -20,7 +20,11 @@ Result<CliEnvironment> read_environment() {
   auto read = apps::filecoin_env_from([](const char* n) { return std::getenv(n); });
   if (!read) return Error{read.error()};
   for (const auto& v : read->non_default) std::fprintf(stderr, "cuzk: %s\n", v.c_str());
+  auto gpu = apps::gpu_tuning_from_env([](const char* n) { return std::getenv(n); });
+  if (!gpu) return Error{gpu.error()};
+  for (const auto& v : gpu->non_default) std::fprintf(stderr, "cuzk: %s\n", v.c_str());
   CliEnvironment env;
+  env.gpu = std::move(*gpu);
   env.param_cache = read->param_cache;
   env.shape_cache = read->shape_cache ? filecoin::porep::ShapeCachePolicy::kEnabled
                                       : filecoin::porep::ShapeCachePolicy::kDisabled;

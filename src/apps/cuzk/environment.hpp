@@ -2,11 +2,13 @@
 // the libraries as plain values (they read no environment themselves):
 //   FIL_PROOFS_PARAMETER_CACHE  default parameter directory (params::parameter_cache_dir)
 //   CUZK_SHAPE_CACHE            0: do not read or write "<params>.shape" caches; 1 or unset: do
+//   CUZK_MSM_*, CUZK_NTT_*, CUZK_GPU_*  the CUDA backend's tuning (apps/common/gpu_tuning.hpp)
 // A bad value is a one-line error at start; a non-default value is logged once on stderr.
 #pragma once
 
 #include <string>
 
+#include "apps/common/gpu_tuning.hpp"
 #include "base/result.hpp"
 #include "filecoin/porep/shape.hpp"
 
@@ -15,6 +17,7 @@ namespace cuzk::cli {
 struct CliEnvironment {
   std::string param_cache;  // FIL_PROOFS_PARAMETER_CACHE as given ("" when unset)
   filecoin::porep::ShapeCachePolicy shape_cache = filecoin::porep::ShapeCachePolicy::kEnabled;
+  apps::GpuEnvTuning gpu;  // for DeviceBackends::create
 };
 
 // Reads and checks the variables; main() calls it once, before any subcommand runs.
