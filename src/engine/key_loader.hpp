@@ -1,5 +1,5 @@
 // How the SrsManager learns about a family of proving keys without naming it. A KeyLoader serves the
-// ids of one family ("porep-32g", "wpost-2k", ...): it parses an id once into a typed KeyId, says
+// ids of one family ("<family>-<size>", e.g. "<family>-32g"): it parses an id once into a typed KeyId, says
 // where the file is, how much memory loading it may take at its peak, and loads it into a LoadedKey.
 // The kind adapters (src/engine/kinds/) implement loaders and list them in their KindRegistry row;
 // the SrsManager asks every registered loader and keeps what they return (ARCHITECTURE.md seam 4:
@@ -21,7 +21,7 @@
 namespace cuzk::engine {
 
 // A loaded key. For a .zkey: the proving key and the circuit's shape (A and B), ready for the
-// backend. For a loader that decodes (PoRep .params): the proving key and the recorded partition
+// backend. For a loader that decodes its .params: the proving key and the recorded partition
 // shape (A, B and C). For a loader that only maps its file (families whose circuits are not proved
 // here yet): `mapped_file` and the verifying key.
 struct LoadedKey {
@@ -40,8 +40,8 @@ struct LoadedKey {
 
 // A key id parsed once, by the loader that serves it.
 struct KeyId {
-  std::string text;               // as clients spell it: "porep-32g"
-  std::string family;             // the loader's family(): "porep"
+  std::string text;               // as clients spell it: "<family>-32g"
+  std::string family;             // the loader's family()
   std::uint64_t sector_size = 0;  // Filecoin families: the sector size in bytes; 0 otherwise
 };
 
@@ -49,7 +49,7 @@ class KeyLoader {
  public:
   virtual ~KeyLoader() = default;
   virtual std::string family() const = 0;
-  // Every id this loader serves, e.g. porep-2k ... porep-64g (for listings and error messages).
+  // Every id this loader serves, e.g. <family>-2k ... <family>-64g (for listings and error messages).
   virtual std::vector<std::string> ids() const = 0;
   // The typed id, or nullopt when `id` is not one of this loader's.
   virtual std::optional<KeyId> parse(std::string_view id) const = 0;

@@ -22,10 +22,10 @@ class JobKind;
 
 struct KindRow {
   std::uint32_t wire = 0;              // cuzk.v1.ProofKind value
-  std::string wire_name;               // "POREP_SEAL_COMMIT"
-  std::string name;                    // "porep-c2": logs, /status, job errors
+  std::string wire_name;               // the proto enum name
+  std::string name;                    // logs, /status, job errors ("generic-groth16")
   Priority default_priority = Priority::kNormal;
-  std::vector<std::string> aliases;    // other spellings a tool accepts ("porep", "seal-commit")
+  std::vector<std::string> aliases;    // other spellings a tool accepts ("generic", "groth16")
   std::shared_ptr<JobKind> kind;
   std::vector<std::shared_ptr<const KeyLoader>> loaders;
 
@@ -49,7 +49,7 @@ class KindRegistry {
   // The request's priority: 0 takes the kind's default, 1..4 are the wire values, anything else NORMAL
   // (the Rust daemon's mapping).
   Priority priority(std::uint32_t wire_priority, std::uint32_t kind) const;
-  // "unknown proof_kind 7 (expected 1 POREP_SEAL_COMMIT, ... or 1000 GENERIC_GROTH16)".
+  // "unknown proof_kind 7 (expected 1 <WIRE_NAME>, ... or 1000 GENERIC_GROTH16)".
   std::string unknown_kind_message(std::uint32_t wire) const;
   // Every row's loaders, in row order.
   std::vector<std::shared_ptr<const KeyLoader>> loaders() const;

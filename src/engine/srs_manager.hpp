@@ -1,6 +1,6 @@
 // SrsManager: the one owner of every proving key (ARCHITECTURE.md seam 4). Keys are known by a
 // circuit id — a registered snarkjs .zkey ("mulchain"), or an id one of the KeyLoaders serves
-// ("porep-32g", "wpost-2k", ...; key_loader.hpp, registered with the kinds) — and are loaded once, on
+// ("<family>-<size>"; key_loader.hpp, registered with the kinds) — and are loaded once, on
 // first use or by preload(), into the best tier the build offers:
 //
 //   device  GPU memory                    (CUDA backend; not in a CPU-only build)

@@ -21,7 +21,7 @@ enum class ResultStatus : std::uint8_t { kUnknown = 0, kCompleted = 1, kFailed =
 const char* priority_name(Priority p);  // "LOW", "NORMAL", "HIGH", "CRITICAL"
 const char* status_name(ResultStatus s);  // "COMPLETED", ...
 // One proof request as it came off the wire. Byte fields are std::string so that the server can move
-// protobuf's buffers in without copying (a PoRep C1 input is ~50 MB).
+// protobuf's buffers in without copying (a vanilla proof input can be ~50 MB).
 struct ProofRequest {
   std::string request_id;
   std::uint32_t proof_kind = 0;
