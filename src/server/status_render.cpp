@@ -119,6 +119,10 @@ std::string prometheus_text(const StatusSnapshot& s, const engine::KindRegistry&
   auto family = [&](const char* name, const char* type, const char* help) {
     o << "# HELP " << name << ' ' << help << "\n# TYPE " << name << ' ' << type << '\n';
   };
+  auto gauge = [&](const char* name, const char* help, auto value) {
+    family(name, "gauge", help);
+    o << name << ' ' << value << '\n';
+  };
   auto num = [](double v) {
     char b[64];
     std::snprintf(b, sizeof b, "%.6g", v);
@@ -152,20 +156,16 @@ std::string prometheus_text(const StatusSnapshot& s, const engine::KindRegistry&
     o << "cuzk_partition_stage_seconds_sum{stage=\"" << stages[i] << "\"} " << num(s.stage_sum_s[i]) << '\n';
     o << "cuzk_partition_stage_seconds_count{stage=\"" << stages[i] << "\"} " << s.stage_count << '\n';
   }
-  family("cuzk_uptime_seconds", "gauge", "Seconds since the daemon started.");
-  o << "cuzk_uptime_seconds " << s.uptime_s << '\n';
+  gauge("cuzk_uptime_seconds", "Seconds since the daemon started.", s.uptime_s);
   family("cuzk_queue_depth", "gauge", "Jobs waiting to be prepared plus partitions waiting for memory or a worker.");
   std::uint32_t waiting = 0;
   for (auto& q : s.queues) waiting += q.pending;
   o << "cuzk_queue_depth " << waiting << '\n';
-  family("cuzk_running_jobs", "gauge", "Jobs being prepared or proved.");
-  o << "cuzk_running_jobs " << (s.jobs_preparing + s.jobs_running) << '\n';
-  family("cuzk_gpu_workers", "gauge", "Backend workers (all devices).");
-  o << "cuzk_gpu_workers " << s.backend_workers << '\n';
+  gauge("cuzk_running_jobs", "Jobs being prepared or proved.", (s.jobs_preparing + s.jobs_running));
+  gauge("cuzk_gpu_workers", "Backend workers (all devices).", s.backend_workers);
   family("cuzk_backend_info", "gauge", "The proving backend in use (label backend).");
   o << "cuzk_backend_info{backend=\"" << s.backend << "\"} 1\n";
-  family("cuzk_gpu_memory_bytes", "gauge", "Device memory held by the backends (keys, shapes, buffers).");
-  o << "cuzk_gpu_memory_bytes " << s.gpu_bytes << '\n';
+  gauge("cuzk_gpu_memory_bytes", "Device memory held by the backends (keys, shapes, buffers).", s.gpu_bytes);
   family("cuzk_stage_queue_length", "gauge", "Items waiting in each bounded pipeline queue.");
   o << "cuzk_stage_queue_length{stage=\"scheduler\"} " << s.sched_depth << '\n';
   o << "cuzk_stage_queue_length{stage=\"synthesis\"} " << s.synth_queue << '\n';
@@ -176,20 +176,15 @@ std::string prometheus_text(const StatusSnapshot& s, const engine::KindRegistry&
   for (auto& w : s.workers)
     if (!w.job_id.empty()) busy[w.stage]++;
   for (auto& [st, n] : busy) o << "cuzk_workers_busy{stage=\"" << st << "\"} " << n << '\n';
-  family("cuzk_memory_budget_bytes", "gauge", "Total memory budget.");
-  o << "cuzk_memory_budget_bytes " << s.budget_bytes << '\n';
+  gauge("cuzk_memory_budget_bytes", "Total memory budget.", s.budget_bytes);
   family("cuzk_memory_used_bytes", "gauge", "Memory reserved from the budget, by holder.");
   o << "cuzk_memory_used_bytes{holder=\"srs\"} " << s.srs_bytes << '\n';
   o << "cuzk_memory_used_bytes{holder=\"partitions\"} " << s.partition_bytes << '\n';
   o << "cuzk_memory_used_bytes{holder=\"other\"} " << (s.used_bytes - std::min(s.used_bytes, s.srs_bytes + s.partition_bytes)) << '\n';
-  family("cuzk_memory_peak_bytes", "gauge", "Highest memory reserved from the budget since start.");
-  o << "cuzk_memory_peak_bytes " << s.peak_bytes << '\n';
-  family("cuzk_memory_waiters", "gauge", "Reservations blocked waiting for memory.");
-  o << "cuzk_memory_waiters " << s.budget_waiters << '\n';
-  family("cuzk_process_resident_memory_bytes", "gauge", "Resident set size of the daemon.");
-  o << "cuzk_process_resident_memory_bytes " << s.rss_bytes << '\n';
-  family("cuzk_process_peak_resident_memory_bytes", "gauge", "Peak resident set size of the daemon.");
-  o << "cuzk_process_peak_resident_memory_bytes " << s.peak_rss_bytes << '\n';
+  gauge("cuzk_memory_peak_bytes", "Highest memory reserved from the budget since start.", s.peak_bytes);
+  gauge("cuzk_memory_waiters", "Reservations blocked waiting for memory.", s.budget_waiters);
+  gauge("cuzk_process_resident_memory_bytes", "Resident set size of the daemon.", s.rss_bytes);
+  gauge("cuzk_process_peak_resident_memory_bytes", "Peak resident set size of the daemon.", s.peak_rss_bytes);
   family("cuzk_partition_memory_bytes", "gauge",
          "Partition memory per job kind and circuit: the model, and the peak measured on solo partitions.");
   for (auto& [k, z] : s.sizing) {
