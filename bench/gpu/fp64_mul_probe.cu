@@ -2,7 +2,7 @@
 // IMAD multiplication (gpu::Fp, field.cuh) — does the second pipe raise the multiplication rate?
 //
 // Why: the MSM and NTT kernels are bound by the IMAD pipe (gpu::Fp mul at 96% of it; RESULTS_gpu.md,
-// session 10), while the FP64 pipe, as fast and separate (bench/gpu/pipe_rates.cu: IMAD 63.5, DFMA
+// "The multiplier pipes"), while the FP64 pipe, as fast and separate (bench/gpu/pipe_rates.cu: IMAD 63.5, DFMA
 // 61.6 per clock per SM, 85-95% overlap when interleaved), sits idle.
 //
 // Representation: 16 limbs of 24 bits, each an exact integer in a double; the same Montgomery radix
@@ -19,7 +19,7 @@
 // IMAD + IMAD.HI product beside the FP64 one (independent chains, so that the pipes can overlap).
 // Also the same CIOS on IMAD + IMAD.HI (separate carry chains for the low and high halves), which can
 // run beside DFMA where gpu::Fp's IMAD.WIDE cannot.
-// Measured on the H200 (session 10, RESULTS_gpu.md): both exact; FP64 2.42e10 /s alone against 2.78e10
+// Measured on the H200 (RESULTS_gpu.md, "The multiplier pipes"): both exact; FP64 2.42e10 /s alone against 2.78e10
 // for gpu::Fp and 1.02x beside it; IMAD + IMAD.HI 1.80e10 alone, 0.76x gpu::Fp beside FP64.
 // Standalone: nvcc -O3 -std=c++20 -arch=sm_90a -Isrc bench/gpu/fp64_mul_probe.cu (CMake: fp64_mul_probe).
 #include <cuda_runtime.h>

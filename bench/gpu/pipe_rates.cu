@@ -1,7 +1,7 @@
 // Instruction-pipe rates of the GPU: 32-bit integer multiply-add (IMAD: mad.lo.u32, the wide form
 // mad.wide.u32 and the high half mad.hi.u32), FP64 fused multiply-add (DFMA), and pairs of them
 // interleaved in one instruction stream. The field products behind the MSM and the NTT are IMAD-bound
-// (RESULTS_gpu.md, session 10); whether the FP64 pipe runs beside the IMAD pipe decides whether moving
+// (RESULTS_gpu.md, "The multiplier pipes"); whether the FP64 pipe runs beside the IMAD pipe decides whether moving
 // part of a product onto it (limbs in doubles, bench/gpu/fp64_mul_probe.cu) can raise the
 // multiplication rate at all.
 // Each thread runs 8 independent dependency chains per kind, so that the rate is the pipe's, not

@@ -167,7 +167,7 @@ CUZK_HD u32 madc_hi_cc(u32 a, u32 b, u32 c) {
 // reduction instead of interleaved CIOS: bit 0 Fp, bit 1 Fr. Off by default: on the H200 it saves 12%
 // of the limb products but measured slower (Fp mul rate +1%, G1 MSM 2^26 364.6 -> 400.1 ms with 248
 // instead of 204 registers in the accumulation, NTT 2^27 34.5 -> 38.8 ms with Fr; bench/RESULTS_gpu.md,
-// session 9). Kept as a build option for other GPUs; the host tests check both products.
+// "Measured and not kept"). Kept as a build option for other GPUs; the host tests check both products.
 #ifndef CUZK_FIELD_KARATSUBA
 #define CUZK_FIELD_KARATSUBA 0
 #endif

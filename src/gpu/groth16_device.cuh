@@ -140,8 +140,9 @@ struct GpuKey::Impl {
   // Resident keys: shifted copies of the final H bases (GpuKeyOptions::h_copies), as many as asked
   // while kProofReserveBytes per domain element stay free (a 2^27 partition's workspace, shape apart,
   // measured 444 bytes per element with two copies: 125.3 GB in use beside a 60.9 GB key and a 4.8 GB
-  // shape, RESULTS_gpu.md session 12; 441 with three). An out-of-memory failure only means fewer copies.
-  // Three by default: the 2^27 partition 1,062.8 -> 1,042.7 ms against two (session 13), for 12.9 GB
+  // shape, RESULTS_gpu.md "Tuning data behind the defaults"; 441 with three). An out-of-memory
+  // failure only means fewer copies.
+  // Three by default: the 2^27 partition 1,062.8 -> 1,042.7 ms against two (same table), for 12.9 GB
   // more and 1.9 s more at the key's upload; a fourth shortens no window at 2^27 (the cost model
   // keeps 11 windows), so it would only cost memory.
   static constexpr int kDefaultHCopies = 3;

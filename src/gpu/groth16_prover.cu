@@ -442,7 +442,7 @@ struct GpuProver::Impl {
     // 4. witness MSMs (second stream when overlapping)
     // With a resident key they start after the NTTs, on a stream as urgent as s0: they then share the
     // SMs with H's digit sort and accumulation instead of the NTT passes (2^27 partition 1,059.7-1,061.7
-    // -> 1,056.1-1,057.7 ms, two runs each, order B A B A; session 13). A streamed key's witness
+    // -> 1,056.1-1,057.7 ms, two runs each, order B A B A; RESULTS_gpu.md "Tuning data behind the defaults"). A streamed key's witness
     // queries keep starting right after the upload: theirs are bus-bound and overlap the NTTs.
     // ProverTuning::witness_after_ntt turns it off.
     const bool after_ntt = tuning.prover.witness_after_ntt;

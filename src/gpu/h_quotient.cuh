@@ -60,7 +60,7 @@ const Fr* compute_h_scalars(NttDomain& dom, const GpuKey::Impl& k, Fr* a, Fr* b,
     // Six transforms where bellperson runs seven (groth16::compute_h_scalars says why this is the
     // same H): A and B to the coset 7<w>, C's coefficients U, then H = (coset-iNTT(A B) - U) / (7^m - 1).
     // (Fusing the product and the difference into the transforms' last passes saved 1.1 ms of the
-    // 2^27 partition but cost every transform 0.1-0.15 ms: RESULTS_gpu.md, session 11.)
+    // 2^27 partition but cost every transform 0.1-0.15 ms: RESULTS_gpu.md "Measured and not kept".)
     for (Fr* v : {a, b}) {
       dom.inverse(v, log, NttOrder::kNR, false, s0);
       dom.forward(v, log, NttOrder::kRN, true, s0);

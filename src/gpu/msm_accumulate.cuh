@@ -61,9 +61,9 @@ struct RunSink {
 
 // Level 1: segments of L sorted entries (key, value) -> buckets + partial list. MINB: blocks of 128
 // per SM the register allocation must allow (2: <= 255 registers, 3: <= 168, 4: <= 128). 2 is the
-// default: 3 blocks (a few spilled registers), an accumulator in shared memory (session 6) and 3 blocks
-// without spills, the next point fetched through shared memory (session 7), all measured slower, so the
-// kernel is bound by the mixed addition's instruction count rather than by latency (RESULTS_gpu.md).
+// default: 3 blocks (a few spilled registers), an accumulator in shared memory and 3 blocks
+// without spills, the next point fetched through shared memory, all measured slower
+// (RESULTS_gpu.md "Measured and not kept"), so the kernel is bound by the mixed addition's instruction count rather than by latency (RESULTS_gpu.md).
 template <class F, int MINB>
 __global__ void __launch_bounds__(128, MINB) accumulate_l1_kernel(const AffineT<F>* __restrict__ bases,
                                                             const u32* __restrict__ keys,

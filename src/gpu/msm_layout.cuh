@@ -62,7 +62,7 @@ struct CopyPlan {
 // additions, about four mixed ones). At 2^26 and no copies this picks 12 windows of 21-22 bits (15.7M
 // buckets) over 13 of 20 bits (6.8M), saving one window of accumulation. A window of the last copy
 // that starts past the scalar's 255 bits holds zero digits only: sorted (about 6% of an addition pass,
-// RESULTS_gpu.md session 9 profile: sort 17 of 325 ms) but never added.
+// RESULTS_gpu.md "What limits the 2^27 partition": sort 16.8 of 349.8 ms at 2^26) but never added.
 double g1_copy_cost(std::size_t n, int copies, int shift, const WindowLayout& l) {
   int used = 0;
   const CopyPlan plan{copies, shift, 0};
