@@ -1,4 +1,6 @@
-// GPU Groth16 prover check (needs a CUDA device; built, not registered with ctest).
+// GPU Groth16 prover check (needs a CUDA device; ctest `gpu.prover_check`, label gpu, where one exists).
+// One program of ~840 lines on purpose: the GPU host builds and runs it in one device call, and every
+// case shares the same key/witness fixtures and CPU reference; split by case it would only repeat them.
 //
 // For random satisfiable circuits of 2^10 .. 2^20 rows, keys from groth16::generate_test_key (both H
 // layouts), and injected r, s: the CUDA backend's PendingProof equals the CPU backend's component by
