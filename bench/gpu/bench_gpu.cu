@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "apps/common/gpu_tuning.hpp"
+#include "../harness.hpp"
 #include "base/parallel.hpp"
 #include "gpu/cuda_util.cuh"
 #include "gpu/gpu.hpp"
@@ -144,24 +145,25 @@ double now_s() { return std::chrono::duration<double>(std::chrono::steady_clock:
 int main(int argc, char** argv) {
   int max_ntt = 28, max_msm = 27, max_g2 = 24, reps = 5;
   bool sweep = true;
-  std::vector<int> copy_counts = {2, 3};  // G1 MSM with shifted copies of the bases (--copies 2,3; 0: none)
-  for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--max-ntt") && i + 1 < argc) max_ntt = std::atoi(argv[++i]);
-    else if (!std::strcmp(argv[i], "--max-msm") && i + 1 < argc) max_msm = std::atoi(argv[++i]);
-    else if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) reps = std::atoi(argv[++i]);
-    else if (!std::strcmp(argv[i], "--max-g2") && i + 1 < argc) max_g2 = std::atoi(argv[++i]);
-    else if (!std::strcmp(argv[i], "--no-sweep")) sweep = false;
-    else if (!std::strcmp(argv[i], "--copies") && i + 1 < argc) {
-      copy_counts.clear();
-      std::stringstream list(argv[++i]);
-      for (std::string item; std::getline(list, item, ',');) {
-        const int k = std::atoi(item.c_str());
-        if (k < 0 || k > 8) {
-          std::fprintf(stderr, "--copies: a list of copy counts in [2, 8] (0: none), got %s\n", item.c_str());
-          return 2;
-        }
-        if (k > 1) copy_counts.push_back(k);
+  std::string copies = "2,3";  // G1 MSM with shifted copies of the bases (0: none)
+  cuzk::bench::Cli cli("bench_gpu", "NTT, G1/G2 MSM and 0/1-path timings on the GPU, with sppark's anchors");
+  cli.option("--max-ntt", max_ntt, "LOG", "largest NTT size", 1, 28)
+      .option("--max-msm", max_msm, "LOG", "largest G1 MSM size", 1, 28)
+      .option("--max-g2", max_g2, "LOG", "largest G2 MSM size", 1, 26)
+      .option("--reps", reps, "N", "timed runs per size", 1, 1000)
+      .flag("--no-sweep", sweep, "skip the tuning sweeps", false)
+      .option("--copies", copies, "K,K", "G1 MSM copy counts to time, each 2..8 (0: none)");
+  if (!cli.parse(argc, argv)) return cli.exit_code();
+  std::vector<int> copy_counts;
+  {
+    std::stringstream list(copies);
+    for (std::string item; std::getline(list, item, ',');) {
+      const int k = std::atoi(item.c_str());
+      if (k < 0 || k > 8) {
+        std::fprintf(stderr, "bench_gpu: --copies: a list of copy counts in [2, 8] (0: none), got %s\n", item.c_str());
+        return 2;
       }
+      if (k > 1) copy_counts.push_back(k);
     }
   }
   auto env = cuzk::apps::gpu_tuning_from_env([](const char* n) { return std::getenv(n); });

@@ -45,6 +45,7 @@
 #include <vector>
 
 #include "apps/common/gpu_tuning.hpp"
+#include "../harness.hpp"
 #include "base/parallel.hpp"
 #include "gpu/gpu.hpp"
 #include "gpu/groth16_backend.hpp"
@@ -278,43 +279,27 @@ Row run_size(int log, int reps, bool nosplit) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<int> logs = {22, 24, 26, 27}, nosplit = {24};
-  int reps = 3;
-  for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--logs") && i + 1 < argc) logs = parse_list(argv[++i]);
-    else if (!std::strcmp(argv[i], "--nosplit") && i + 1 < argc) nosplit = parse_list(argv[++i]);
-    else if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) reps = std::atoi(argv[++i]);
-    else if (!std::strcmp(argv[i], "--random-permille") && i + 1 < argc) {
-      const int v = std::atoi(argv[++i]);
-      if (v < 0 || v > 1000) {
-        std::fprintf(stderr, "--random-permille P, 0 <= P <= 1000\n");
-        return 2;
-      }
-      g_random_permille = std::uint32_t(v);
-    } else if (!std::strcmp(argv[i], "--compact")) {
-      g_compact = true;
-    } else if (!std::strcmp(argv[i], "--streamed")) {
-      g_key_opt.streamed = true;
-    } else if (!std::strcmp(argv[i], "--h-copies") && i + 1 < argc) {
-      const int v = std::atoi(argv[++i]);
-      if (v < 0 || v > 4) {
-        std::fprintf(stderr, "--h-copies K, 0 <= K <= 4\n");
-        return 2;
-      }
-      g_key_opt.h_copies = v;
-    } else if (!std::strcmp(argv[i], "--stream-chunk-log") && i + 1 < argc) {
-      const int v = std::atoi(argv[++i]);
-      if (v < 10 || v > 28) {
-        std::fprintf(stderr, "--stream-chunk-log K, 10 <= K <= 28\n");
-        return 2;
-      }
-      g_key_opt.chunk_bases = std::size_t(1) << v;
-    } else if (!std::strcmp(argv[i], "--long-rows") && i + 1 < argc) {
-      if (std::sscanf(argv[++i], "%u:%u", &g_long_every, &g_long_terms) != 2 || g_long_every < 2) {
-        std::fprintf(stderr, "--long-rows K:T, K >= 2\n");
-        return 2;
-      }
-    }
+  std::string logs_arg = "22,24,26,27", nosplit_arg = "24", long_rows;
+  int reps = 3, random_permille = -1, h_copies = -1, chunk_log = 0;
+  bench::Cli cli("bench_prover", "the Groth16 GPU prover on synthetic PoRep-shaped partitions");
+  cli.option("--logs", logs_arg, "K,K", "domain sizes (log2)")
+      .option("--nosplit", nosplit_arg, "K,K", "sizes also timed without the 0/1 split")
+      .option("--reps", reps, "N", "timed proofs per size", 1, 1000)
+      .option("--random-permille", random_permille, "P", "non-binary aux per mille (default: the PoRep share)", 0, 1000)
+      .flag("--compact", g_compact, "upload the compact witness")
+      .flag("--streamed", g_key_opt.streamed, "stream the key from pinned host memory")
+      .option("--h-copies", h_copies, "K", "H copies of a resident key", 0, 4)
+      .option("--stream-chunk-log", chunk_log, "K", "bases per streamed chunk (log2)", 10, 28)
+      .option("--long-rows", long_rows, "K:T", "every K-th row gets T terms (K >= 2)");
+  if (!cli.parse(argc, argv)) return cli.exit_code();
+  const std::vector<int> logs = parse_list(logs_arg.c_str()), nosplit = parse_list(nosplit_arg.c_str());
+  if (random_permille >= 0) g_random_permille = std::uint32_t(random_permille);
+  if (h_copies >= 0) g_key_opt.h_copies = h_copies;
+  if (chunk_log) g_key_opt.chunk_bases = std::size_t(1) << chunk_log;
+  if (!long_rows.empty() &&
+      (std::sscanf(long_rows.c_str(), "%u:%u", &g_long_every, &g_long_terms) != 2 || g_long_every < 2)) {
+    std::fprintf(stderr, "bench_prover: --long-rows K:T, K >= 2\n");
+    return 2;
   }
   auto env = apps::gpu_tuning_from_env([](const char* n) { return std::getenv(n); });
   if (!env) {
