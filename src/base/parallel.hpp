@@ -22,8 +22,9 @@ inline std::atomic<std::size_t>& thread_count_setting() {
 // CUZK_THREADS or its config; apps/common/cpu_tuning.hpp), else the hardware concurrency.
 inline void set_default_threads(std::size_t n) { detail::thread_count_setting().store(n); }
 inline std::size_t default_threads() {
+  static const std::size_t hardware = std::max<std::size_t>(1, std::thread::hardware_concurrency());
   const std::size_t n = detail::thread_count_setting().load(std::memory_order_relaxed);
-  return n ? n : std::max<std::size_t>(1, std::thread::hardware_concurrency());
+  return n ? n : hardware;
 }
 
 // Calls fn(begin, end, chunk_index) for `chunks` contiguous pieces of [0, n); chunk 0 runs on the
