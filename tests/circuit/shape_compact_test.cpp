@@ -91,7 +91,7 @@ RecordedCircuit record_sequential(std::size_t parts) {
 }
 
 // Prefix and part 0 sequentially, parts 1.. as slices (recorded in reverse order, to show the order
-// of recording does not matter), as c2::record_porep_shape does.
+// of recording does not matter), as porep::record_porep_shape does.
 RecordedCircuit record_sliced(std::size_t parts, bool corrupt_size = false) {
   ShapeRecorder rec(RecordOptions{.values = false, .densities = true});
   const AllocatedNum x = RepeatedCircuit::prefix(rec);
