@@ -26,8 +26,11 @@
 #include "filecoin/porep/c1_io.hpp"
 #include "filecoin/porep/c1_json.hpp"
 #include "filecoin/porep/c1_shape.hpp"
+#include "filecoin/testkit/random_c1.hpp"
 #include "filecoin/porep/config.hpp"
 #include "harness.hpp"
+
+using cuzk::filecoin::testkit::random_c1_for_tests;
 
 namespace {
 

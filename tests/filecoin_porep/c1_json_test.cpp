@@ -6,6 +6,9 @@
 #include "filecoin/porep/c1_bincode.hpp"
 #include "filecoin/porep/c1_json.hpp"
 #include "filecoin/porep/c1_shape.hpp"
+#include "filecoin/testkit/random_c1.hpp"
+
+using cuzk::filecoin::testkit::random_c1_for_tests;
 
 namespace cuzk::filecoin::porep {
 namespace {

@@ -9,7 +9,10 @@
 #include "filecoin/porep/c1.hpp"
 #include "filecoin/porep/c1_json.hpp"
 #include "filecoin/porep/c1_shape.hpp"
+#include "filecoin/testkit/random_c1.hpp"
 #include "filecoin/porep/config.hpp"
+
+using cuzk::filecoin::testkit::random_c1_for_tests;
 
 namespace cuzk::filecoin::porep::testing {
 

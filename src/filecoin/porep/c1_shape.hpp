@@ -23,9 +23,5 @@ Status check_c1_shape(const C1Output& c1, const PorepConfig& cfg);
 // Looks the configuration up by c1.registered_proof.
 Status check_c1_shape(const C1Output& c1);
 
-// A C1 of the right shape for `cfg` with random values that pass check_c1_shape (consistent indices
-// and roots, canonical values, labeling parents laid out from the columns as upstream does). Not a
-// valid proof (no hash holds). For tests and benchmarks.
-C1Output random_c1_for_tests(const PorepConfig& cfg, std::uint64_t seed);
 
 }  // namespace cuzk::filecoin::porep
