@@ -3,7 +3,6 @@
 #include <array>
 #include <filesystem>
 
-#include "engine/kinds/porep_srs.hpp"
 #include "filecoin/params/cache_names.hpp"
 #include "formats/bellperson/params.hpp"
 
@@ -22,52 +21,6 @@ constexpr std::array<SizeLabel, 5> kSizes{{{"2k", 2048},
                                            {"32g", std::uint64_t(32) << 30},
                                            {"64g", std::uint64_t(64) << 30}}};
 
-std::string cache_dir(const std::string& param_cache) {
-  return param_cache.empty() ? fp::parameter_cache_dir() : param_cache;
-}
-
-// Ids "<family>-<size label>" and the sector size they name; the file and the load are the
-// subclass's.
-class FilecoinLoader : public KeyLoader {
- public:
-  explicit FilecoinLoader(std::string family) : family_(std::move(family)) {}
-  std::string family() const override { return family_; }
-  std::vector<std::string> ids() const override {
-    std::vector<std::string> out;
-    for (const auto& s : kSizes) out.push_back(family_ + "-" + s.label);
-    return out;
-  }
-  std::optional<KeyId> parse(std::string_view id) const override {
-    if (id.size() <= family_.size() + 1 || id.substr(0, family_.size()) != family_ || id[family_.size()] != '-')
-      return std::nullopt;
-    const std::string_view label = id.substr(family_.size() + 1);
-    for (const auto& s : kSizes)
-      if (label == s.label) return KeyId{std::string(id), family_, s.bytes};
-    return std::nullopt;
-  }
-
- protected:
-  std::string family_;
-};
-
-class PorepLoader final : public FilecoinLoader {
- public:
-  explicit PorepLoader(bool shape_cache) : FilecoinLoader("porep"), shape_cache_(shape_cache) {}
-  Result<std::string> path(const KeyId& id, const std::string& param_cache) const override {
-    return porep_srs::params_path(id.sector_size, cache_dir(param_cache));
-  }
-  std::uint64_t load_estimate(const KeyId&, const std::string& path) const override {
-    return porep_srs::load_estimate(path);
-  }
-  Result<std::shared_ptr<LoadedKey>> load(const KeyId& id, const std::string& path) const override {
-    auto key = std::make_shared<LoadedKey>();
-    if (auto st = porep_srs::load(id.sector_size, path, *key, shape_cache_); !st) return Error{st.error()};
-    return key;
-  }
-
- private:
-  bool shape_cache_;
-};
 
 // A .params file mapped, its verifying key read; nothing decoded.
 class MappedLoader final : public FilecoinLoader {
@@ -104,13 +57,30 @@ class MappedLoader final : public FilecoinLoader {
 
 }  // namespace
 
+std::string FilecoinLoader::cache_dir(const std::string& param_cache) {
+  return param_cache.empty() ? fp::parameter_cache_dir() : param_cache;
+}
+
+std::vector<std::string> FilecoinLoader::ids() const {
+  std::vector<std::string> out;
+  for (const auto& s : kSizes) out.push_back(family_ + "-" + s.label);
+  return out;
+}
+
+std::optional<KeyId> FilecoinLoader::parse(std::string_view id) const {
+  if (id.size() <= family_.size() + 1 || id.substr(0, family_.size()) != family_ || id[family_.size()] != '-')
+    return std::nullopt;
+  const std::string_view label = id.substr(family_.size() + 1);
+  for (const auto& s : kSizes)
+    if (label == s.label) return KeyId{std::string(id), family_, s.bytes};
+  return std::nullopt;
+}
+
 Result<std::string> filecoin_key_id(const std::string& family, std::uint64_t sector_size) {
   for (const auto& s : kSizes)
     if (s.bytes == sector_size) return family + "-" + s.label;
   return Error{"no Filecoin " + family + " parameters for sector size " + std::to_string(sector_size)};
 }
-
-std::shared_ptr<const KeyLoader> porep_key_loader(bool shape_cache) { return std::make_shared<PorepLoader>(shape_cache); }
 
 std::string default_param_cache(const std::string& env_value) { return fp::parameter_cache_dir(env_value); }
 

@@ -1,13 +1,16 @@
 // The Filecoin proving keys as KeyLoaders: ids "<family>-<size>" (porep-32g, wpost-2k, winning-512m,
 // snap-64g) for the five published sector sizes, each naming the official .params file in the
 // parameter cache (filecoin/params). A family whose circuit is proved here decodes its key with the
-// recorded partition shape (PoRep: porep_srs.hpp); the others only map their file (tier "mapped")
+// recorded partition shape (PoRep: porep_key_loader.cpp); the others only map their file (tier "mapped")
 // until their circuits land. An empty parameter cache directory means default_param_cache("").
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "base/result.hpp"
 #include "engine/key_loader.hpp"
@@ -17,8 +20,22 @@ namespace cuzk::engine::kinds {
 // "porep-32g" for ("porep", 32 GiB); an error naming the size when it is not a Filecoin sector size.
 Result<std::string> filecoin_key_id(const std::string& family, std::uint64_t sector_size);
 
+// Ids "<family>-<size label>" (2k, 8m, 512m, 32g, 64g) and the sector size they name; the file and
+// the load are the family's.
+class FilecoinLoader : public KeyLoader {
+ public:
+  explicit FilecoinLoader(std::string family) : family_(std::move(family)) {}
+  std::string family() const override { return family_; }
+  std::vector<std::string> ids() const override;
+  std::optional<KeyId> parse(std::string_view id) const override;
+
+ protected:
+  static std::string cache_dir(const std::string& param_cache);  // default_param_cache("") when empty
+  std::string family_;
+};
+
 // PoRep keys (porep-<size>): decoded, with the recorded partition shape (cached beside the .params
-// when shape_cache).
+// when shape_cache). porep_key_loader.cpp.
 std::shared_ptr<const KeyLoader> porep_key_loader(bool shape_cache = true);
 // The parameter directory when the config names none: FIL_PROOFS_PARAMETER_CACHE's value as the
 // executable read it, else filecoin-proofs' default.
