@@ -169,11 +169,20 @@ std::size_t GpuKey::resident_bytes(const groth16::ProvingKey& key) {
   return streamed_host_bytes(key) + (key.a.size() + key.b_g1.size()) * sizeof(u32);  // bases + query maps
 }
 
+namespace {
+
+// The sizes the device layout supports (32-bit row and variable indices, domain tables to 2^28).
+Status check_key_size(std::uint32_t domain_log2, std::size_t num_inputs, std::size_t num_aux) {
+  if (domain_log2 > 28) return Error{"GPU prover: domains above 2^28 are not supported"};
+  if (num_inputs + num_aux >= (std::size_t(1) << 30)) return Error{"GPU prover: at most 2^30 variables"};
+  return ok_status();
+}
+
+}  // namespace
+
 Result<std::unique_ptr<GpuKey>> GpuKey::upload(const groth16::ProvingKey& key, const GpuKeyOptions& opt) {
   if (auto st = key.check_consistency(); !st) return Error{st.error()};
-  if (key.domain_log2 > 28) return Error{"GPU prover: domains above 2^28 are not supported"};
-  if (std::size_t(key.num_inputs) + key.num_aux >= (std::size_t(1) << 30))
-    return Error{"GPU prover: at most 2^30 variables"};
+  if (auto st = check_key_size(key.domain_log2, key.num_inputs, key.num_aux); !st) return Error{st.error()};
   try {
     if (!device_available()) return Error{"GPU prover: no CUDA device"};
     std::unique_ptr<GpuKey> k(new GpuKey());
@@ -227,8 +236,7 @@ Result<std::unique_ptr<GpuKey>> GpuKey::upload(const groth16::ProvingKey& key, c
 }
 
 Result<std::unique_ptr<GpuKey>> GpuKey::synthetic(const SyntheticSpec& s, const GpuKeyOptions& opt) {
-  if (s.domain_log2 > 28) return Error{"GPU prover: domains above 2^28 are not supported"};
-  if (std::size_t(s.num_inputs) + s.num_aux >= (std::size_t(1) << 30)) return Error{"GPU prover: at most 2^30 variables"};
+  if (auto st = check_key_size(s.domain_log2, s.num_inputs, s.num_aux); !st) return Error{st.error()};
   if (s.num_inputs == 0) return Error{"GPU prover: a key needs ONE among its inputs"};
   try {
     if (!device_available()) return Error{"GPU prover: no CUDA device"};

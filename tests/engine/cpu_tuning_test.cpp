@@ -14,7 +14,7 @@
 namespace cuzk::apps {
 namespace {
 
-GetEnv env(std::map<std::string, std::string> vars) {
+GetenvFn env(std::map<std::string, std::string> vars) {
   return [vars = std::move(vars)](const char* n) -> const char* {
     auto it = vars.find(n);
     return it == vars.end() ? nullptr : it->second.c_str();

@@ -1,6 +1,5 @@
 #include "apps/common/cpu_tuning.hpp"
 
-#include "apps/common/gpu_tuning.hpp"  // parse_env_int: the apps' one integer-variable parser
 
 #include "base/parallel.hpp"
 #include "math/ff/fp_ifma.hpp"
@@ -8,7 +7,7 @@
 
 namespace cuzk::apps {
 
-Result<CpuTuning> cpu_tuning_from_env(const GetEnv& getenv_fn) {
+Result<CpuTuning> cpu_tuning_from_env(const GetenvFn& getenv_fn) {
   CpuTuning t;
   auto read = [&](const char* name, long lo, long hi) { return parse_env_int(name, getenv_fn(name), lo, hi); };
   auto threads = read("CUZK_THREADS", 1, 4096);

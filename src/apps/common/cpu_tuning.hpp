@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/common/gpu_tuning.hpp"  // GetenvFn, parse_env_int: the apps' one way to read a variable
 #include "base/result.hpp"
 
 namespace cuzk::apps {
@@ -23,11 +24,9 @@ struct CpuTuning {
   std::vector<std::string> non_default;  // "NAME=value" for each variable that changed a default
 };
 
-using GetEnv = std::function<const char*(const char*)>;
-
 // The environment through `getenv_fn` (std::getenv in the executables; a map in tests). A value out
 // of range or not a number is a one-line error naming the variable and what it accepts.
-Result<CpuTuning> cpu_tuning_from_env(const GetEnv& getenv_fn);
+Result<CpuTuning> cpu_tuning_from_env(const GetenvFn& getenv_fn);
 // Hands the values to the libraries (cuzk::set_default_threads, math::ifma / ntt_ifma::set_enabled).
 void apply(const CpuTuning& t);
 
