@@ -68,64 +68,16 @@ groth16::R1csShape record_porep_shape(const porep::PorepConfig& config) {
   return record_porep_shape_sequential(config);
 }
 
-std::string porep_shape_cache_path(const std::string& params_path) { return params_path + ".shape"; }
-
-const char* to_string(PorepShapeLoad::Source s) {
-  switch (s) {
-    case PorepShapeLoad::Source::kCache: return "loaded from cache";
-    case PorepShapeLoad::Source::kRecordedSaved: return "recorded, cache written";
-    case PorepShapeLoad::Source::kRecordedUnsaved: return "recorded, cache not written";
-    case PorepShapeLoad::Source::kRecordedNoCache: return "recorded, cache disabled";
-  }
-  return "?";
-}
-
 PorepShapeLoad load_or_record_porep_shape(const porep::PorepConfig& config, const std::string& cache_path,
                                           ShapeCachePolicy policy) {
-  PorepShapeLoad out;
-  const bool enabled = !cache_path.empty() && policy == ShapeCachePolicy::kEnabled;
-  std::error_code ec;
-  if (enabled && std::filesystem::exists(cache_path, ec)) {
-    const auto t0 = Clock::now();
-    auto loaded = circuit::load_shape(cache_path);
-    if (loaded) {
-      // The counts of this configuration's circuit (a cheap counting pass) must match, so a cache of
-      // another circuit, or one left by an older gadget library with other counts, is not used.
-      const auto params = porep::StackedCircuitParams::from_config(config);
-      const auto values = porep::dummy_partition_values(params);
-      const auto counts = circuit::count_constraints([&](auto& cs) { porep::synthesize_stacked_circuit(cs, params, values); });
-      if (!loaded->has_c) out.note = cache_path + ": has no C matrix";
-      else if (loaded->num_inputs != counts.num_inputs()) out.note = cache_path + ": inputs differ from " + config.name;
-      else if (loaded->num_aux != counts.num_aux()) out.note = cache_path + ": aux count differs from " + config.name;
-      else if (loaded->num_constraints() != counts.num_groth16_rows()) out.note = cache_path + ": row count differs from " + config.name;
-      else {
-        out.shape = std::move(*loaded);
-        out.source = PorepShapeLoad::Source::kCache;
-        out.load_s = secs_since(t0);
-        return out;
-      }
-    } else {
-      out.note = loaded.error();
-    }
-    out.load_s = secs_since(t0);
-  }
-  auto t0 = Clock::now();
-  out.shape = record_porep_shape(config);
-  out.record_s = secs_since(t0);
-  if (!enabled) {
-    out.source = PorepShapeLoad::Source::kRecordedNoCache;
-    return out;
-  }
-  t0 = Clock::now();
-  const Status st = circuit::save_shape(out.shape, cache_path);
-  out.save_s = secs_since(t0);
-  if (st) {
-    out.source = PorepShapeLoad::Source::kRecordedSaved;
-  } else {
-    out.source = PorepShapeLoad::Source::kRecordedUnsaved;
-    out.note = out.note.empty() ? st.error() : out.note + "; " + st.error();
-  }
-  return out;
+  auto counts = [&] {
+    const auto params = porep::StackedCircuitParams::from_config(config);
+    const auto values = porep::dummy_partition_values(params);
+    const auto c = circuit::count_constraints([&](auto& cs) { porep::synthesize_stacked_circuit(cs, params, values); });
+    return ShapeCounts{c.num_inputs(), c.num_aux(), c.num_groth16_rows()};
+  };
+  return filecoin::load_or_record_shape(config.name, cache_path, policy, counts,
+                                        [&] { return record_porep_shape(config); });
 }
 
 PorepWitnessCounts count_porep_witness(const porep::PorepConfig& config) {

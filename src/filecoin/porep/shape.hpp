@@ -7,12 +7,13 @@
 // nothing, then every challenge (all of the same shape) on its own thread straight into the final,
 // pre-sized CSR arrays (circuit/slice_recorder.hpp); the result is bit-identical to the sequential
 // recording.
-// The shape is cached next to the .params file (load_or_record_porep_shape).
+// The shape is cached next to the .params file (load_or_record_porep_shape, over filecoin/common/shape_cache.hpp).
 #pragma once
 
 #include <cstdint>
 #include <string>
 
+#include "filecoin/common/shape_cache.hpp"
 #include "filecoin/porep/config.hpp"
 #include "groth16/r1cs.hpp"
 
@@ -23,29 +24,14 @@ groth16::R1csShape record_porep_shape(const porep::PorepConfig& config);
 // One thread, in plain synthesis order (the reference the parallel recording is tested against).
 groth16::R1csShape record_porep_shape_sequential(const porep::PorepConfig& config);
 
-// Where the shape cache of a parameter file lives: "<params path>.shape".
-std::string porep_shape_cache_path(const std::string& params_path);
+// Where the shape cache of a parameter file lives: "<params path>.shape" (filecoin/common/shape_cache.hpp).
+inline std::string porep_shape_cache_path(const std::string& params_path) { return shape_cache_path(params_path); }
 
-struct PorepShapeLoad {
-  enum class Source {
-    kCache,            // loaded from the cache file
-    kRecordedSaved,    // recorded; the cache file was written
-    kRecordedUnsaved,  // recorded; the cache could not be written (see note)
-    kRecordedNoCache,  // recorded; caching disabled (ShapeCachePolicy::kDisabled or an empty path)
-  };
-  groth16::R1csShape shape;
-  Source source = Source::kRecordedNoCache;
-  std::string note;  // why a present cache file was not used, or why it could not be written
-  double load_s = 0, record_s = 0, save_s = 0;
-};
-const char* to_string(PorepShapeLoad::Source s);
+using filecoin::ShapeCachePolicy;
+using PorepShapeLoad = filecoin::ShapeLoad;
+using filecoin::to_string;
 
-// Loads the shape from cache_path when the file is present, valid (shape_io checks) and of this
-// configuration (inputs, aux and rows equal the circuit's counts, with C); otherwise records it and
-// saves it there atomically (.tmp + rename). A cache that cannot be read or written is not an error:
-// the recorded shape is returned and `note` says what happened. kDisabled (the apps map
-// CUZK_SHAPE_CACHE=0 to it) disables both.
-enum class ShapeCachePolicy { kEnabled, kDisabled };
+// filecoin::load_or_record_shape for this configuration's partition circuit (counts from a counting pass).
 PorepShapeLoad load_or_record_porep_shape(const porep::PorepConfig& config, const std::string& cache_path,
                                           ShapeCachePolicy policy = ShapeCachePolicy::kEnabled);
 

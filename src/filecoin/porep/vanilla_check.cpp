@@ -23,16 +23,9 @@ Status check_path(const porep::VanillaMerkleProof& p, circuit::TreeHash hash, st
                   std::uint64_t node, const Fr& expected_root, const char* root_name, const std::string& where) {
   auto path = to_circuit_path(p, arities, where);
   if (!path) return Error{path.error()};
-  Fr cur = path->leaf;
-  std::uint64_t index = 0, stride = 1;
-  std::vector<Fr> children;
-  for (std::size_t l = 0; l < arities.size(); ++l) {
-    children = path->siblings[l];
-    children.insert(children.begin() + std::ptrdiff_t(path->positions[l]), cur);
-    cur = circuit::tree_hash_native(hash, children);
-    index += path->positions[l] * stride;
-    stride *= arities[l];
-  }
+  const PathResult r = hash_path(*path, hash);
+  const std::uint64_t index = r.index;
+  const Fr& cur = r.root;
   if (index != node)
     return Error{where + ": the path opens node " + str(index) + ", expected node " + str(node)};
   if (cur != path->root) return Error{where + ": the path does not hash to its root"};
