@@ -1,0 +1,224 @@
+#include "filecoin/post/post_job.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+
+#include "base/parallel.hpp"
+#include "circuit/constraint_system.hpp"
+#include "filecoin/post/fallback_circuit.hpp"
+#include "filecoin/post/shape.hpp"
+#include "filecoin/post/vanilla.hpp"
+#include "groth16/verifier.hpp"
+
+namespace cuzk::filecoin::post {
+namespace {
+
+double ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Appends `part` (a witness built by its own builder: its ONE is dropped) to `dst`.
+void append_witness(groth16::CompactAssignment& dst, groth16::CompactAssignment&& part) {
+  dst.inputs.insert(dst.inputs.end(), part.inputs.begin() + 1, part.inputs.end());
+  dst.values.insert(dst.values.end(), part.values.begin(), part.values.end());
+  const std::uint64_t off = dst.num_aux & 63;
+  const std::uint64_t total = dst.num_aux + part.num_aux;
+  if (off == 0) {
+    dst.is_binary.insert(dst.is_binary.end(), part.is_binary.begin(), part.is_binary.end());
+    dst.bits.insert(dst.bits.end(), part.bits.begin(), part.bits.end());
+  } else {
+    auto merge = [&](std::vector<std::uint64_t>& d, const std::vector<std::uint64_t>& s) {
+      for (std::uint64_t w : s) {
+        d.back() |= w << off;
+        d.push_back(w >> (64 - off));
+      }
+    };
+    merge(dst.is_binary, part.is_binary);
+    merge(dst.bits, part.bits);
+  }
+  const std::size_t words = std::size_t((total + 63) / 64);
+  dst.is_binary.resize(words);
+  dst.bits.resize(words);
+  dst.num_aux = total;
+}
+
+}  // namespace
+
+Result<groth16::CompactAssignment> synthesize_post_partition(const PostConfig& config,
+                                                             std::span<const CheckedSector> sectors,
+                                                             const groth16::R1csShape& shape,
+                                                             std::span<const math::Fr> derived_inputs,
+                                                             const std::function<bool()>& cancelled) {
+  const auto params = FallbackPostParams::from_config(config);
+  if (sectors.empty()) return Error{"no sectors"};
+  // Circuit sector i: Window the request's sector i (the last one again once they run out); Winning
+  // the one sector with its i-th challenge only.
+  std::vector<PostSectorValues> unrolled;
+  if (config.type == PostType::kWinning) {
+    const PostSectorValues& s = sectors[0].values;
+    unrolled.resize(params.sector_count);
+    for (std::size_t i = 0; i < params.sector_count; ++i)
+      unrolled[i] = PostSectorValues{s.comm_r, s.comm_c, s.comm_r_last, {s.paths.at(i)}};
+  }
+  auto circuit_sector = [&](std::size_t i) -> const PostSectorValues& {
+    if (!unrolled.empty()) return unrolled[i];
+    return sectors[std::min(i, sectors.size() - 1)].values;
+  };
+
+  const PostCircuitCounts counts = count_post_circuit(config);
+  const std::size_t n = params.sector_count;
+  const std::size_t chunks = std::max<std::size_t>(1, std::min(default_threads(), n));
+  std::vector<groth16::CompactAssignment> parts(chunks);
+  std::atomic<bool> stop{false};
+  parallel_chunks(n, chunks, [&](std::size_t b, std::size_t e, std::size_t c) {
+    circuit::WitnessBuilder wb;
+    const std::uint64_t per_aux = counts.aux / n, per_binary = counts.binary_aux / n;
+    const std::size_t scale = c == 0 ? n : e - b;  // chunk 0 becomes the whole witness
+    wb.reserve(1 + (counts.inputs - 1) / n * scale, per_aux * scale, (per_aux - per_binary) * scale);
+    for (std::size_t i = b; i < e; ++i) {
+      if (stop.load(std::memory_order_relaxed) || (cancelled && cancelled())) {
+        stop = true;
+        return;
+      }
+      synthesize_post_sector(wb, params, circuit_sector(i), i);
+    }
+    parts[c] = std::move(wb).finish();
+  });
+  if (stop) return Error{"cancelled"};
+  groth16::CompactAssignment w = std::move(parts[0]);
+  for (std::size_t c = 1; c < chunks; ++c) {
+    append_witness(w, std::move(parts[c]));
+    parts[c] = {};
+  }
+  if (w.num_variables() != shape.num_variables() || w.inputs.size() != shape.num_inputs)
+    return Error{"the witness has " + std::to_string(w.num_variables()) + " variables (" +
+                 std::to_string(w.inputs.size()) + " inputs), the circuit " + std::to_string(shape.num_variables()) +
+                 " (" + std::to_string(shape.num_inputs) + ")"};
+  if (auto st = w.check(); !st) return Error{st.error()};
+  if (derived_inputs.size() + 1 != shape.num_inputs)
+    return Error{std::to_string(derived_inputs.size()) + " derived public inputs, the circuit has " +
+                 std::to_string(shape.num_inputs - 1)};
+  for (std::size_t j = 0; j < derived_inputs.size(); ++j)
+    if (w.inputs[1 + j] != derived_inputs[j])
+      return Error{"public input " + std::to_string(j) + " of the witness differs from the derived one"};
+  return w;
+}
+
+// ---- PostJob.
+
+Result<PostJob> PostJob::prepare(const PostConfig& config, const Bytes32& randomness, std::uint32_t partition_index,
+                                 std::span<const std::span<const std::uint8_t>> vanilla_proofs,
+                                 const std::function<bool()>& cancelled) {
+  if (config.type == PostType::kWinning && partition_index != 0)
+    return Error{"partition_index " + std::to_string(partition_index) + ": WinningPoSt has one partition"};
+  std::vector<FallbackPostSectorProof> proofs;
+  proofs.reserve(vanilla_proofs.size());
+  for (std::size_t i = 0; i < vanilla_proofs.size(); ++i) {
+    auto p = parse_sector_proof(vanilla_proofs[i], config, i);
+    if (!p) return Error{p.error()};
+    proofs.push_back(std::move(*p));
+  }
+  if (cancelled && cancelled()) return Error{"cancelled"};
+  auto checked = check_vanilla_proofs(config, randomness, partition_index, proofs, cancelled);
+  if (!checked) return Error{checked.error()};
+  proofs = {};
+  PostJob job(config);
+  job.randomness_ = randomness;
+  job.partition_index_ = partition_index;
+  job.sectors_ = std::move(*checked);
+  auto inputs = partition_public_inputs(config, randomness, job.public_sectors(), partition_index);
+  if (!inputs) return Error{inputs.error()};
+  job.inputs_ = std::move(*inputs);
+  return job;
+}
+
+std::vector<PublicSector> PostJob::public_sectors() const {
+  std::vector<PublicSector> v;
+  v.reserve(sectors_.size());
+  for (const auto& s : sectors_) v.push_back(s.pub);
+  return v;
+}
+
+Status PostJob::check_key(const groth16::R1csShape& shape) const {
+  const PostCircuitCounts c = count_post_circuit(*config_);
+  if (shape.num_inputs != c.inputs)
+    return Error{config_->name + " has " + std::to_string(c.inputs - 1) + " public inputs but the key has " +
+                 std::to_string(shape.num_inputs - 1)};
+  if (shape.num_aux != c.aux)
+    return Error{config_->name + ": the circuit allocates " + std::to_string(c.aux) + " aux variables but the key has " +
+                 std::to_string(shape.num_aux)};
+  return ok_status();
+}
+
+// The model (as porep::PorepJob's; Fr = 32 bytes, n = variables, m = 2^domain_log2, C = the compact
+// witness, which for PoSt is nearly dense: Poseidon states are not bits): synthesis holds the chunks
+// and the concatenated witness (2C); the CPU backend C + the dense assignment (n Fr) + a, b, c over
+// the domain and one copy while resized (4m Fr) + the two scalar selections (2n Fr) + 8 MiB of MSM
+// buckets; the CUDA backend C + 8 MiB. Plus 16 MiB for the decoded vanilla values and slack.
+PostPartitionBytes PostJob::partition_memory(const groth16::R1csShape& shape, std::uint32_t domain_log2,
+                                             bool device_backend) const {
+  const std::uint64_t fr = sizeof(math::Fr);
+  const std::uint64_t n = shape.num_variables();
+  const std::uint64_t m = std::uint64_t(1) << domain_log2;
+  const std::uint64_t compact = count_post_circuit(*config_).compact_bytes();
+  const std::uint64_t synthesis = 2 * compact;
+  const std::uint64_t backend =
+      device_backend ? compact + (8u << 20) : compact + n * fr + 4 * m * fr + 2 * n * fr + (8u << 20);
+  return {std::max(synthesis, backend) + (16u << 20), 64u << 10};
+}
+
+Result<groth16::CompactAssignment> PostJob::synthesize(const groth16::R1csShape& shape,
+                                                       const std::function<bool()>& cancelled) const {
+  return synthesize_post_partition(*config_, sectors_, shape, inputs_, cancelled);
+}
+
+Result<bool> PostJob::verify(const groth16::VerifyingKey& vk, const groth16::Proof& proof) const {
+  auto bytes = groth16::concat_proofs(std::span<const groth16::Proof>(&proof, 1));
+  const auto pub = public_sectors();
+  return verify_post(*config_, randomness_, partition_index_, pub, vk, bytes);
+}
+
+Result<bool> verify_post(const PostConfig& config, const Bytes32& randomness, std::uint32_t partition_index,
+                         std::span<const PublicSector> sectors, const groth16::VerifyingKey& vk,
+                         std::span<const std::uint8_t> proof_bytes) {
+  if (proof_bytes.size() != groth16::kProofBytes)
+    return Error{"proof: " + std::to_string(proof_bytes.size()) + " bytes, a " + config.name + " proof is " +
+                 std::to_string(groth16::kProofBytes)};
+  auto proofs = groth16::split_proofs(proof_bytes);
+  if (!proofs) return Error{"proof: " + proofs.error()};
+  auto inputs = partition_public_inputs(config, randomness, sectors, partition_index);
+  if (!inputs) return Error{inputs.error()};
+  if (vk.ic.size() != inputs->size() + 1)
+    return Error{"verifying key: " + std::to_string(vk.ic.size()) + " IC points, " + config.name + " needs " +
+                 std::to_string(inputs->size() + 1)};
+  return groth16::verify(vk, *inputs, (*proofs)[0]);
+}
+
+// ---- The CLI's loop.
+
+Result<groth16::Proof> prove_post(const PostJob& job, const groth16::R1csShape& shape, const groth16::ProvingKey& key,
+                                  groth16::Backend& backend, bool self_verify, PostTiming* timing) {
+  PostTiming t;
+  auto t0 = std::chrono::steady_clock::now();
+  auto w = job.synthesize(shape);
+  if (!w) return Error{w.error()};
+  t.synth_ms = ms_since(t0);
+  t0 = std::chrono::steady_clock::now();
+  auto pending = backend.start(shape, *w, key);
+  if (!pending) return Error{pending.error()};
+  *w = {};
+  groth16::Proof proof = groth16::finish(*pending, key, groth16::ProofRandomness::random());
+  t.prove_ms = ms_since(t0);
+  if (self_verify) {
+    t0 = std::chrono::steady_clock::now();
+    auto ok = job.verify(key.vk, proof);
+    if (!ok) return Error{"self-verification: " + ok.error()};
+    if (!*ok) return Error{"the proof failed self-verification"};
+    t.verify_ms = ms_since(t0);
+  }
+  if (timing) *timing = t;
+  return proof;
+}
+
+}  // namespace cuzk::filecoin::post
