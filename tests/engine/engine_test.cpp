@@ -516,13 +516,14 @@ TEST(Engine, MalformedRequestsFailWithClearMessagesAndTheEngineKeepsServing) {
   win.randomness = std::string(32, '\0');
   expect_failed(win, "vanilla_proofs is empty");
   win.vanilla_proofs = {"x"};
-  expect_failed(win, "not supported yet: winning-post");
+  expect_failed(win, "winning-post: vanilla_proofs[0]: ");
+  // (tests/engine/post_kind_test.cpp proves real PoSt jobs and refuses each malformed field.)
 
   ProofRequest wpost;
   wpost.proof_kind = 3;
   wpost.randomness = std::string(32, '\1');
   wpost.vanilla_proofs = {"x"};
-  expect_failed(wpost, "not supported yet: window-post");
+  expect_failed(wpost, "window-post: registered_proof 0 is StackedDrgWinning2KiBV1, a winning-post proof");
 
   ProofRequest snap;
   snap.proof_kind = 2;

@@ -6,6 +6,7 @@
 #include "engine/kinds/generic_groth16_kind.hpp"
 #include "engine/kinds/pending_kinds.hpp"
 #include "engine/kinds/porep_kind.hpp"
+#include "engine/kinds/post_kind.hpp"
 
 namespace cuzk::engine::kinds {
 namespace {
@@ -30,9 +31,9 @@ void register_builtin_kinds(KindRegistry& r, const BuiltinKindOptions& o) {
   add(r, {wire(ProofKind::kSnapUpdate), "SNAP_DEALS_UPDATE", "snap-update", Priority::kNormal,
           {"snap", "snap-deals", "update"}, make_pending_snap_kind("snap-update"), {mapped_params_loader("snap")}});
   add(r, {wire(ProofKind::kWindowPoSt), "WINDOW_POST_PARTITION", "window-post", Priority::kHigh,
-          {"wpost", "windowpost"}, make_pending_post_kind("window-post"), {mapped_params_loader("wpost")}});
+          {"wpost", "windowpost"}, make_window_post_kind(), {wpost_key_loader(o.shape_cache)}});
   add(r, {wire(ProofKind::kWinningPoSt), "WINNING_POST", "winning-post", Priority::kCritical,
-          {"winning", "winningpost"}, make_pending_post_kind("winning-post"), {mapped_params_loader("winning")}});
+          {"winning", "winningpost"}, make_winning_post_kind(), {winning_key_loader(o.shape_cache)}});
   register_generic_kind(r);
 }
 

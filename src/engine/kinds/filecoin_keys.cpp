@@ -82,13 +82,26 @@ Result<std::string> filecoin_key_id(const std::string& family, std::uint64_t sec
   return Error{"no Filecoin " + family + " parameters for sector size " + std::to_string(sector_size)};
 }
 
+std::uint64_t decoded_params_estimate(const std::string& path, std::uint64_t shape_bytes_per_row) {
+  auto f = formats::bellperson::ParamsFile::open(path);
+  if (!f) {  // the load reports the error; reserve what the file occupies, 0 when it is absent
+    std::error_code ec;
+    auto n = std::filesystem::file_size(path, ec);
+    return ec ? 0 : n;
+  }
+  const std::uint64_t g1 =
+      std::uint64_t(f->ic().size()) + f->h().size() + f->l().size() + f->a().size() + f->b_g1().size();
+  const std::uint64_t decoded =
+      g1 * sizeof(math::G1Affine) + std::uint64_t(f->b_g2().size()) * sizeof(math::G2Affine);
+  const std::uint64_t rows = std::uint64_t(1) << f->domain_log2();
+  // The mapping stays resident while the points are decoded from it.
+  return f->file_size() + decoded + shape_bytes_per_row * rows + (16u << 20);
+}
+
 std::string default_param_cache(const std::string& env_value) { return fp::parameter_cache_dir(env_value); }
 
 std::shared_ptr<const KeyLoader> mapped_params_loader(const std::string& family) {
-  const fp::ProofFamily f = family == "wpost"     ? fp::ProofFamily::kWindowPoSt
-                            : family == "winning" ? fp::ProofFamily::kWinningPoSt
-                                                  : fp::ProofFamily::kSnapDeals;
-  return std::make_shared<MappedLoader>(family, f);
+  return std::make_shared<MappedLoader>(family, fp::ProofFamily::kSnapDeals);
 }
 
 }  // namespace cuzk::engine::kinds

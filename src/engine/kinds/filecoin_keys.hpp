@@ -1,8 +1,8 @@
 // The Filecoin proving keys as KeyLoaders: ids "<family>-<size>" (porep-32g, wpost-2k, winning-512m,
 // snap-64g) for the five published sector sizes, each naming the official .params file in the
 // parameter cache (filecoin/params). A family whose circuit is proved here decodes its key with the
-// recorded partition shape (PoRep: porep_key_loader.cpp); the others only map their file (tier "mapped")
-// until their circuits land. An empty parameter cache directory means default_param_cache("").
+// recorded partition shape (PoRep: porep_key_loader.cpp; WindowPoSt and WinningPoSt:
+// post_key_loader.cpp); SnapDeals only maps its file (tier "mapped") until its circuit lands. An empty parameter cache directory means default_param_cache("").
 #pragma once
 
 #include <cstdint>
@@ -37,10 +37,17 @@ class FilecoinLoader : public KeyLoader {
 // PoRep keys (porep-<size>): decoded, with the recorded partition shape (cached beside the .params
 // when shape_cache). porep_key_loader.cpp.
 std::shared_ptr<const KeyLoader> porep_key_loader(bool shape_cache = true);
+// WindowPoSt (wpost-<size>) and WinningPoSt (winning-<size>) keys: decoded, with the recorded
+// partition shape (cached beside the .params when shape_cache). post_key_loader.cpp.
+std::shared_ptr<const KeyLoader> wpost_key_loader(bool shape_cache = true);
+std::shared_ptr<const KeyLoader> winning_key_loader(bool shape_cache = true);
+// A decoding loader's peak: the mapped .params file, its points decoded, and the recorded shape at
+// shape_bytes_per_row per domain row, + 16 MiB; the file's size when its header cannot be read.
+std::uint64_t decoded_params_estimate(const std::string& path, std::uint64_t shape_bytes_per_row);
 // The parameter directory when the config names none: FIL_PROOFS_PARAMETER_CACHE's value as the
 // executable read it, else filecoin-proofs' default.
 std::string default_param_cache(const std::string& env_value);
-// WindowPoSt (wpost-), WinningPoSt (winning-) and SnapDeals (snap-) keys: mapped only.
+// SnapDeals (snap-) keys: mapped only.
 std::shared_ptr<const KeyLoader> mapped_params_loader(const std::string& family);
 
 }  // namespace cuzk::engine::kinds

@@ -1,4 +1,4 @@
-// The Filecoin kinds whose circuits have not landed (see pending_kinds.hpp).
+// The Filecoin kind whose circuit has not landed (see pending_kinds.hpp).
 #include "engine/kinds/pending_kinds.hpp"
 
 namespace cuzk::engine::kinds {
@@ -29,18 +29,6 @@ Status validate_snap(const ProofRequest& r, const std::string& k) {
   return ok_status();
 }
 
-Status validate_post(const ProofRequest& r, const std::string& k) {
-  if (auto st = check_32(k, "randomness", r.randomness); !st) return st;
-  if (r.vanilla_proofs.empty()) return Error{k + ": vanilla_proofs is empty (expected one proof per sector)"};
-  for (std::size_t i = 0; i < r.vanilla_proofs.size(); ++i) {
-    if (r.vanilla_proofs[i].empty()) return Error{k + ": vanilla_proofs[" + std::to_string(i) + "] is empty"};
-  }
-  if (r.sector_size != 0 && !published_sector_size(r.sector_size)) {
-    return Error{k + ": sector_size " + std::to_string(r.sector_size) + " is not a Filecoin sector size"};
-  }
-  return ok_status();
-}
-
 class PendingKind final : public JobKind {
  public:
   PendingKind(std::string name, Status (*validate)(const ProofRequest&, const std::string&))
@@ -60,9 +48,6 @@ class PendingKind final : public JobKind {
 
 std::shared_ptr<JobKind> make_pending_snap_kind(const std::string& name) {
   return std::make_shared<PendingKind>(name, &validate_snap);
-}
-std::shared_ptr<JobKind> make_pending_post_kind(const std::string& name) {
-  return std::make_shared<PendingKind>(name, &validate_post);
 }
 
 }  // namespace cuzk::engine::kinds

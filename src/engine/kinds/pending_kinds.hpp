@@ -1,7 +1,6 @@
-// SnapDeals, WindowPoSt and WinningPoSt until their circuits land (issues 24 and 25): the request's
-// shape is validated (32-byte commitments and randomness, non-empty vanilla proofs, a published
-// sector size), then the job fails with "not supported yet: <kind>", naming the field first when the
-// request is malformed.
+// SnapDeals until its circuit lands (issue 25): the request's shape is validated (32-byte
+// commitments, non-empty vanilla proofs, a published sector size), then the job fails with
+// "not supported yet: snap-update", naming the field first when the request is malformed.
 #pragma once
 
 #include <memory>
@@ -12,6 +11,5 @@
 namespace cuzk::engine::kinds {
 
 std::shared_ptr<JobKind> make_pending_snap_kind(const std::string& name);
-std::shared_ptr<JobKind> make_pending_post_kind(const std::string& name);
 
 }  // namespace cuzk::engine::kinds

@@ -45,22 +45,9 @@ class PorepLoader final : public FilecoinLoader {
     return paths->params;
   }
 
-  // The mapped file, the decoded points and the recorded shape (estimated from the domain); the
-  // reservation is trimmed to the key's real size after the load.
+  // The mapped file, the decoded points and the recorded shape (filecoin_keys.hpp).
   std::uint64_t load_estimate(const KeyId&, const std::string& path) const override {
-    auto f = formats::bellperson::ParamsFile::open(path);
-    if (!f) {  // the load reports the error; reserve what the file occupies, 0 when it is absent
-      std::error_code ec;
-      auto n = std::filesystem::file_size(path, ec);
-      return ec ? 0 : n;
-    }
-    const std::uint64_t g1 =
-        std::uint64_t(f->ic().size()) + f->h().size() + f->l().size() + f->a().size() + f->b_g1().size();
-    const std::uint64_t decoded =
-        g1 * sizeof(math::G1Affine) + std::uint64_t(f->b_g2().size()) * sizeof(math::G2Affine);
-    const std::uint64_t rows = std::uint64_t(1) << f->domain_log2();
-    // The mapping stays resident while the points are decoded from it.
-    return f->file_size() + decoded + kShapeBytesPerRow * rows + (16u << 20);
+    return decoded_params_estimate(path, kShapeBytesPerRow);
   }
 
   Result<std::shared_ptr<LoadedKey>> load(const KeyId& id, const std::string& path) const override {

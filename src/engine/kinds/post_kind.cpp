@@ -1,0 +1,131 @@
+// WindowPoSt and WinningPoSt job kinds (see post_kind.hpp): thin adapters of filecoin::post::PostJob
+// (which holds all the PoSt logic, shared with `cuzk prove-post`) to engine::PreparedJob.
+#include "engine/kinds/post_kind.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "engine/kinds/filecoin_keys.hpp"
+#include "filecoin/post/challenges.hpp"
+#include "filecoin/post/config.hpp"
+#include "filecoin/post/post_job.hpp"
+
+namespace cuzk::engine::kinds {
+namespace {
+
+namespace post = filecoin::post;
+
+std::string str(std::uint64_t x) { return std::to_string(x); }
+
+// The engine's view of a post::PostJob: the key comes from the SrsManager, everything else from the job.
+class PostPrepared final : public PreparedJob {
+ public:
+  PostPrepared(std::string name, post::PostJob job, SrsLease lease, bool device_backend)
+      : name_(std::move(name)), job_(std::move(job)), lease_(std::move(lease)), device_backend_(device_backend) {}
+
+  std::uint32_t num_partitions() const override { return 1; }
+
+  // The model: post::PostJob::partition_memory.
+  PartitionMemory partition_memory(std::uint32_t) const override {
+    const auto m = job_.partition_memory(lease_->shape, lease_->pk.domain_log2, device_backend_);
+    return {m.full, m.after_start};
+  }
+
+  Result<SynthesizedPartition> synthesize(std::uint32_t, const CancelToken& cancel) override {
+    if (cancel.cancelled()) return Error{"cancelled"};
+    auto w = job_.synthesize(lease_->shape, cancel.as_function());
+    if (!w) return Error{name_ + ": " + w.error()};
+    SynthesizedPartition s;
+    s.shape = &lease_->shape;
+    s.key = &lease_->pk;
+    s.witness = std::move(*w);
+    return s;
+  }
+
+  const groth16::ProvingKey& key(std::uint32_t) const override { return lease_->pk; }
+
+  Status verify(std::span<const groth16::Proof> proofs) override {
+    if (proofs.size() != 1) return Error{name_ + ": self-check: " + str(proofs.size()) + " proofs, expected 1"};
+    auto ok = job_.verify(lease_->pk.vk, proofs[0]);
+    if (!ok) return Error{name_ + ": self-check: " + ok.error()};
+    if (!*ok) return Error{name_ + ": self-check failed: the proof does not verify"};
+    return ok_status();
+  }
+
+  std::string circuit_id() const override { return lease_->id; }
+
+ private:
+  std::string name_;
+  post::PostJob job_;
+  SrsLease lease_;
+  bool device_backend_ = false;  // the backend keeps the prover's buffers on the device
+};
+
+class PostKind final : public JobKind {
+ public:
+  explicit PostKind(post::PostType type) : type_(type) {}
+
+  std::string name() const override { return type_ == post::PostType::kWinning ? "winning-post" : "window-post"; }
+
+  Result<std::unique_ptr<PreparedJob>> prepare(std::shared_ptr<const ProofRequest> req, PrepareContext& ctx) override {
+    const std::string name = this->name();
+    const std::string k = name + ": ";
+    const bool winning = type_ == post::PostType::kWinning;
+    const char* codes = winning ? "0-4" : "5-14";
+
+    auto config = post::post_config_by_code(req->registered_proof);
+    if (!config) return Error{k + "registered_proof: " + config.error()};
+    const post::PostConfig& cfg = **config;
+    if (cfg.type != type_) {
+      return Error{k + "registered_proof " + str(cfg.code) + " is " + cfg.name + ", a " + cfg.kind_name() +
+                   " proof (" + name + " takes " + codes + ")"};
+    }
+    if (req->sector_size != 0 && req->sector_size != cfg.sector_size) {
+      return Error{k + "sector_size " + str(req->sector_size) + " disagrees with registered_proof " + str(cfg.code) +
+                   " (" + cfg.name + ": " + str(cfg.sector_size) + ")"};
+    }
+    if (req->randomness.size() != 32) return Error{k + "randomness must be 32 bytes, got " + str(req->randomness.size())};
+    filecoin::Bytes32 randomness{};
+    std::memcpy(randomness.data(), req->randomness.data(), 32);
+    if (auto st = post::check_fr(randomness, "randomness"); !st) return Error{k + st.error()};
+
+    // Counted before any blob is decoded.
+    const std::size_t n = req->vanilla_proofs.size();
+    if (n == 0) return Error{k + "vanilla_proofs is empty (expected one FallbackPoStSectorProof per sector)"};
+    if (winning && n != 1) return Error{k + "vanilla_proofs: " + str(n) + " sector proofs, WinningPoSt proves exactly one sector"};
+    if (n > cfg.sector_count) {
+      return Error{k + "vanilla_proofs: " + str(n) + " sectors, more than the " + str(cfg.sector_count) + " of one " +
+                   cfg.name + " partition"};
+    }
+    std::vector<std::span<const std::uint8_t>> blobs;
+    blobs.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::string& b = req->vanilla_proofs[i];
+      if (b.empty()) return Error{k + "vanilla_proofs[" + str(i) + "] is empty"};
+      blobs.emplace_back(reinterpret_cast<const std::uint8_t*>(b.data()), b.size());
+    }
+
+    auto job = post::PostJob::prepare(cfg, randomness, req->partition_index, blobs, ctx.cancel.as_function());
+    if (ctx.cancel.cancelled()) return Error{"cancelled"};
+    if (!job) return Error{k + job.error()};
+
+    auto id = kinds::filecoin_key_id(winning ? "winning" : "wpost", cfg.sector_size);
+    if (!id) return Error{k + id.error()};
+    auto lease = ctx.srs.acquire(*id, ctx.cancel.as_function(), &ctx.srs_load_ms);
+    if (!lease) return Error{k + lease.error()};
+    if (!(*lease)->has_proving_key) return Error{k + "proving key " + *id + " has no decoded proving key"};
+    if (auto st = job->check_key((*lease)->shape); !st) return Error{k + "proving key " + *id + ": " + st.error()};
+    return std::unique_ptr<PreparedJob>(
+        std::make_unique<PostPrepared>(name, std::move(*job), std::move(*lease), ctx.backend == "cuda"));
+  }
+
+ private:
+  post::PostType type_;
+};
+
+}  // namespace
+
+std::shared_ptr<JobKind> make_window_post_kind() { return std::make_shared<PostKind>(post::PostType::kWindow); }
+std::shared_ptr<JobKind> make_winning_post_kind() { return std::make_shared<PostKind>(post::PostType::kWinning); }
+
+}  // namespace cuzk::engine::kinds
