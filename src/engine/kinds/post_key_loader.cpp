@@ -30,8 +30,9 @@ Result<const post::PostConfig*> config_for(post::PostType type, std::uint64_t se
 }
 
 // The shape's size per domain row (three CSR matrices, u64 row pointers, 8 bytes per entry), as for
-// PoRep; the PoSt circuits (Poseidon and Merkle inclusion) measure below it (StackedDrgWindow2KiBV1_1:
-// see tests/engine/post_kind_test.cpp). The reservation is trimmed to the key's real size after the load.
+// PoRep; the PoSt circuits measure below it: StackedDrgWindow2KiBV1_1 66 B, StackedDrgWinning2KiBV1
+// 67 B (tests/engine/post_kind_test.cpp prints them). The reservation is trimmed to the key's real
+// size after the load.
 constexpr std::uint64_t kShapeBytesPerRow = 80;
 
 class PostLoader final : public FilecoinLoader {
