@@ -177,9 +177,19 @@ bench_cli)
   out=$(B register --circuit-id linear --zkey "$FIX/linear/linear.zkey" --preload); echo "$out" | grep -q '^linear registered, loaded in' || fail "register: $out"
   out=$(B single -t generic --circuit-id linear --wtns-path "$FIX/linear/witness.wtns"); echo "$out" | grep -q '^status:    COMPLETED$' || fail "--wtns-path: $out"
   [ "$(B cancel no-such-job || true)" = "no-such-job not found" ] || fail "cancel unknown"
+  # PoSt inputs (tests/engine/post_kind_test.cpp and the post_e2e case prove real ones): the registered
+  # proof by number or name, checked against the kind; the vanilla file's blobs decoded per sector.
   echo '["eA=="]' > vanilla.json
   out=$(B single -t winning --vanilla vanilla.json || true)
-  echo "$out" | grep -q '^status:    FAILED$' && echo "$out" | grep -q '^error:     not supported yet: winning-post' || fail "winning: $out"
+  echo "$out" | grep -q '^status:    FAILED$' && echo "$out" | grep -q '^error:     winning-post: vanilla_proofs\[0\]: ' || fail "winning: $out"
+  out=$(B single -t wpost --registered-proof 0 --vanilla vanilla.json || true)
+  echo "$out" | grep -q '^error:     window-post: registered_proof 0 is StackedDrgWinning2KiBV1, a winning-post proof (window-post takes 5-14)$' || fail "wpost code 0: $out"
+  out=$(B single -t wpost --registered-proof StackedDrgWindow2KiBV1_2 --sector-size 2048 --vanilla vanilla.json --randomness "$(printf 'ff%.0s' $(seq 32))" || true)
+  echo "$out" | grep -q '^error:     window-post: randomness: not a field element' || fail "wpost randomness: $out"
+  set +e; out=$(B single -t wpost --registered-proof StackedDrgWindow3KiBV1 --vanilla vanilla.json 2>&1); rc=$?; set -e
+  [ "$rc" = 2 ] && echo "$out" | grep -q -- "--registered-proof: unknown registered PoSt proof 'StackedDrgWindow3KiBV1'" || fail "bad proof name: $out"
+  set +e; out=$(B single -t wpost --vanilla vanilla.json --randomness abc 2>&1); rc=$?; set -e
+  [ "$rc" = 2 ] && echo "$out" | grep -q -- '--randomness: odd number of hex digits' || fail "bad randomness: $out"
   out=$(B single -t bogus 2>&1 || true)
   echo "$out" | grep -q 'unknown proof type: bogus. Use: porep, snap, wpost, winning, generic' || fail "bad type: $out"
   set +e; B single -t generic --circuit-id nope --wtns "$FIX/bits/witness.wtns" > nope.txt; rc=$?; set -e

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <condition_variable>
 #include <cstdio>
 #include <filesystem>
@@ -13,7 +14,8 @@
 
 #include "apps/cuzk-bench/common.hpp"
 #include "base/hex.hpp"
-#include "formats/base64.hpp"
+#include "filecoin/post/config.hpp"
+#include "filecoin/post/vanilla.hpp"
 #include "engine/kinds/builtin_kinds.hpp"
 #include "engine/process_memory.hpp"
 #include "engine/units.hpp"
@@ -63,6 +65,20 @@ Result<std::uint32_t> parse_type(const std::string& t) {
   return Error{"unknown proof type: " + t + ". Use: " + names};
 }
 
+// --registered-proof: a number as it is; for PoSt also a registered-proof name; empty: the kind's default.
+static Result<std::uint64_t> registered_proof_code(const std::string& text, std::uint32_t kind) {
+  const bool wpost = kind == std::uint32_t(engine::ProofKind::kWindowPoSt);
+  const bool winning = kind == std::uint32_t(engine::ProofKind::kWinningPoSt);
+  if (text.empty()) return wpost ? 13 : winning ? 3 : 0;
+  std::uint64_t code = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), code);
+  if (ec == std::errc() && end == text.data() + text.size()) return code;
+  if (!wpost && !winning) return Error{"--registered-proof: expected a number, got '" + text + "'"};
+  auto c = filecoin::post::post_config_by_name(text);
+  if (!c) return Error{"--registered-proof: " + c.error()};
+  return std::uint64_t((*c)->code);
+}
+
 // The request for the inputs of `a`, with the c1_index-th --c1 file.
 Result<engine::ProofRequest> build_request(const ProofArgs& a, std::size_t c1_index) {
   auto kind = parse_type(a.type);
@@ -71,7 +87,9 @@ Result<engine::ProofRequest> build_request(const ProofArgs& a, std::size_t c1_in
   r.proof_kind = *kind;
   r.request_id = a.request_id;
   r.sector_size = a.sector_size;
-  r.registered_proof = a.registered_proof;
+  auto code = registered_proof_code(a.registered_proof, *kind);
+  if (!code) return Error{code.error()};
+  r.registered_proof = *code;
   r.sector_number = a.sector_num;
   r.miner_id = a.miner_id;
   r.partition_index = a.partition;
@@ -93,23 +111,10 @@ Result<engine::ProofRequest> build_request(const ProofArgs& a, std::size_t c1_in
     auto v = read_file(a.vanilla);
     if (!v) return Error{"--vanilla: " + v.error()};
     // Go's json.Marshal([][]byte): an array of base64 strings; otherwise the file is one proof.
-    json j = json::parse(*v, nullptr, false);
-    bool parsed = false;
-    if (j.is_array()) {
-      std::vector<std::string> proofs;
-      parsed = true;
-      for (auto& e : j) {
-        auto bytes = e.is_string() ? formats::base64_decode(e.get_ref<const std::string&>())
-                                   : Result<std::vector<std::uint8_t>>(Error{"not a string"});
-        if (!bytes) {
-          parsed = false;
-          break;
-        }
-        proofs.emplace_back(bytes->begin(), bytes->end());
-      }
-      if (parsed) r.vanilla_proofs = std::move(proofs);
-    }
-    if (!parsed) r.vanilla_proofs = {std::move(*v)};
+    auto blobs = filecoin::post::read_vanilla_blobs(
+        std::span(reinterpret_cast<const std::uint8_t*>(v->data()), v->size()));
+    if (!blobs) return Error{"--vanilla: " + a.vanilla + ": " + blobs.error()};
+    for (const auto& b : *blobs) r.vanilla_proofs.emplace_back(b.begin(), b.end());
   }
   if (!a.randomness.empty()) {
     auto h = hex_decode("--randomness", a.randomness);
@@ -183,14 +188,15 @@ void add_proof_options(CLI::App* sub, ProofArgs& a, bool batch) {
     sub->add_option("--c1", a.c1, "PoRep: a C1 file (Curio's wrapper JSON, C1 JSON or bincode); repeat it to cycle over sectors");
   } else {
     sub->add_option("--c1", a.c1, "PoRep: a C1 file (Curio's wrapper JSON, C1 JSON or bincode)");
-    sub->add_option("--out", a.out, "write the proof bytes (192 per partition) to this file");
+    sub->add_option("-o,--out", a.out, "write the proof bytes (192 per partition) to this file");
   }
   sub->add_option("--vanilla", a.vanilla, "PoSt/Snap: JSON array of base64 vanilla proofs (or one raw proof)");
-  sub->add_option("--registered-proof", a.registered_proof, "registered proof type")->capture_default_str();
+  sub->add_option("--registered-proof", a.registered_proof,
+                  "registered proof: a number, or for PoSt a name (default: wpost 13, winning 3, else 0)");
   sub->add_option("--sector-num", a.sector_num, "sector number")->capture_default_str();
   sub->add_option("--miner-id", a.miner_id, "miner actor id")->capture_default_str();
   sub->add_option("--sector-size", a.sector_size, "sector size in bytes (0: taken from the input)")->capture_default_str();
-  if (!batch) sub->add_option("--partition", a.partition, "WindowPoSt partition index")->capture_default_str();
+  sub->add_option("--partition", a.partition, "WindowPoSt partition index")->capture_default_str();
   sub->add_option("--randomness", a.randomness, "32 bytes hex (PoSt; zeros when omitted)");
   sub->add_option("--comm-r-old", a.comm_r_old, "Snap: 32 bytes hex");
   sub->add_option("--comm-r-new", a.comm_r_new, "Snap: 32 bytes hex");

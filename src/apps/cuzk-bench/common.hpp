@@ -36,7 +36,10 @@ struct ProofArgs {
   std::string vanilla;
   std::string out;         // single: write the proof bytes here
   std::string proofs_dir;  // batch: write every completed proof here (and index.tsv)
-  std::uint64_t registered_proof = 0, sector_num = 1, miner_id = 1000, sector_size = 0;
+  // A number, or for PoSt a registered-proof name (StackedDrgWindow32GiBV1_1, …V1_2 aliases); empty:
+  // wpost 13 and winning 3 (32 GiB, the Rust gen-vanilla defaults), 0 for the other kinds.
+  std::string registered_proof;
+  std::uint64_t sector_num = 1, miner_id = 1000, sector_size = 0;
   std::uint32_t partition = 0;
   std::string randomness, comm_r_old, comm_r_new, comm_d_new;
   std::string circuit_id, wtns, wtns_path;

@@ -10,7 +10,9 @@
 //
 // TYPE: porep | snap | wpost | winning (Filecoin; the inputs are --c1 / --vanilla and the hex
 // fields; `batch` takes --c1 more than once and cycles over the files, so a run proves different
-// sectors instead of replaying one input) or generic (--circuit-id ID with --wtns FILE, sent inline, or --wtns-path PATH, read by
+// sectors instead of replaying one input; PoSt: --vanilla FILE (a JSON array of base64
+// FallbackPoStSectorProofs or one raw bincode proof) --randomness HEX [--registered-proof N|NAME,
+// default wpost 13, winning 3] [--partition K] [--miner-id N]) or generic (--circuit-id ID with --wtns FILE, sent inline, or --wtns-path PATH, read by
 // the daemon). Exit status: 0 when every proof completed, 1 when any did not, 2 on usage or
 #include <CLI/CLI.hpp>
 #include <cstdio>
