@@ -230,16 +230,6 @@ TEST(PostVanillaFile, RawOrJsonBase64) {
   auto back = read_vanilla_blobs({reinterpret_cast<const std::uint8_t*>(json.data()), json.size()});
   ASSERT_TRUE(back) << back.error();
   EXPECT_EQ(*back, two);
-  // A raw proof whose sector id's low byte is '[' (sector 91) is still one raw proof.
-  auto p91 = parse_sector_proof(blob, *post_config_by_code(8).value(), 0);
-  ASSERT_TRUE(p91) << p91.error();
-  p91->sector_id = 91;
-  const auto blob91 = write_sector_proof(*p91);
-  ASSERT_EQ(blob91[0], '[');
-  auto raw91 = read_vanilla_blobs(blob91);
-  ASSERT_TRUE(raw91) << raw91.error();
-  ASSERT_EQ(raw91->size(), 1u);
-  EXPECT_EQ((*raw91)[0], blob91);
   const std::string bad = "[\"@@@\"]";
   EXPECT_FALSE(read_vanilla_blobs({reinterpret_cast<const std::uint8_t*>(bad.data()), bad.size()}));
   const std::string notarr = "[1,2]";

@@ -1,6 +1,5 @@
 #include "filecoin/post/vanilla.hpp"
 
-#include <algorithm>
 #include <stdexcept>
 
 #include "filecoin/common/merkle_proof_fields.hpp"
@@ -111,12 +110,7 @@ Result<std::vector<std::vector<std::uint8_t>>> read_vanilla_blobs(std::span<cons
   while (i < file.size() && (file[i] == ' ' || file[i] == '\n' || file[i] == '\r' || file[i] == '\t')) ++i;
   std::vector<std::vector<std::uint8_t>> out;
   if (i == file.size()) return Error{"the vanilla-proof file is empty"};
-  // JSON text has no control bytes besides whitespace; a bincode proof always has (its u64 lengths),
-  // also when its sector id's low byte is '[' (sector 91, 347, ...).
-  const bool binary = std::any_of(file.begin(), file.end(), [](std::uint8_t c) {
-    return c < 0x20 && c != ' ' && c != '\n' && c != '\r' && c != '\t';
-  });
-  if (file[i] != '[' || binary) {  // raw bincode: one sector proof
+  if (file[i] != '[') {  // raw bincode: one sector proof
     out.emplace_back(file.begin(), file.end());
     return out;
   }
