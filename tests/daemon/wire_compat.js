@@ -119,8 +119,10 @@ async function main() {
   ok(res.status === 'FAILED' && res.error_message.startsWith('porep-c2: vanilla_proof: bincode: '), 'Prove PoRep garbage vanilla proof: FAILED', res.error_message);
   res = (await call(curio, 'Prove', { submit: { proof_kind: 'WINNING_POST', randomness: Buffer.alloc(5), vanilla_proofs: [Buffer.from('x')] } })).result;
   ok(res.status === 'FAILED' && res.error_message.includes('randomness must be 32 bytes, got 5'), 'Prove WinningPoSt short randomness: FAILED', res.error_message);
-  res = (await call(curio, 'Prove', { submit: { proof_kind: 'WINDOW_POST_PARTITION', randomness: Buffer.alloc(32), vanilla_proofs: [Buffer.from('x')], partition_index: 1 } })).result;
-  ok(res.status === 'FAILED' && res.error_message.includes('not supported yet: window-post'), 'Prove WindowPoSt: FAILED not supported yet', res.error_message);
+  res = (await call(curio, 'Prove', { submit: { proof_kind: 'WINDOW_POST_PARTITION', sector_size: '34359738368', registered_proof: '13', randomness: Buffer.alloc(32), vanilla_proofs: [Buffer.from('x')], partition_index: 1 } })).result;
+  ok(res.status === 'FAILED' && res.error_message.startsWith('window-post: vanilla_proofs[0]: '), 'Prove WindowPoSt garbage vanilla proof: FAILED naming the field', res.error_message);
+  res = (await call(curio, 'Prove', { submit: { proof_kind: 'WINDOW_POST_PARTITION', registered_proof: '3', randomness: Buffer.alloc(32), vanilla_proofs: [Buffer.from('x')] } })).result;
+  ok(res.status === 'FAILED' && res.error_message.startsWith('window-post: registered_proof 3 is StackedDrgWinning32GiBV1, a winning-post proof'), 'Prove WindowPoSt with a Winning code: FAILED', res.error_message);
   res = (await call(curio, 'Prove', { submit: { proof_kind: 'SNAP_DEALS_UPDATE', vanilla_proofs: [Buffer.from('p')], comm_r_old: Buffer.alloc(32), comm_r_new: Buffer.alloc(32), comm_d_new: Buffer.alloc(3) } })).result;
   ok(res.status === 'FAILED' && res.error_message.includes('comm_d_new must be 32 bytes'), 'Prove SnapDeals short commitment: FAILED', res.error_message);
   res = (await call(curio, 'Prove', { submit: { proof_kind: 7 } })).result;

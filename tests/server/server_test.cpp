@@ -185,12 +185,13 @@ TEST_F(ServerTest, SubmitAwaitCancelAndErrors) {
     grpc::ClientContext ctx;
     pb::ProveRequest req;
     req.mutable_submit()->set_proof_kind(pb::WINDOW_POST_PARTITION);
+    req.mutable_submit()->set_registered_proof(13);
     req.mutable_submit()->set_randomness(std::string(32, '\0'));
     req.mutable_submit()->add_vanilla_proofs("x");
     pb::ProveResponse resp;
     ASSERT_TRUE(tcp_->Prove(&ctx, req, &resp).ok());
     EXPECT_EQ(resp.result().status(), pb::AwaitProofResponse::FAILED);
-    EXPECT_NE(resp.result().error_message().find("not supported yet: window-post"), std::string::npos);
+    EXPECT_EQ(resp.result().error_message().rfind("window-post: vanilla_proofs[0]: ", 0), 0u) << resp.result().error_message();
   }
 }
 
