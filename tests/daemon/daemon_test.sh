@@ -333,6 +333,64 @@ param_cache = \"$PARAMS\""
   stop_daemon 60
   ;;
 
+post_e2e)
+  # WindowPoSt (V1_1, two sectors) and WinningPoSt end to end at 2 KiB: TEST-ONLY keys from `cuzk
+  # setup`, sectors sealed by `cuzk seal`, vanilla proofs from `cuzk gen-vanilla`, proved through the
+  # daemon (WINDOW_POST_PARTITION / WINNING_POST from cuzk-bench), verified by `cuzk verify-post`.
+  : "${CUZK:?}"
+  hex() { printf "%064x" "$1"; }
+  RAND=$(printf '%02x' $(seq 1 31))00  # 32 bytes, byte 31 = 0: a field element
+  OTHER=$(printf '%02x' $(seq 2 32))00
+  "$CUZK" setup --registered-proof StackedDrgWindow2KiBV1_1 --out params --seed 5 > setup.txt 2>&1 || fail "cuzk setup (window): $(cat setup.txt)"
+  "$CUZK" setup --registered-proof StackedDrgWinning2KiBV1 --out params --seed 6 > setup.txt 2>&1 || fail "cuzk setup (winning): $(cat setup.txt)"
+  for i in 31 32; do
+    "$CUZK" seal --registered-proof StackedDrg2KiBV1_1 --random --rng-seed "$i" --ticket "$(hex "$i")" --seed "$(hex $((i + 100)))" \
+      --miner-id 1000 --sector-id "$i" --out "s$i" > /dev/null || fail "cuzk seal $i"
+  done
+  "$CUZK" gen-vanilla window-post --registered-proof StackedDrgWindow2KiBV1_1 --sector s31 --sector s32 --miner-id 1000 \
+    --randomness "$RAND" -o wpost.json > /dev/null || fail "gen-vanilla window-post"
+  "$CUZK" gen-vanilla winning-post --registered-proof StackedDrgWinning2KiBV1 --sector s31 --miner-id 1000 \
+    --randomness "$RAND" -o winning.json > /dev/null || fail "gen-vanilla winning-post"
+  write_config cuzk.toml "[srs]
+param_cache = \"$WORK/params\"
+preload = [\"wpost-2k\"]"
+  sed -i 's/^total_budget = "1GiB"$/total_budget = "4GiB"/' cuzk.toml
+  start_daemon cuzk.toml
+  status_json | jq -e '.loaded_srs[] | select(.circuit_id == "wpost-2k") | .tier_name == "host"' > /dev/null \
+    || fail "srs.preload wpost-2k: $(status_json | jq -c .loaded_srs)"
+  pass "srs.preload = [\"wpost-2k\"]: the PoSt key decoded at start-up"
+  B() { "$BENCH" -a "$GRPC_UNIX" "$@"; }
+  V() { "$CUZK" verify-post --registered-proof "$1" --miner-id 1000 --randomness "$2" --vanilla "$3" --params params --proof "$4"; }
+  timeout 300 "$BENCH" -a "$GRPC_UNIX" single -t wpost --registered-proof 10 --vanilla wpost.json --randomness "$RAND" \
+    --out wpost.bin > single.txt || fail "wpost single: $(cat single.txt)"
+  grep -q '^status:    COMPLETED$' single.txt && grep -Eq '^proof:     192 bytes \(hex: [0-9a-f]{384}\)$' single.txt \
+    || fail "wpost single output: $(cat single.txt)"
+  out=$(V StackedDrgWindow2KiBV1_1 "$RAND" wpost.json wpost.bin) || fail "verify-post window: $out"
+  echo "$out" | grep -q '^OK' || fail "verify-post window: $out"
+  set +e; out=$(V StackedDrgWindow2KiBV1_1 "$OTHER" wpost.json wpost.bin); rc=$?; set -e
+  [ "$rc" = 1 ] && echo "$out" | grep -q '^INVALID' || fail "verify-post accepted the window proof for other randomness: rc=$rc $out"
+  pass "Prove WINDOW_POST_PARTITION (code 10, 2 sectors): accepted by cuzk verify-post, not for other randomness"
+  timeout 300 "$BENCH" -a "$GRPC_UNIX" single -t winning --registered-proof StackedDrgWinning2KiBV1 --vanilla winning.json \
+    --randomness "$RAND" -o winning.bin > single.txt || fail "winning single: $(cat single.txt)"
+  grep -q '^status:    COMPLETED$' single.txt || fail "winning single output: $(cat single.txt)"
+  out=$(V StackedDrgWinning2KiBV1 "$RAND" winning.json winning.bin) || fail "verify-post winning: $out"
+  echo "$out" | grep -q '^OK' || fail "verify-post winning: $out"
+  pass "Prove WINNING_POST (code 0): accepted by cuzk verify-post"
+  # Two window-post jobs in flight at once, proofs written by --proofs-dir.
+  timeout 300 "$BENCH" -a "$GRPC_UNIX" batch -t wpost --registered-proof StackedDrgWindow2KiBV1_2 --vanilla wpost.json \
+    --randomness "$RAND" -c 2 -j 2 --proofs-dir pd > batch.txt || fail "wpost batch: $(cat batch.txt)"
+  grep -q '^completed:     2$' batch.txt || fail "wpost batch: $(cat batch.txt)"
+  for n in 1 2; do
+    out=$(V StackedDrgWindow2KiBV1_1 "$RAND" wpost.json "pd/proof-$n.bin") || fail "verify-post batch proof $n: $out"
+  done
+  # A tampered vanilla proof: FAILED naming the sector, nothing proved.
+  jq -c '.[1] |= (.[0:40] + (if .[40:41] == "A" then "B" else "A" end) + .[41:])' wpost.json > bad.json
+  set +e; B single -t wpost --registered-proof 10 --vanilla bad.json --randomness "$RAND" > bad.txt; rc=$?; set -e
+  [ "$rc" = 1 ] && grep -Eq '^error:     window-post: vanilla_proofs\[1\]' bad.txt || fail "tampered vanilla: rc=$rc $(cat bad.txt)"
+  pass "batch -t wpost -c 2 -j 2: both proofs verify; a tampered vanilla proof FAILED naming vanilla_proofs[1]"
+  stop_daemon 60
+  ;;
+
 config_errors)
   cat > bad.toml <<TOML
 [memory]

@@ -4,7 +4,8 @@
 // proofs (testkit/post_vanilla.hpp). Window V1 (code 5, partitions 0 and 1, one and two sectors),
 // Window V1_1 (code 10) and Winning (code 0) jobs submitted at once all complete with 192 bytes that
 // the .vk file accepts (post::verify_post) and that are bound to their partition; malformed requests
-// fail naming the field, before any key is loaded, while the engine keeps serving; 64 GiB codes ask
+// fail naming the field, before any key is loaded, while the engine keeps serving (the key preloaded
+// by its id, as srs.preload names it); 64 GiB codes ask
 // for the 64 GiB keys (wpost-64g / winning-64g, never a 32 GiB key).
 #include <gtest/gtest.h>
 
@@ -280,8 +281,12 @@ TEST(PostKind, MalformedRequestsFailNamingTheFieldAndTheEngineKeepsServing) {
     auto info = key_info(e, id);
     EXPECT_TRUE(!info || info->tier == SrsTier::kCold) << id << ": no key is touched by a refused request";
   }
-  // Still serving: the good request completes.
+  // Still serving: the good request completes, with the key preloaded by its id as `srs.preload`
+  // names it (the Rust daemon's wpost-<size> ids).
   write_test_keys(post::PostType::kWindow);
+  auto pre = e.srs().preload("wpost-2k");
+  ASSERT_TRUE(pre) << pre.error();
+  EXPECT_EQ(key_info(e, "wpost-2k")->tier, SrsTier::kHost);
   JobResult ok = e.prove(good.req);
   ASSERT_EQ(ok.status, ResultStatus::kCompleted) << ok.error;
   auto v = verify_with_vk(good, ok.proof);
