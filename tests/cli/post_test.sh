@@ -142,6 +142,11 @@ EOF
   ;;
 post_window)
   need_params
+  # `cuzk setup` under the proofs-api alias writes the same official file (seed 7, as the fixture).
+  expect_exit 0 "$CUZK" setup --registered-proof StackedDrgWindow2KiBV1_2 --out alias --seed 7
+  [ "$(head -1 out.txt)" = "alias/$WINDOW_STEM.params" ] || die "setup wrote $(head -1 out.txt)"
+  cmp -s "alias/$WINDOW_STEM.vk" "params/$WINDOW_STEM.vk" || die "the alias' vk differs from the fixture's"
+  ok "setup --registered-proof StackedDrgWindow2KiBV1_2: the official 2 KiB WindowPoSt files, vk = the fixture's"
   seal 3; seal 9
   flow w5p0 StackedDrgWindow2KiBV1 0 s9 s3
   flow w5p1 StackedDrgWindow2KiBV1 1 s3 s9
