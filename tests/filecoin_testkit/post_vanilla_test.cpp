@@ -211,6 +211,22 @@ TEST(SyntheticPost, TestSizeWitnessSatisfiesTheShape) {
   }
 }
 
+// A raw bincode proof of sector 91 starts with '[' (0x5b), as a JSON file does: still read as bincode.
+TEST(SyntheticPost, VanillaFilesOfSector91) {
+  const auto proofs = synthetic_post_vanilla(cfg(5), 1, randomness(4), 0, 91, 1);
+  const auto raw = post::write_sector_proof(proofs[0]);
+  ASSERT_EQ(raw[0], '[');
+  auto blobs = post::read_vanilla_blobs(raw);
+  ASSERT_TRUE(blobs) << blobs.error();
+  ASSERT_EQ(blobs->size(), 1u);
+  EXPECT_EQ((*blobs)[0], raw);
+  const std::string json = post::write_vanilla_json(std::vector<std::vector<std::uint8_t>>{raw, raw});
+  auto from_json = post::read_vanilla_blobs({reinterpret_cast<const std::uint8_t*>(json.data()), json.size()});
+  ASSERT_TRUE(from_json) << from_json.error();
+  ASSERT_EQ(from_json->size(), 2u);
+  EXPECT_EQ((*from_json)[1], raw);
+}
+
 TEST(SyntheticPost, RefusesImpossibleCounts) {
   EXPECT_THROW(synthetic_post_vanilla(cfg(0), 2, randomness(1), 0, 1, 0), std::invalid_argument);
   EXPECT_THROW(synthetic_post_vanilla(cfg(5), 3, randomness(1), 0, 1, 0), std::invalid_argument);
