@@ -335,14 +335,13 @@ param_cache = \"$PARAMS\""
 
 post_e2e)
   # WindowPoSt (V1_1, two sectors) and WinningPoSt end to end at 2 KiB: TEST-ONLY keys from `cuzk
-  # setup`, sectors sealed by `cuzk seal`, vanilla proofs from `cuzk gen-vanilla`, proved through the
-  # daemon (WINDOW_POST_PARTITION / WINNING_POST from cuzk-bench), verified by `cuzk verify-post`.
-  : "${CUZK:?}"
+  # setup --registered-proof StackedDrgWindow2KiBV1_1 / StackedDrgWinning2KiBV1` (fixture
+  # post_params_2k), sectors sealed by `cuzk seal`, vanilla proofs from `cuzk gen-vanilla`, proved
+  # through the daemon (WINDOW_POST_PARTITION / WINNING_POST from cuzk-bench), verified by `cuzk verify-post`.
+  : "${CUZK:?}" "${PARAMS:?}"
   hex() { printf "%064x" "$1"; }
   RAND=$(printf '%02x' $(seq 1 31))00  # 32 bytes, byte 31 = 0: a field element
   OTHER=$(printf '%02x' $(seq 2 32))00
-  "$CUZK" setup --registered-proof StackedDrgWindow2KiBV1_1 --out params --seed 5 > setup.txt 2>&1 || fail "cuzk setup (window): $(cat setup.txt)"
-  "$CUZK" setup --registered-proof StackedDrgWinning2KiBV1 --out params --seed 6 > setup.txt 2>&1 || fail "cuzk setup (winning): $(cat setup.txt)"
   for i in 31 32; do
     "$CUZK" seal --registered-proof StackedDrg2KiBV1_1 --random --rng-seed "$i" --ticket "$(hex "$i")" --seed "$(hex $((i + 100)))" \
       --miner-id 1000 --sector-id "$i" --out "s$i" > /dev/null || fail "cuzk seal $i"
@@ -352,7 +351,7 @@ post_e2e)
   "$CUZK" gen-vanilla winning-post --registered-proof StackedDrgWinning2KiBV1 --sector s31 --miner-id 1000 \
     --randomness "$RAND" -o winning.json > /dev/null || fail "gen-vanilla winning-post"
   write_config cuzk.toml "[srs]
-param_cache = \"$WORK/params\"
+param_cache = \"$PARAMS\"
 preload = [\"wpost-2k\"]"
   sed -i 's/^total_budget = "1GiB"$/total_budget = "4GiB"/' cuzk.toml
   start_daemon cuzk.toml
@@ -360,7 +359,7 @@ preload = [\"wpost-2k\"]"
     || fail "srs.preload wpost-2k: $(status_json | jq -c .loaded_srs)"
   pass "srs.preload = [\"wpost-2k\"]: the PoSt key decoded at start-up"
   B() { "$BENCH" -a "$GRPC_UNIX" "$@"; }
-  V() { "$CUZK" verify-post --registered-proof "$1" --miner-id 1000 --randomness "$2" --vanilla "$3" --params params --proof "$4"; }
+  V() { "$CUZK" verify-post --registered-proof "$1" --miner-id 1000 --randomness "$2" --vanilla "$3" --params "$PARAMS" --proof "$4"; }
   timeout 300 "$BENCH" -a "$GRPC_UNIX" single -t wpost --registered-proof 10 --vanilla wpost.json --randomness "$RAND" \
     --out wpost.bin > single.txt || fail "wpost single: $(cat single.txt)"
   grep -q '^status:    COMPLETED$' single.txt && grep -Eq '^proof:     192 bytes \(hex: [0-9a-f]{384}\)$' single.txt \

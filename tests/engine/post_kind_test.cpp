@@ -1,7 +1,8 @@
 // WindowPoSt and WinningPoSt through the engine on the CPU backend (engine/kinds/post_kind.cpp):
-// TEST-ONLY 2 KiB keys written here under the official names (seeded toxic waste, the recorded
-// partition shape cached beside them as the daemon's loader expects), SYNTHETIC TEST DATA vanilla
-// proofs (testkit/post_vanilla.hpp). Window V1 (code 5, partitions 0 and 1, one and two sectors),
+// the shared TEST-ONLY 2 KiB PoSt parameters (CUZK_POST_PARAMS_2K, ctest fixture post_params_2k), or,
+// when the binary runs alone, keys written here under the official names (seeded toxic waste, the
+// recorded partition shape cached beside them as the daemon's loader expects); SYNTHETIC TEST DATA
+// vanilla proofs (testkit/post_vanilla.hpp). Window V1 (code 5, partitions 0 and 1, one and two sectors),
 // Window V1_1 (code 10) and Winning (code 0) jobs submitted at once all complete with 192 bytes that
 // the .vk file accepts (post::verify_post) and that are bound to their partition; malformed requests
 // fail naming the field, before any key is loaded, while the engine keeps serving (the key preloaded
@@ -10,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <mutex>
 #include <optional>
@@ -47,14 +49,34 @@ filecoin::Bytes32 randomness(std::uint8_t v) {
   return r;
 }
 
-// Per process (ctest runs each test in its own), removed at exit.
+bool has_keys(const std::string& dir) {
+  for (std::uint32_t code : {10u, 0u}) {
+    auto paths = params::param_paths(cfg(code).family(), 2048, dir);
+    if (!paths || !std::filesystem::is_regular_file(paths->params) || !std::filesystem::is_regular_file(paths->vk))
+      return false;
+  }
+  return true;
+}
+
+// The shared TEST-ONLY 2 KiB PoSt parameters (ctest fixture post_params_2k, `cuzk setup`) when
+// CUZK_POST_PARAMS_2K names a folder that has them; else a folder of this process (removed at exit)
+// where write_test_keys writes them.
 std::string key_dir() {
   struct Dir {
-    std::string path =
-        (std::filesystem::temp_directory_path() / ("cuzk_engine_post_test_" + std::to_string(::getpid()))).string();
+    std::string path;
+    bool own = false;
+    Dir() {
+      const char* env = std::getenv("CUZK_POST_PARAMS_2K");
+      if (env && *env && has_keys(env)) {
+        path = env;
+      } else {
+        own = true;
+        path = (std::filesystem::temp_directory_path() / ("cuzk_engine_post_test_" + std::to_string(::getpid()))).string();
+      }
+    }
     ~Dir() {
       std::error_code ec;
-      std::filesystem::remove_all(path, ec);
+      if (own) std::filesystem::remove_all(path, ec);
     }
   };
   static const Dir dir;
@@ -74,6 +96,7 @@ void write_test_keys(post::PostType type) {
   const post::PostConfig& c = cfg(type == post::PostType::kWinning ? 0 : 10);
   auto paths = params::param_paths(c.family(), c.sector_size, key_dir());
   ASSERT_TRUE(paths) << paths.error();
+  if (std::filesystem::is_regular_file(paths->params) && std::filesystem::is_regular_file(paths->vk)) return;
   auto load = post::load_or_record_post_shape(c, filecoin::shape_cache_path(paths->params));
   EXPECT_EQ(load.source, filecoin::ShapeLoad::Source::kRecordedSaved) << load.note;
   const groth16::R1csShape& shape = load.shape;
