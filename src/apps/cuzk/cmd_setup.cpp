@@ -2,7 +2,9 @@
 // waste (here: anyone who knows --seed) can forge proofs; production keys come from a ceremony.
 //   --r1cs C.r1cs --zkey C.zkey [--vk-json vk.json]   snarkjs layout (provable by snarkjs too)
 //   --r1cs C.r1cs --out DIR                           bellperson layout: DIR/C.params, DIR/C.vk
-//   --registered-proof NAME --out DIR                 a PoRep partition circuit, official file names
+//   --registered-proof NAME --out DIR                 a PoRep or PoSt partition circuit, official file
+//                                                     names (StackedDrg2KiBV1_1, StackedDrgWindow2KiBV1_1,
+//                                                     StackedDrgWinning2KiBV1, the …V1_2 aliases)
 // The bellperson files are written section by section (formats/bellperson/test_params_writer.hpp), so
 // a 32 GiB PoRep key (~47 GB) never sits in memory. The fixed-base products run on the GPU when this
 // is a CUDA build and a device is present (--gpu auto), else on the CPU threads.
@@ -27,6 +29,7 @@
 #endif
 #if __has_include("filecoin/testkit/test_params.hpp")
 #include "apps/cuzk/environment.hpp"
+#include "filecoin/post/config.hpp"
 #include "filecoin/testkit/test_params.hpp"
 #define CUZK_HAVE_C2 1
 #endif
@@ -75,35 +78,53 @@ void print_detail(const formats::bellperson::TestParamsReport& d) {
 }
 #endif
 
-int run_setup_porep(const SetupArgs& args) {
+int run_setup_registered(const SetupArgs& args) {
   const std::string cmd = "setup";
 #ifdef CUZK_HAVE_C2
   if (args.out_dir.empty()) return fail(cmd, "--registered-proof needs --out DIR");
   if (!args.zkey.empty() || !args.r1cs.empty()) return fail(cmd, "--registered-proof excludes --r1cs and --zkey");
-  const filecoin::porep::PorepConfig* config = nullptr;
+  // PoRep names first (StackedDrg2KiBV1_1, …), then PoSt names (StackedDrgWindow…, StackedDrgWinning…,
+  // the …V1_2 aliases). Numeric codes are not taken: PoRep ids and PoSt codes overlap.
+  const filecoin::porep::PorepConfig* porep_config = nullptr;
+  const filecoin::post::PostConfig* post_config = nullptr;
+  const std::string& name = args.registered_proof;
   try {
-    config = &filecoin::porep::porep_config_by_name(args.registered_proof);
-  } catch (const std::invalid_argument& e) {
-    return fail(cmd, e.what());
+    porep_config = &filecoin::porep::porep_config_by_name(name);
+  } catch (const std::invalid_argument&) {
+    auto pc = filecoin::post::post_config_by_name(name);
+    if (!pc || name.find_first_not_of("0123456789") == std::string::npos)
+      return fail(cmd, "unknown registered proof '" + name +
+                           "': give a PoRep name (StackedDrg2KiBV1_1, …) or a PoSt name (StackedDrgWindow2KiBV1_1, "
+                           "StackedDrgWinning2KiBV1, …)");
+    post_config = *pc;
   }
   auto mul = make_multiplier(args.gpu);
   if (!mul) return fail(cmd, mul.error());
   auto toxic = args.seed ? groth16::ToxicWaste::from_seed(*args.seed) : groth16::ToxicWaste::random();
   std::fprintf(stderr, kTestOnlyBanner, args.seed ? "from --seed, i.e. public" : "random and discarded");
   filecoin::testkit::SetupReport rep;
-  filecoin::testkit::PorepSetupOptions opt;
+  filecoin::testkit::TestSetupOptions opt;
   opt.shape_cache = shape_cache_policy();
   opt.multiplier = mul->get();
-  auto paths = filecoin::testkit::write_porep_test_params(*config, args.out_dir, toxic, &rep, opt);
-  if (!paths) return fail(cmd, paths.error());
+  filecoin::params::ParamPaths paths;
+  if (porep_config) {
+    auto p = filecoin::testkit::write_porep_test_params(*porep_config, args.out_dir, toxic, &rep, opt);
+    if (!p) return fail(cmd, p.error());
+    paths = {p->params, p->vk, p->meta};
+  } else {
+    auto p = filecoin::testkit::write_post_test_params(*post_config, args.out_dir, toxic, &rep, opt);
+    if (!p) return fail(cmd, p.error());
+    paths = *p;
+  }
+  const std::string& config_name = porep_config ? porep_config->name : post_config->name;
   std::fprintf(stderr,
                "cuzk setup: %s partition: %zu rows (with input rows), %zu inputs, %zu aux, domain 2^%u; "
                "shape %.1f s (%s, %.2f GB)\n",
-               config->name.c_str(), rep.rows, rep.inputs, rep.aux, rep.domain_log2, rep.shape_s, rep.shape_source.c_str(),
+               config_name.c_str(), rep.rows, rep.inputs, rep.aux, rep.domain_log2, rep.shape_s, rep.shape_source.c_str(),
                rep.shape_bytes / 1e9);
   print_detail(rep.detail);
   std::fprintf(stderr, "cuzk setup: keys %.1f s, write (waits) %.1f s\n", rep.keygen_s, rep.write_s);
-  std::printf("%s\n%s\n%s\n", paths->params.c_str(), paths->vk.c_str(), paths->meta.c_str());
+  std::printf("%s\n%s\n%s\n", paths.params.c_str(), paths.vk.c_str(), paths.meta.c_str());
   return kExitOk;
 #else
   return fail(cmd, "--registered-proof is not supported in this build");
@@ -112,7 +133,7 @@ int run_setup_porep(const SetupArgs& args) {
 
 int run_setup(const SetupArgs& args) {
   const std::string cmd = "setup";
-  if (!args.registered_proof.empty()) return run_setup_porep(args);
+  if (!args.registered_proof.empty()) return run_setup_registered(args);
   if (args.r1cs.empty()) return fail(cmd, "give --r1cs FILE or --registered-proof NAME");
   if (args.zkey.empty() && args.out_dir.empty()) return fail(cmd, "give --zkey FILE and/or --out DIR");
   Stopwatch clock;
@@ -166,7 +187,8 @@ void register_setup(CLI::App& app, int& exit_code) {
       "setup", "TEST-ONLY Groth16 parameters for a circuit from random toxic waste (never for production)");
   sub->add_option("--r1cs", args->r1cs, "circuit (circom .r1cs)")->check(CLI::ExistingFile);
   sub->add_option("--registered-proof", args->registered_proof,
-                  "a PoRep partition circuit (e.g. StackedDrg2KiBV1_1): writes DIR/v28-stacked-proof-of-replication-*");
+                  "a PoRep or PoSt partition circuit (StackedDrg2KiBV1_1, StackedDrgWindow2KiBV1_1, "
+                  "StackedDrgWinning2KiBV1, ...): writes DIR/v28-<official name>.{params,vk,meta}");
   sub->add_option("--zkey", args->zkey, "write a snarkjs-layout .zkey");
   sub->add_option("--vk-json", args->vk_json, "with --zkey: also write verification_key.json");
   sub->add_option("--out", args->out_dir, "write bellperson-layout DIR/<name>.params and DIR/<name>.vk");

@@ -42,6 +42,9 @@ int main(int argc, char** argv) {
   cuzk::cli::register_porep_c2(app, exit_code);
   cuzk::cli::register_seal(app, exit_code);
   cuzk::cli::register_gen_c1(app, exit_code);
+  cuzk::cli::register_post(app, exit_code);
+  cuzk::cli::register_gen_vanilla(app, exit_code);
+  cuzk::cli::register_post_prove(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

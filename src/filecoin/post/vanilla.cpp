@@ -1,5 +1,6 @@
 #include "filecoin/post/vanilla.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "filecoin/common/merkle_proof_fields.hpp"
@@ -110,7 +111,8 @@ Result<std::vector<std::vector<std::uint8_t>>> read_vanilla_blobs(std::span<cons
   while (i < file.size() && (file[i] == ' ' || file[i] == '\n' || file[i] == '\r' || file[i] == '\t')) ++i;
   std::vector<std::vector<std::uint8_t>> out;
   if (i == file.size()) return Error{"the vanilla-proof file is empty"};
-  if (file[i] != '[') {  // raw bincode: one sector proof
+  const bool has_nul = std::find(file.begin(), file.end(), std::uint8_t(0)) != file.end();
+  if (file[i] != '[' || has_nul) {  // raw bincode: one sector proof
     out.emplace_back(file.begin(), file.end());
     return out;
   }

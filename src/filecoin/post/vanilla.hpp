@@ -51,7 +51,9 @@ std::size_t expected_sector_proof_size(const PostConfig& config);
 
 // A vanilla-proof file as the tools take it: one raw bincode FallbackPoStSectorProof, or a JSON array
 // of base64 strings (what Curio's tooling and the Rust `cuzk-bench --vanilla` use). The blobs are
-// returned undecoded.
+// returned undecoded. JSON is a file whose first non-blank byte is '[' and that has no NUL byte: a
+// bincode proof always has NULs (the high bytes of its u64 lengths) but may start with '[' (sector
+// 91 = 0x5b).
 Result<std::vector<std::vector<std::uint8_t>>> read_vanilla_blobs(std::span<const std::uint8_t> file);
 // The JSON array form.
 std::string write_vanilla_json(std::span<const std::vector<std::uint8_t>> blobs);

@@ -20,6 +20,7 @@
 #include "filecoin/porep/ids.hpp"
 #include "filecoin/porep/labels.hpp"
 #include "filecoin/common/sha.hpp"
+#include "filecoin/testkit/sparse_tree.hpp"
 #include "filecoin/testkit/tree.hpp"
 #include "filecoin/testkit/vanilla.hpp"
 
@@ -82,79 +83,10 @@ class PeriodicShaTree {
   std::vector<Bytes32> upper_;  // h_k .. h_height
 };
 
-// A Poseidon tree (base-sub-top shape) of which only the opened paths exist: per level a map
-// index → value. Every group of `arity` children that contains a known node is completed with
-// pseudo-random siblings, hashed, and its parent becomes known one level up; a node shared by several
-// paths is computed once, so all paths agree on every node they share.
-class SparsePoseidonTree {
- public:
-  SparsePoseidonTree(const circuit::TreeShape& shape, std::unordered_map<std::uint64_t, Fr> leaves, Tag tag,
-                     std::uint64_t rng_seed)
-      : shape_(shape), arities_(shape.level_arities()) {
-    levels_.push_back(std::move(leaves));
-    for (std::size_t l = 0; l < arities_.size(); ++l) {
-      const std::size_t a = arities_[l];
-      std::vector<std::uint64_t> groups;
-      groups.reserve(levels_[l].size());
-      for (const auto& kv : levels_[l]) groups.push_back(kv.first / a);
-      std::sort(groups.begin(), groups.end());
-      groups.erase(std::unique(groups.begin(), groups.end()), groups.end());
-      auto& cur = levels_[l];
-      for (std::uint64_t g : groups)
-        for (std::uint64_t k = 0; k < a; ++k)
-          if (!cur.contains(g * a + k)) cur.emplace(g * a + k, fr_from_bytes(prf(tag, rng_seed, l, g * a + k)));
-      const circuit::PoseidonConstants& c = circuit::poseidon_constants(a);
-      std::vector<Fr> hashed(groups.size());
-      parallel_for(groups.size(), [&](std::size_t i) {
-        Fr xs[16];
-        for (std::size_t k = 0; k < a; ++k) xs[k] = cur.at(groups[i] * a + k);
-        hashed[i] = circuit::poseidon_hash(c, std::span<const Fr>(xs, a));
-      }, 8);
-      std::unordered_map<std::uint64_t, Fr> next;
-      next.reserve(groups.size());
-      for (std::size_t i = 0; i < groups.size(); ++i) next.emplace(groups[i], hashed[i]);
-      levels_.push_back(std::move(next));
-    }
-    if (levels_.back().size() != 1 || !levels_.back().contains(0))
-      throw std::logic_error("synthetic_c1: sparse tree did not end in one root");
-  }
-
-  const Fr& root() const { return levels_.back().at(0); }
-  std::size_t materialized() const {
-    std::size_t n = 0;
-    for (const auto& l : levels_) n += l.size();
-    return n;
-  }
-
-  porep::VanillaMerkleProof proof(std::uint64_t leaf) const {
-    if (!levels_.front().contains(leaf))
-      throw std::logic_error("synthetic_c1: no path to leaf " + std::to_string(leaf));
-    porep::VanillaMerkleProof p;
-    p.kind = shape_.top_arity ? porep::MerkleProofKind::kTop
-                              : shape_.sub_arity ? porep::MerkleProofKind::kSub : porep::MerkleProofKind::kSingle;
-    p.leaf = fr_to_bytes(levels_.front().at(leaf));
-    p.root = fr_to_bytes(root());
-    std::uint64_t index = leaf;
-    for (std::size_t l = 0; l < arities_.size(); ++l) {
-      const std::size_t a = arities_[l];
-      porep::PathElement e;
-      e.index = index % a;
-      const std::uint64_t first = index - e.index;
-      for (std::uint64_t k = 0; k < a; ++k)
-        if (k != e.index) e.hashes.push_back(fr_to_bytes(levels_[l].at(first + k)));
-      index /= a;
-      if (l < shape_.base_levels) p.base.push_back(std::move(e));
-      else if (shape_.sub_arity && l == shape_.base_levels) p.sub.push_back(std::move(e));
-      else p.top.push_back(std::move(e));
-    }
-    return p;
-  }
-
- private:
-  circuit::TreeShape shape_;
-  std::vector<std::size_t> arities_;
-  std::vector<std::unordered_map<std::uint64_t, Fr>> levels_;
-};
+// Pseudo-random siblings of a sparse tree (tag kTagTreeC or kTagTreeR), keyed by level and index.
+SparsePoseidonTree::SiblingFn tree_siblings(Tag tag, std::uint64_t rng_seed) {
+  return [tag, rng_seed](std::size_t level, std::uint64_t index) { return fr_from_bytes(prf(tag, rng_seed, level, index)); };
+}
 
 using Column = std::vector<Bytes32>;  // rows of layers 1..L
 
@@ -268,8 +200,8 @@ porep::C1Output synthetic_c1(const porep::PorepConfig& cfg, const SyntheticC1Opt
     for (std::uint64_t c : challenged)
       r_leaves.emplace(c, fr_from_bytes(columns.at(c)[L - 1]) + fr_from_bytes(tree_d.leaf(c)));
   }
-  const SparsePoseidonTree tree_c(shape, std::move(c_leaves), kTagTreeC, opt.rng_seed);
-  const SparsePoseidonTree tree_r(shape, std::move(r_leaves), kTagTreeR, opt.rng_seed);
+  const SparsePoseidonTree tree_c(shape, std::move(c_leaves), tree_siblings(kTagTreeC, opt.rng_seed));
+  const SparsePoseidonTree tree_r(shape, std::move(r_leaves), tree_siblings(kTagTreeR, opt.rng_seed));
   const Fr pair[2] = {tree_c.root(), tree_r.root()};
   const Bytes32 comm_r = fr_to_bytes(circuit::poseidon_hash(circuit::poseidon_constants(2), pair));
 

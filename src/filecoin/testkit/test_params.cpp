@@ -1,12 +1,13 @@
-// TEST-ONLY PoRep parameters (`cuzk setup --registered-proof`, the 2 KiB test fixture): keys from
-// known toxic waste for the partition circuit of a registered proof, written under the official
-// file names section by section (formats/bellperson/test_params_writer.hpp), never holding the whole key.
+// TEST-ONLY parameters (`cuzk setup --registered-proof`, the 2 KiB test fixtures): keys from known
+// toxic waste for the partition circuit of a registered proof, written under the official file names
+// section by section (formats/bellperson/test_params_writer.hpp), never holding the whole key.
 #include "filecoin/testkit/test_params.hpp"
 
 #include <chrono>
 #include <filesystem>
 
 #include "filecoin/porep/shape.hpp"
+#include "filecoin/post/shape.hpp"
 #include "formats/bellperson/writer.hpp"
 
 namespace cuzk::filecoin::testkit {
@@ -18,20 +19,18 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 }  // namespace
 
-using namespace porep;
-
-Result<PorepParamPaths> write_porep_test_params(const porep::PorepConfig& config, const std::string& dir,
-                                                const groth16::ToxicWaste& toxic, SetupReport* report,
-                                                const PorepSetupOptions& options) {
-  auto paths = porep_param_paths(config, dir);
-  if (!paths) return Error{paths.error()};
+Result<params::ParamPaths> write_test_params(const params::ParamConfig& param_config, const std::string& name,
+                                             const ShapeSource& shape_source, const std::string& dir,
+                                             const groth16::ToxicWaste& toxic, SetupReport* report,
+                                             const TestSetupOptions& options) {
+  const params::ParamPaths paths = params::param_paths(param_config, dir);
   SetupReport rep;
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return Error{dir + ": cannot create directory: " + ec.message()};
   auto t0 = std::chrono::steady_clock::now();
   // Cached beside the .params, where the daemon will look for it when it loads these keys.
-  auto shape_load = load_or_record_porep_shape(config, porep_shape_cache_path(paths->params), options.shape_cache);
+  ShapeLoad shape_load = shape_source(shape_cache_path(paths.params), options.shape_cache);
   const groth16::R1csShape shape = std::move(shape_load.shape);
   rep.shape_source = to_string(shape_load.source);
   rep.rows = shape.num_constraints();
@@ -45,15 +44,39 @@ Result<PorepParamPaths> write_porep_test_params(const porep::PorepConfig& config
   opt.threads = options.threads;
   opt.multiplier = options.multiplier;
   if (options.chunk) opt.chunk = options.chunk;
-  if (auto st = bp::write_test_params(shape, toxic, paths->params, paths->vk, opt, &rep.detail); !st) {
-    return Error{config.name + ": " + st.error()};
-  }
+  if (auto st = bp::write_test_params(shape, toxic, paths.params, paths.vk, opt, &rep.detail); !st)
+    return Error{name + ": " + st.error()};
   t0 = std::chrono::steady_clock::now();
-  if (auto st = bp::write_meta(paths->meta, bp::Meta{config.sector_size}); !st) return Error{st.error()};
+  if (auto st = bp::write_meta(paths.meta, bp::Meta{param_config.sector_size}); !st) return Error{st.error()};
   rep.keygen_s = rep.detail.total_s - rep.detail.write_wait_s;
   rep.write_s = rep.detail.write_wait_s + seconds_since(t0);
   if (report) *report = std::move(rep);
-  return *paths;
+  return paths;
+}
+
+Result<porep::PorepParamPaths> write_porep_test_params(const porep::PorepConfig& config, const std::string& dir,
+                                                       const groth16::ToxicWaste& toxic, SetupReport* report,
+                                                       const TestSetupOptions& options) {
+  auto pc = params::make_param_config(params::ProofFamily::kPoRep, config.sector_size);
+  if (!pc) return Error{config.name + ": no published PoRep parameter set of this sector size"};
+  auto source = [&](const std::string& cache, ShapeCachePolicy policy) {
+    return porep::load_or_record_porep_shape(config, cache, policy);
+  };
+  auto paths = write_test_params(*pc, config.name, source, dir, toxic, report, options);
+  if (!paths) return Error{paths.error()};
+  return porep::PorepParamPaths{paths->params, paths->vk, paths->meta};
+}
+
+Result<params::ParamPaths> write_post_test_params(const post::PostConfig& config, const std::string& dir,
+                                                  const groth16::ToxicWaste& toxic, SetupReport* report,
+                                                  const TestSetupOptions& options) {
+  auto pc = params::make_param_config(config.family(), config.sector_size);
+  if (!pc) return Error{config.name + ": no published " + params::family_name(config.family()) +
+                        " parameter set of this sector size"};
+  auto source = [&](const std::string& cache, ShapeCachePolicy policy) {
+    return post::load_or_record_post_shape(config, cache, policy);
+  };
+  return write_test_params(*pc, config.name, source, dir, toxic, report, options);
 }
 
 }  // namespace cuzk::filecoin::testkit

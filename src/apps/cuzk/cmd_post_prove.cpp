@@ -1,0 +1,154 @@
+// One PoSt partition proof from the command line (post::PostJob, as the daemon's window-post /
+// winning-post kinds run it):
+//   cuzk prove-post  --registered-proof NAME --miner-id N --randomness HEX --vanilla FILE… --params DIR
+//                    [--partition K] --out proof.bin [--backend auto|cpu|cuda]
+//   cuzk verify-post (the same flags) --proof proof.bin
+// prove-post decodes and checks the vanilla proofs (shape, comm_r, paths, challenges) before any key
+// is loaded — a failure is one line naming the sector and check, exit 2 — then the shape (cached as
+// "<params>.shape" beside the keys) and the key under the official file name in DIR, proves,
+// self-verifies and writes the 192-byte proof; timings on stderr. verify-post takes the public
+// sectors (ids and comm_r) from the vanilla file's proofs and prints OK (exit 0) or INVALID (exit 1;
+// a proof whose points do not decode is INVALID too); malformed input is exit 2.
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "apps/common/device_backends.hpp"
+#include "apps/cuzk/commands.hpp"
+#include "apps/cuzk/environment.hpp"
+#include "apps/cuzk/post_common.hpp"
+#include "filecoin/params/param_files.hpp"
+#include "filecoin/post/post_job.hpp"
+#include "filecoin/post/shape.hpp"
+#include "groth16/proof.hpp"
+
+namespace cuzk::cli {
+namespace post = filecoin::post;
+namespace params = filecoin::params;
+
+namespace {
+
+struct ProvePostArgs {
+  PostOptions post;
+  std::vector<std::string> vanilla;
+  std::string params_dir, out, proof;
+  std::string backend = "auto";
+  bool no_self_verify = false, quiet = false;
+};
+
+int run_prove_post(const ProvePostArgs& a) {
+  const std::string cmd = "prove-post";
+  Stopwatch total;
+  auto req = parse_post_options(a.post);
+  if (!req) return fail(cmd, req.error());
+  const post::PostConfig& config = *req->config;
+  auto blobs = read_vanilla_files(a.vanilla);
+  if (!blobs) return fail(cmd, blobs.error());
+  std::vector<std::span<const std::uint8_t>> spans(blobs->begin(), blobs->end());
+  Stopwatch clock;
+  auto job = post::PostJob::prepare(config, req->randomness, req->partition, spans);
+  if (!job) return fail(cmd, job.error());
+  const double prepare_ms = clock.ms();
+  *blobs = {};
+  // The backend before the key: "cuda" on a machine without one fails in milliseconds.
+  auto backend_name = apps::choose_backend(a.backend, apps::probe_backends());
+  if (!backend_name) return fail(cmd, backend_name.error());
+  auto backends = apps::DeviceBackends::create(*backend_name, {}, environment().gpu);
+  if (!backends) return fail(cmd, backends.error());
+  auto paths = params::param_paths(config.family(), config.sector_size, a.params_dir);
+  if (!paths) return fail(cmd, config.name + ": " + paths.error());
+  clock = {};
+  auto shape_load = post::load_or_record_post_shape(config, filecoin::shape_cache_path(paths->params), shape_cache_policy());
+  const groth16::R1csShape shape = std::move(shape_load.shape);
+  if (auto st = job->check_key(shape); !st) return fail(cmd, st.error());
+  const double shape_ms = clock.ms();
+  clock = {};
+  auto key = params::load_proving_key(*paths, shape);
+  if (!key) return fail(cmd, key.error());
+  const double key_ms = clock.ms();
+  if (!a.quiet)
+    std::fprintf(stderr,
+                 "cuzk prove-post: %s partition %u, %zu sector(s); vanilla checks %.0f ms, shape %.0f ms (%s), key %.0f ms; "
+                 "backend %s\n",
+                 config.name.c_str(), req->partition, job->sectors().size(), prepare_ms, shape_ms,
+                 filecoin::to_string(shape_load.source), key_ms, backend_name->c_str());
+  auto backend = (*backends)->make(0);
+  post::PostTiming t;
+  auto proof = post::prove_post(*job, shape, *key, *backend, !a.no_self_verify, &t);
+  if (!proof) return fail(cmd, proof.error());
+  const auto bytes = proof->to_bytes();
+  if (auto st = write_file(a.out, bytes); !st) return fail(cmd, st.error());
+  if (!a.quiet)
+    std::fprintf(stderr, "cuzk prove-post: synthesis %.0f ms, prove %.0f ms, verify %.0f ms; wrote %s (%zu bytes)%s in %.2f s\n",
+                 t.synth_ms, t.prove_ms, t.verify_ms, a.out.c_str(), bytes.size(),
+                 a.no_self_verify ? "" : ", self-verified", total.ms() / 1000);
+  return kExitOk;
+}
+
+int run_verify_post(const ProvePostArgs& a) {
+  const std::string cmd = "verify-post";
+  auto req = parse_post_options(a.post);
+  if (!req) return fail(cmd, req.error());
+  const post::PostConfig& config = *req->config;
+  auto blobs = read_vanilla_files(a.vanilla);
+  if (!blobs) return fail(cmd, blobs.error());
+  if (auto st = check_sector_count(config, blobs->size()); !st) return fail(cmd, st.error());
+  auto proofs = parse_vanilla(config, *blobs);
+  if (!proofs) return fail(cmd, proofs.error());
+  std::vector<post::PublicSector> sectors;
+  for (const auto& p : *proofs) sectors.push_back({p.sector_id, p.comm_r});
+  auto bytes = read_file(a.proof);
+  if (!bytes) return fail(cmd, bytes.error());
+  if (bytes->size() != groth16::kProofBytes)
+    return fail(cmd, a.proof + ": " + std::to_string(bytes->size()) + " bytes, a " + config.name + " proof is " +
+                         std::to_string(groth16::kProofBytes));
+  auto paths = params::param_paths(config.family(), config.sector_size, a.params_dir);
+  if (!paths) return fail(cmd, config.name + ": " + paths.error());
+  auto vk = params::load_verifying_key(*paths);
+  if (!vk) return fail(cmd, vk.error());
+  if (auto decoded = groth16::split_proofs(*bytes); !decoded) {
+    std::printf("INVALID\n");
+    std::fprintf(stderr, "cuzk %s: %s: %s\n", cmd.c_str(), a.proof.c_str(), decoded.error().c_str());
+    return kExitInvalid;
+  }
+  auto ok = post::verify_post(config, req->randomness, req->partition, sectors, *vk, *bytes);
+  if (!ok) return fail(cmd, ok.error());
+  if (!*ok) {
+    std::printf("INVALID\n");
+    return kExitInvalid;
+  }
+  std::printf("OK\n");
+  return kExitOk;
+}
+
+void add_shared(CLI::App* sub, ProvePostArgs& a) {
+  add_post_options(sub, a.post);
+  sub->add_option("--vanilla", a.vanilla, "vanilla-proof file(s): raw bincode or a JSON array of base64; concatenated")
+      ->required()
+      ->check(CLI::ExistingFile);
+  sub->add_option("--params", a.params_dir, "parameter directory (official file names)")->required();
+}
+
+}  // namespace
+
+void register_post_prove(CLI::App& app, int& exit_code) {
+  auto a = std::make_shared<ProvePostArgs>();
+  auto* prove = app.add_subcommand("prove-post", "Prove one WindowPoSt partition or a WinningPoSt from vanilla proofs");
+  add_shared(prove, *a);
+  prove->add_option("--out", a->out, "the 192-byte proof")->required();
+  prove->add_flag("--no-self-verify", a->no_self_verify, "skip verifying the proof before writing it");
+  prove->add_flag("-q,--quiet", a->quiet, "no progress on stderr");
+  prove->add_option("--backend", a->backend, "auto (CUDA when built and a GPU is present), cpu or cuda")
+      ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
+      ->capture_default_str();
+  add_threads_option(prove);
+  prove->callback([a, &exit_code] { exit_code = run_prove_post(*a); });
+
+  auto* verify = app.add_subcommand("verify-post", "Verify a PoSt partition proof (public sectors from the vanilla file)");
+  add_shared(verify, *a);
+  verify->add_option("--proof", a->proof, "the 192-byte proof")->required()->check(CLI::ExistingFile);
+  verify->callback([a, &exit_code] { exit_code = run_verify_post(*a); });
+}
+
+}  // namespace cuzk::cli
