@@ -68,6 +68,34 @@ struct EngineOptions {
   // kernel's VmHWM mark while measuring (the engine keeps the true peak for status).
   bool measure_partition_memory = true;
 
+  // ---- urgent work (docs/daemon.md, "Deadlines under load"; the rules are scheduler.hpp's). Work
+  // of this priority and above is urgent (nullopt: none is): it never waits for capacity held or
+  // queued by lower priorities, except the partition holding a device — it has a preparer per
+  // urgent level, urgent_synthesis_workers synthesis slots beyond synthesis_workers, a backend worker
+  // per device and a finalizer of its own, passes the backend and finalize queue bounds, is admitted
+  // apart from max_active_jobs, does not wait for key loads in the dispatcher, and lower priorities
+  // leave it memory headroom. Measured reason: a 32 GiB PoRep partition synthesizes for seconds and
+  // holds the device 1.07 s, and a WinningPoSt must finish within its epoch.
+  std::optional<Priority> urgent_priority = Priority::kHigh;
+  std::uint32_t urgent_synthesis_workers = 1;
+  // Memory that non-urgent partitions leave free for urgent ones: unset, the largest urgent
+  // partition reservation prepared so far ("auto"); set, this many bytes. Small urgent partitions
+  // get the largest of theirs on top, learned the same way. Ignored while no partition holds memory.
+  std::optional<std::uint64_t> urgent_memory_reserve;
+  // The urgent lane: an urgent partition whose key's domain is at most 2^lane_max_domain_log2 runs
+  // on a lane backend, beside the partition holding the device instead of after it. One lane worker
+  // per entry of lane_devices (empty: no lane), each with lane_backend_factory(device) (unset: the
+  // CPU backend), and lane_synthesis_workers more synthesis slots for such partitions (so a
+  // 2^27-row WindowPoSt synthesizing in the urgent slot does not hold them up).
+  std::vector<std::uint32_t> lane_devices;
+  std::uint32_t lane_max_domain_log2 = 22;
+  std::uint32_t lane_synthesis_workers = 1;
+  std::function<std::unique_ptr<groth16::Backend>(std::uint32_t device)> lane_backend_factory;
+  // A lane slower than an idle device (the CPU lane on a GPU machine) is used only while every
+  // device is busy or has work queued.
+  bool lane_only_when_devices_busy = false;
+  std::string lane_name;  // "gpu" or "cpu", for status
+
   std::string backend_name = "cpu";
   // Called once per backend worker with its device; default: groth16::make_cpu_backend(). The
   // daemon's CUDA factory hands every worker of a device a handle to one shared CudaBackend (one
