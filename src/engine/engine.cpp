@@ -19,6 +19,16 @@ using pipeline::key_of;
 using pipeline::ms_between;
 using pipeline::TaskPtr;
 
+bool lane_key(const EngineOptions& o, std::string_view id, std::uint32_t domain_log2) {
+  if (o.lane_devices.empty() || !o.urgent_priority || domain_log2 > o.lane_max_domain_log2) return false;
+  for (const KindRow& row : o.kinds.rows()) {
+    if (row.default_priority < *o.urgent_priority) continue;
+    for (const auto& l : row.loaders)
+      if (l && l->parse(id)) return true;
+  }
+  return false;
+}
+
 // ------------------------------------------------------------------------------------ Engine
 
 Engine::Engine(EngineOptions options) : options_(std::move(options)) {

@@ -6,9 +6,11 @@
 //   submit ─▶ Job (idempotent on request_id) ─▶ prepare queue (priority, then arrival)
 //     ─▶ preparers: JobKind::prepare (validate, acquire proving key)  ─▶ P partition tasks
 //     ─▶ scheduler (priority, then job arrival, then partition) ─▶ dispatcher: MemoryBudget reservation
-//     ─▶ synthesis workers ─▶ backend queue (bounded, priority) ─▶ backend workers (N per device;
-//        only Backend::start runs under the device lock) ─▶ finalize queue (bounded) ─▶ finalizers:
-//        finish() with fresh r, s; the last partition assembles and self-verifies ─▶ JobResult
+//     ─▶ synthesis workers ─▶ backend queue (bounded, priority) ─▶ backend workers (N per device,
+//        each taking the first partition when its device frees; only Backend::start holds the
+//        device; small urgent partitions: the urgent lane, beside it) ─▶ finalize queue (bounded,
+//        priority) ─▶ finalizers: finish() with fresh r, s; the last partition assembles and
+//        self-verifies ─▶ JobResult
 //
 // Guarantees:
 //   * every accepted job ends with exactly one terminal result (COMPLETED, FAILED or CANCELLED),
@@ -18,7 +20,9 @@
 //   * nothing big is allocated without a reservation: a partition waits in the scheduler until its
 //     memory fits, so over-submission queues instead of exhausting memory;
 //   * every queue between stages is bounded (synthesis slots, backend and finalize queues, and the
-//     number of unfinished jobs).
+//     number of unfinished jobs; urgent work apart, see urgent_priority);
+//   * urgent work waits for no capacity held or queued by lower priorities but the partition
+//     holding its device, and a small urgent partition not even for that (the lane).
 // Threading: one mutex guards the queues and the job table; each job has its own mutex for its
 // result and timings. Reservations are never returned while either is held (the budget wakes the
 // dispatcher, which takes the engine mutex).
@@ -111,6 +115,11 @@ struct EngineOptions {
   // Receives "TIMELINE,<ms>,<EVENT>,<job>,<detail>" lines (the Rust daemon's format) when set.
   std::function<void(const std::string&)> timeline_sink;
 };
+
+// Whether the urgent lane proves with the key `id` (domain 2^domain_log2): a lane exists, a kind
+// whose loader serves `id` is urgent at its default priority, and the domain fits the lane. The
+// daemon preloads such keys onto the lanes' backends rather than the devices' main ones.
+bool lane_key(const EngineOptions& o, std::string_view id, std::uint32_t domain_log2);
 
 class Job;  // opaque outside the engine
 
