@@ -321,6 +321,12 @@ void Engine::Impl::synthesize(TaskPtr& t, std::int32_t worker) {
         lane = policy.lane && to_lane(t->urgency, opt.lane_only_when_devices_busy, idle_devices(), backend_q.size());
       }
       const bool urgent = t->urgency != Urgency::kNormal;
+      {
+        // The device is requested from here: the wait for it is the backend queue's (a worker takes
+        // a partition only when its device is free), and counts as the partition's device wait.
+        std::lock_guard<std::mutex> g(job->mu);
+        job->times[t->index].backend_start = now();
+      }
       handed_off = lane ? hand_off(lane_q, t, true) : hand_off(backend_q, t, urgent);
       if (handed_off) timeline("GPU_QUEUE", job->id, pdetail + (lane ? ",lane=1" : ""));
     }
@@ -360,14 +366,13 @@ void Engine::Impl::prove(TaskPtr& t, groth16::Backend& backend, std::int32_t wor
     {
       std::lock_guard<std::mutex> g(job->mu);
       auto& tm = job->times[t->index];
-      tm.backend_start = now();
       tm.backend_worker = worker;
       tm.device = device;
     }
     timeline("GPU_PICKUP", job->id, wdetail);
     Result<groth16::PendingProof> r = Error{"not run"};
     {
-      // The device (if any) was taken with the item: its wait is the queue's, by priority.
+      // The device (if any) was taken with the item: its wait was the queue's, by priority.
       {
         std::lock_guard<std::mutex> g(job->mu);
         job->times[t->index].backend_locked = now();
@@ -506,8 +511,9 @@ void Engine::Impl::start_threads() {
     threads.emplace_back([this, s] { prepare_loop(s, std::nullopt); });
   }
   if (urgent_on) {  // one preparer per urgent level: a HIGH prepare never blocks a CRITICAL one
+    std::uint32_t id = opt.prepare_workers;
     for (int p = int(*opt.urgent_priority); p <= int(Priority::kCritical); ++p) {
-      std::size_t s = add_slot("prepare-urgent", std::uint32_t(p), 0);
+      std::size_t s = add_slot("prepare-urgent", id++, 0);
       threads.emplace_back([this, s, p] { prepare_loop(s, Priority(p)); });
     }
   }

@@ -18,6 +18,7 @@
 #include "engine/kinds/builtin_kinds.hpp"
 #include "formats/snarkjs_wtns.hpp"
 #include "groth16/verifier.hpp"
+#include "server/status_render.hpp"
 #include "test_util.hpp"
 
 namespace cuzk::engine {
@@ -261,6 +262,17 @@ TEST(Urgent, SmallCriticalJobRunsOnTheLaneWhileNormalWorkHoldsSlotsAndDevice) {
   EXPECT_EQ(lane_done, 1u);
   rig.finish_all({n0, n1, n2, crit});
   EXPECT_EQ(rig.engine->status().lane_partitions, 1u);  // the NORMAL ones used the device
+  // Shown in /status and /metrics.
+  const std::string json = server::status_json(rig.engine->status(), rig.engine->kinds());
+  EXPECT_NE(json.find("\"urgent\":{\"lane\":\"cpu\",\"lane_queue\":0,\"lane_partitions\":1,"
+                      "\"headroom_bytes\":{\"urgent\":0,\"small\":1048576}}"),
+            std::string::npos)
+      << json;
+  EXPECT_NE(json.find("\"stage\":\"lane\""), std::string::npos);
+  const std::string metrics = server::prometheus_text(rig.engine->status(), rig.engine->kinds());
+  for (const char* m : {"cuzk_lane_partitions_total 1\n", "cuzk_stage_queue_length{stage=\"lane\"} 0\n",
+                        "cuzk_workers_busy{stage=\"synthesis-urgent\"} 0\n", "cuzk_workers_busy{stage=\"lane\"} 0\n"})
+    EXPECT_NE(metrics.find(m), std::string::npos) << m;
 }
 
 // Without a lane, an urgent partition waits only for the partition holding the device: the backend
@@ -436,6 +448,23 @@ TEST(Urgent, CancelWhileUrgentWorkPassesEndsEveryJobOnce) {
   EXPECT_EQ(s.cancelled, 2u);
   EXPECT_EQ(s.lane_partitions, 5u);
   EXPECT_TRUE(test::eventually([&] { return rig.engine->budget().used(MemoryBudget::kPartition) == 0; }));
+}
+
+// Which preloaded keys the daemon puts on the lane's backends: those of kinds urgent by default
+// (WinningPoSt CRITICAL, WindowPoSt HIGH) whose domain fits the lane.
+TEST(Urgent, LaneKeysAreSmallKeysOfUrgentKinds) {
+  EngineOptions o;
+  kinds::register_builtin_kinds(o.kinds);
+  EXPECT_FALSE(lane_key(o, "winning-32g", 19));  // no lane
+  o.lane_devices = {0};
+  EXPECT_TRUE(lane_key(o, "winning-32g", 19));
+  EXPECT_TRUE(lane_key(o, "wpost-2k", 10));
+  EXPECT_FALSE(lane_key(o, "wpost-32g", 27));  // too large: the device's main backend
+  EXPECT_FALSE(lane_key(o, "porep-2k", 10));   // NORMAL by default
+  EXPECT_FALSE(lane_key(o, "mulchain", 10));   // a registered zkey: no kind's loader
+  o.urgent_priority = Priority::kCritical;
+  EXPECT_FALSE(lane_key(o, "wpost-2k", 10));
+  EXPECT_TRUE(lane_key(o, "winning-2k", 10));
 }
 
 }  // namespace
