@@ -84,7 +84,8 @@ class CudaBackends final : public DeviceBackends {
     return std::make_unique<SharedCudaHandle>(of(device, false), profile_mu_, gpu_.profile);
   }
   std::unique_ptr<groth16::Backend> make_lane(std::uint32_t device) override {
-    return std::make_unique<SharedCudaHandle>(of(device, true), profile_mu_, gpu_.profile);
+    // Its own profile lock: the main backend's would order the lane's proofs behind the partition's.
+    return std::make_unique<SharedCudaHandle>(of(device, true), lane_profile_mu_, gpu_.profile);
   }
   Status preload(const groth16::ProvingKey& key, const groth16::R1csShape* shape,
                  const std::vector<std::uint32_t>& devices, bool lane) override {
@@ -173,6 +174,7 @@ class CudaBackends final : public DeviceBackends {
   mutable std::mutex mu_;
   std::map<std::uint32_t, std::shared_ptr<gpu::CudaBackend>> by_device_, lane_by_device_;
   std::shared_ptr<std::mutex> profile_mu_ = std::make_shared<std::mutex>();
+  std::shared_ptr<std::mutex> lane_profile_mu_ = std::make_shared<std::mutex>();
 };
 
 #endif
