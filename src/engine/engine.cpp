@@ -52,6 +52,8 @@ Engine::Engine(EngineOptions options) : options_(std::move(options)) {
   im.backend_q.set_capacity(options_.backend_queue_depth ? options_.backend_queue_depth : 2 * backend_workers);
   im.final_q.set_capacity(backend_workers + options_.finalizer_threads);
   if (options_.lane_devices.empty() || !options_.urgent_priority) options_.lane_devices.clear();
+  if (!options_.lane_devices.empty() && options_.lane_name.empty())
+    options_.lane_name = options_.lane_backend_factory ? "custom" : "cpu";
   im.policy = UrgencyPolicy{options_.urgent_priority, !options_.lane_devices.empty(), options_.lane_max_domain_log2};
   im.free_slots = {options_.synthesis_workers, options_.urgent_priority ? options_.urgent_synthesis_workers : 0,
                    im.policy.lane ? options_.lane_synthesis_workers : 0};

@@ -203,6 +203,7 @@ void Engine::Impl::prepare_one(const std::shared_ptr<Job>& job) {
 }
 
 PerUrgency64 Engine::Impl::headroom() const {
+  if (!opt.urgent_priority) return {};  // nothing is urgent: nothing is kept for it
   PerUrgency64 h = learned_headroom;
   if (opt.urgent_memory_reserve) h[std::size_t(Urgency::kUrgent)] = *opt.urgent_memory_reserve;
   return h;

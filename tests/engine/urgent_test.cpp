@@ -413,7 +413,13 @@ TEST(Urgent, UrgentJobsAreAdmittedApart) {
 
 // urgent_priority unset: HIGH and CRITICAL only go first, as before (no reserved capacity).
 TEST(Urgent, OffMeansPriorityOrderOnly) {
-  Rig rig([](EngineOptions& o) { o.urgent_priority.reset(); });
+  Rig rig([](EngineOptions& o) {
+    o.urgent_priority.reset();
+    o.urgent_memory_reserve = 64u << 20;  // kept for nothing, so ignored
+    o.lane_devices = {0};                 // no lane without urgent work
+  });
+  EXPECT_EQ(rig.engine->status().urgent_headroom_bytes, (std::array<std::uint64_t, 3>{0, 0, 0}));
+  EXPECT_EQ(rig.engine->status().lane, "");
   rig.latches.synthesis.hold({"n0"});
   auto n0 = rig.submit("n0", Priority::kNormal);
   ASSERT_TRUE(test::eventually([&] { return rig.latches.synthesis.reached("n0"); }));
