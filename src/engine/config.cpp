@@ -226,6 +226,15 @@ Result<DaemonConfig> parse_config(std::string_view text, const std::string& name
     s.duration("eviction_min_idle", c.eviction_min_idle);
     s.real("partition_memory_factor", c.partition_memory_factor, 0.1, 100.0);
     s.boolean("measure_partitions", c.measure_partitions);
+    if (auto* n = s.get("urgent_reserve")) {
+      auto str = n->value<std::string>();
+      if (str && *str == "auto") {
+        c.urgent_reserve_auto = true;
+      } else {
+        c.urgent_reserve_auto = false;
+        s.size("urgent_reserve", c.urgent_reserve);
+      }
+    }
     s.deprecated("pinned_budget", "deprecated and ignored (everything shares total_budget)", c.warnings);
     s.deprecated("working_memory_budget", "deprecated and ignored (everything shares total_budget)", c.warnings);
     s.report_unknown(c.warnings);
@@ -243,6 +252,11 @@ Result<DaemonConfig> parse_config(std::string_view text, const std::string& name
     s.size("max_resident_key_bytes", c.max_resident_key_bytes);
     s.uint("stream_chunk_bases", c.stream_chunk_bases, 0, std::uint64_t(1) << 30);
     s.uint("h_copies", c.h_copies, 0, 4);
+    s.str("urgent_lane", c.urgent_lane);
+    if (c.urgent_lane != "auto" && c.urgent_lane != "gpu" && c.urgent_lane != "cpu" && c.urgent_lane != "off") {
+      s.error("urgent_lane", "expected \"auto\", \"gpu\", \"cpu\" or \"off\", got \"" + c.urgent_lane + "\"");
+    }
+    s.uint("urgent_lane_max_domain_log2", c.urgent_lane_max_domain_log2, 1, 30);
     s.deprecated("affinity", "not implemented, ignored", c.warnings);
     s.report_unknown(c.warnings);
   }
@@ -267,6 +281,11 @@ Result<DaemonConfig> parse_config(std::string_view text, const std::string& name
     s.uint("max_active_jobs", c.max_active_jobs, 1, 1000000);
     s.duration("result_ttl", c.result_ttl);
     s.uint("max_results", c.max_results, 1, 10000000);
+    s.str("urgent_priority", c.urgent_priority);
+    for (auto& ch : c.urgent_priority) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+    if (c.urgent_priority != "high" && c.urgent_priority != "critical" && c.urgent_priority != "off") {
+      s.error("urgent_priority", "expected \"high\", \"critical\" or \"off\", got \"" + c.urgent_priority + "\"");
+    }
     s.report_unknown(c.warnings);
   }
   {
@@ -288,6 +307,7 @@ Result<DaemonConfig> parse_config(std::string_view text, const std::string& name
     s.deprecated("slot_size", "not implemented, ignored", c.warnings);
     s.uint("max_gpu_queue_depth", c.max_gpu_queue_depth, 0, 4096);
     s.uint("finalizer_threads", c.finalizer_threads, 1, 256);
+    s.uint("urgent_synthesis_workers", c.urgent_synthesis_workers, 0, 64);
     s.boolean("self_verify", c.self_verify);
     s.boolean("timeline", c.timeline);
     s.report_unknown(c.warnings);
@@ -418,6 +438,28 @@ Result<EngineOptions> engine_options_from(const DaemonConfig& c, unsigned hardwa
   auto backend = resolve_backend(c.backend, avail);
   if (!backend) return Error{backend.error()};
   o.backend_name = *backend;
+  // Urgent work and its lane (docs/daemon.md, "Deadlines under load").
+  if (c.urgent_priority == "off") o.urgent_priority.reset();
+  else o.urgent_priority = c.urgent_priority == "critical" ? Priority::kCritical : Priority::kHigh;
+  o.urgent_synthesis_workers = c.urgent_synthesis_workers;
+  if (!c.urgent_reserve_auto) {
+    if (c.urgent_reserve >= o.memory_budget_bytes) {
+      return Error{"memory.urgent_reserve: " + format_bytes(c.urgent_reserve) + " is not below the memory budget (" +
+                   format_bytes(o.memory_budget_bytes) + ")"};
+    }
+    o.urgent_memory_reserve = c.urgent_reserve;
+  }
+  std::string lane = c.urgent_lane == "auto" ? (o.backend_name == "cuda" ? "gpu" : "cpu") : c.urgent_lane;
+  if (lane == "gpu" && o.backend_name != "cuda") {
+    return Error{"gpus.urgent_lane = \"gpu\" needs the CUDA backend (backend.kind resolved to \"" + o.backend_name +
+                 "\"); use \"cpu\", \"off\" or \"auto\""};
+  }
+  if (!o.urgent_priority) lane = "off";  // nothing is urgent, so nothing takes the lane
+  o.lane_max_domain_log2 = c.urgent_lane_max_domain_log2;
+  o.lane_name = lane == "off" ? "" : lane;
+  if (lane == "gpu") o.lane_devices = o.devices;  // one lane per device, beside its main backend
+  if (lane == "cpu") o.lane_devices = {0};
+  o.lane_only_when_devices_busy = lane == "cpu" && o.backend_name == "cuda";
   if (o.backend_name == "cuda") {
     for (std::uint32_t d : o.devices) {
       if (d >= avail.cuda_devices) {

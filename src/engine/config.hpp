@@ -35,6 +35,8 @@ struct DaemonConfig {
   std::chrono::milliseconds eviction_min_idle{std::chrono::minutes(5)};
   double partition_memory_factor = 1.0;    // our key: scales partition reservations
   bool measure_partitions = true;          // our key: learn partition sizes from solo runs
+  bool urgent_reserve_auto = true;         // ours: urgent_reserve = "auto" (learned from urgent partitions)
+  std::uint64_t urgent_reserve = 0;        // ours: headroom non-urgent partitions leave, when not auto
   // [gpus]
   std::vector<std::uint32_t> devices;
   std::uint32_t gpu_threads = 0;
@@ -43,6 +45,8 @@ struct DaemonConfig {
   std::uint64_t max_resident_key_bytes = 0;  // ours: auto streams keys needing more device memory; 0 = no limit
   std::uint64_t stream_chunk_bases = 0;    // ours: streamed keys' chunk (bases); 0 = the backend's default
   std::uint32_t h_copies = 0;              // ours: shifted copies of resident H bases (0 = backend's default, 1 = none)
+  std::string urgent_lane = "auto";        // ours: auto, gpu, cpu, off (small urgent partitions' backend)
+  std::uint32_t urgent_lane_max_domain_log2 = 22;  // ours: largest key domain (log2) the lane takes
   // [backend] (ours)
   std::string backend = "auto";            // "cpu", "cuda", "auto"
   // [scheduler]
@@ -51,6 +55,7 @@ struct DaemonConfig {
   std::uint32_t max_active_jobs = 1024;    // ours
   std::chrono::milliseconds result_ttl{std::chrono::minutes(10)};  // ours
   std::uint32_t max_results = 10000;       // ours
+  std::string urgent_priority = "high";    // ours: "high", "critical" or "off" (what is urgent)
   // [synthesis]
   std::uint32_t synthesis_threads = 0;
   // [pipeline]
@@ -59,6 +64,7 @@ struct DaemonConfig {
   std::uint32_t max_parallel_synthesis = 18;
   std::uint32_t max_gpu_queue_depth = 0;
   std::uint32_t finalizer_threads = 2;     // ours
+  std::uint32_t urgent_synthesis_workers = 1;  // ours: synthesis slots reserved for urgent partitions
   bool self_verify = true;                 // ours
   bool timeline = false;                   // ours: TIMELINE lines on stderr
   // [srs]
@@ -96,7 +102,9 @@ Result<std::string> resolve_backend(const std::string& kind, const BackendAvaila
 // Engine options from a config: resolves total_budget = "auto" (MemTotal - safety_margin), the
 // worker counts and the backend (resolve_backend; with "cuda", gpus.devices must name present
 // devices). `hardware_threads` is std::thread::hardware_concurrency() unless a test says otherwise.
-// backend_factory is left empty: the daemon sets it (it links the CUDA backend when built).
+// backend_factory is left empty: the daemon sets it (it links the CUDA backend when built), and so
+// is lane_backend_factory (the GPU lane's; the CPU lane uses the engine's default CPU backend).
+// gpus.urgent_lane = "auto" resolves to "gpu" on the CUDA backend and "cpu" on the CPU backend.
 Result<EngineOptions> engine_options_from(const DaemonConfig& cfg, unsigned hardware_threads,
                                           const BackendAvailability& avail = {});
 

@@ -17,8 +17,17 @@ std::string Engine::id_of(const std::shared_ptr<Job>& job) { return job ? job->i
 
 using pipeline::key_of;
 using pipeline::ms_between;
-using pipeline::DeviceLock;
 using pipeline::TaskPtr;
+
+bool lane_key(const EngineOptions& o, std::string_view id, std::uint32_t domain_log2) {
+  if (o.lane_devices.empty() || !o.urgent_priority || domain_log2 > o.lane_max_domain_log2) return false;
+  for (const KindRow& row : o.kinds.rows()) {
+    if (row.default_priority < *o.urgent_priority) continue;
+    for (const auto& l : row.loaders)
+      if (l && l->parse(id)) return true;
+  }
+  return false;
+}
 
 // ------------------------------------------------------------------------------------ Engine
 
@@ -42,8 +51,13 @@ Engine::Engine(EngineOptions options) : options_(std::move(options)) {
   const std::uint32_t backend_workers = std::uint32_t(options_.devices.size()) * options_.workers_per_device;
   im.backend_q.set_capacity(options_.backend_queue_depth ? options_.backend_queue_depth : 2 * backend_workers);
   im.final_q.set_capacity(backend_workers + options_.finalizer_threads);
-  im.free_synth_slots = options_.synthesis_workers;
-  for (std::size_t d = 0; d < options_.devices.size(); ++d) im.device_lock.push_back(std::make_unique<DeviceLock>());
+  if (options_.lane_devices.empty() || !options_.urgent_priority) options_.lane_devices.clear();
+  if (!options_.lane_devices.empty() && options_.lane_name.empty())
+    options_.lane_name = options_.lane_backend_factory ? "custom" : "cpu";
+  im.policy = UrgencyPolicy{options_.urgent_priority, !options_.lane_devices.empty(), options_.lane_max_domain_log2};
+  im.free_slots = {options_.synthesis_workers, options_.urgent_priority ? options_.urgent_synthesis_workers : 0,
+                   im.policy.lane ? options_.lane_synthesis_workers : 0};
+  im.device_busy.assign(options_.devices.size(), 0);
   im.start_threads();
 }
 
@@ -96,17 +110,24 @@ Result<SubmitOutcome> Engine::submit(ProofRequest request) {
       // A failed or cancelled run is retried as a new run under the same id.
       im.jobs.erase(it);
     }
-    if (auto st = admit(im.accepting, im.active, options_.max_active_jobs); !st) return Error{st.error()};
+    // Urgent jobs are counted apart: unfinished PoRep jobs never refuse a WinningPoSt.
+    const Priority prio = options_.kinds.priority(request.priority, request.proof_kind);
+    const bool urgent = im.policy.urgent(prio);
+    if (auto st = admit(im.accepting, urgent ? im.active_urgent : im.active - im.active_urgent,
+                        options_.max_active_jobs);
+        !st)
+      return Error{st.error()};
     job = std::make_shared<Job>();
     job->id = request.request_id;
     job->seq = im.next_seq++;
     job->kind = request.proof_kind;
-    job->priority = options_.kinds.priority(request.priority, request.proof_kind);
+    job->priority = prio;
     job->fingerprint = fp;
     job->submitted = im.now();
     job->req = std::make_shared<const ProofRequest>(std::move(request));
     im.jobs[job->id] = job;
     ++im.active;
+    if (urgent) ++im.active_urgent;
     unknown_kind = options_.kinds.find(job->kind) == nullptr;
     if (!unknown_kind) {
       const RunKey k = key_of(*job, 0);
@@ -117,7 +138,7 @@ Result<SubmitOutcome> Engine::submit(ProofRequest request) {
   if (unknown_kind) {
     im.fail(job, options_.kinds.unknown_kind_message(job->kind));
   } else {
-    im.prepare_cv.notify_one();
+    im.prepare_cv.notify_all();  // preparers differ in what they take
     im.timeline("JOB_QUEUED", job->id,
                 "kind=" + im.kind_name(job->kind) + ",priority=" + priority_name(job->priority));
   }
@@ -200,8 +221,9 @@ void Engine::shutdown() {
     im.stopping = true;
   }
   for (auto* cv : {&im.prepare_cv, &im.dispatch_cv, &im.janitor_cv}) cv->notify_all();
-  im.synth_q.wake_all();
+  for (auto& q : im.synth_q) q.wake_all();
   im.backend_q.wake_all();
+  im.lane_q.wake_all();
   im.final_q.wake_all();
   for (auto& t : im.threads) t.join();
   im.threads.clear();
@@ -211,9 +233,10 @@ void Engine::shutdown() {
   {
     std::lock_guard<std::mutex> g(im.mu);
     queued = im.sched.take_all();
-    for (auto* q : {&im.synth_q, &im.final_q})
+    for (auto& q : im.synth_q)
+      for (auto& t : q.take_all()) staged.push_back(std::move(t));
+    for (auto* q : {&im.backend_q, &im.lane_q, &im.final_q})
       for (auto& t : q->take_all()) staged.push_back(std::move(t));
-    for (auto& t : im.backend_q.take_all()) staged.push_back(std::move(t));
   }
 }
 
@@ -242,7 +265,12 @@ StatusSnapshot Engine::status() const {
   s.cancelled = im.cancelled;
   s.by_kind = im.by_kind;
   s.sched_depth = std::uint32_t(im.sched.queued_partitions());
-  s.synth_queue = std::uint32_t(im.synth_q.size());
+  s.synth_queue = 0;
+  for (const auto& q : im.synth_q) s.synth_queue += std::uint32_t(q.size());
+  s.lane = options_.lane_devices.empty() ? "" : options_.lane_name;
+  s.lane_queue = std::uint32_t(im.lane_q.size());
+  s.lane_partitions = im.lane_partitions;
+  s.urgent_headroom_bytes = im.headroom();
   s.backend_queue = std::uint32_t(im.backend_q.size());
   s.finalize_queue = std::uint32_t(im.final_q.size());
   s.synthesis_workers = options_.synthesis_workers;

@@ -6,9 +6,11 @@
 //   submit ─▶ Job (idempotent on request_id) ─▶ prepare queue (priority, then arrival)
 //     ─▶ preparers: JobKind::prepare (validate, acquire proving key)  ─▶ P partition tasks
 //     ─▶ scheduler (priority, then job arrival, then partition) ─▶ dispatcher: MemoryBudget reservation
-//     ─▶ synthesis workers ─▶ backend queue (bounded, priority) ─▶ backend workers (N per device;
-//        only Backend::start runs under the device lock) ─▶ finalize queue (bounded) ─▶ finalizers:
-//        finish() with fresh r, s; the last partition assembles and self-verifies ─▶ JobResult
+//     ─▶ synthesis workers ─▶ backend queue (bounded, priority) ─▶ backend workers (N per device,
+//        each taking the first partition when its device frees; only Backend::start holds the
+//        device; small urgent partitions: the urgent lane, beside it) ─▶ finalize queue (bounded,
+//        priority) ─▶ finalizers: finish() with fresh r, s; the last partition assembles and
+//        self-verifies ─▶ JobResult
 //
 // Guarantees:
 //   * every accepted job ends with exactly one terminal result (COMPLETED, FAILED or CANCELLED),
@@ -18,7 +20,9 @@
 //   * nothing big is allocated without a reservation: a partition waits in the scheduler until its
 //     memory fits, so over-submission queues instead of exhausting memory;
 //   * every queue between stages is bounded (synthesis slots, backend and finalize queues, and the
-//     number of unfinished jobs).
+//     number of unfinished jobs; urgent work apart, see urgent_priority);
+//   * urgent work waits for no capacity held or queued by lower priorities but the partition
+//     holding its device, and a small urgent partition not even for that (the lane).
 // Threading: one mutex guards the queues and the job table; each job has its own mutex for its
 // result and timings. Reservations are never returned while either is held (the budget wakes the
 // dispatcher, which takes the engine mutex).
@@ -68,6 +72,34 @@ struct EngineOptions {
   // kernel's VmHWM mark while measuring (the engine keeps the true peak for status).
   bool measure_partition_memory = true;
 
+  // ---- urgent work (docs/daemon.md, "Deadlines under load"; the rules are scheduler.hpp's). Work
+  // of this priority and above is urgent (nullopt: none is): it never waits for capacity held or
+  // queued by lower priorities, except the partition holding a device — it has a preparer per
+  // urgent level, urgent_synthesis_workers synthesis slots beyond synthesis_workers, a backend worker
+  // per device and a finalizer of its own, passes the backend and finalize queue bounds, is admitted
+  // apart from max_active_jobs, does not wait for key loads in the dispatcher, and lower priorities
+  // leave it memory headroom. Measured reason: a 32 GiB PoRep partition synthesizes for seconds and
+  // holds the device 1.07 s, and a WinningPoSt must finish within its epoch.
+  std::optional<Priority> urgent_priority = Priority::kHigh;
+  std::uint32_t urgent_synthesis_workers = 1;
+  // Memory that non-urgent partitions leave free for urgent ones: unset, the largest urgent
+  // partition reservation prepared so far ("auto"); set, this many bytes. Small urgent partitions
+  // get the largest of theirs on top, learned the same way. Ignored while no partition holds memory.
+  std::optional<std::uint64_t> urgent_memory_reserve;
+  // The urgent lane: an urgent partition whose key's domain is at most 2^lane_max_domain_log2 runs
+  // on a lane backend, beside the partition holding the device instead of after it. One lane worker
+  // per entry of lane_devices (empty: no lane), each with lane_backend_factory(device) (unset: the
+  // CPU backend), and lane_synthesis_workers more synthesis slots for such partitions (so a
+  // 2^27-row WindowPoSt synthesizing in the urgent slot does not hold them up).
+  std::vector<std::uint32_t> lane_devices;
+  std::uint32_t lane_max_domain_log2 = 22;
+  std::uint32_t lane_synthesis_workers = 1;
+  std::function<std::unique_ptr<groth16::Backend>(std::uint32_t device)> lane_backend_factory;
+  // A lane slower than an idle device (the CPU lane on a GPU machine) is used only while every
+  // device is busy or has work queued.
+  bool lane_only_when_devices_busy = false;
+  std::string lane_name;  // "gpu" or "cpu", for status
+
   std::string backend_name = "cpu";
   // Called once per backend worker with its device; default: groth16::make_cpu_backend(). The
   // daemon's CUDA factory hands every worker of a device a handle to one shared CudaBackend (one
@@ -83,6 +115,11 @@ struct EngineOptions {
   // Receives "TIMELINE,<ms>,<EVENT>,<job>,<detail>" lines (the Rust daemon's format) when set.
   std::function<void(const std::string&)> timeline_sink;
 };
+
+// Whether the urgent lane proves with the key `id` (domain 2^domain_log2): a lane exists, a kind
+// whose loader serves `id` is urgent at its default priority, and the domain fits the lane. The
+// daemon preloads such keys onto the lanes' backends rather than the devices' main ones.
+bool lane_key(const EngineOptions& o, std::string_view id, std::uint32_t domain_log2);
 
 class Job;  // opaque outside the engine
 

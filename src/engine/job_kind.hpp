@@ -74,7 +74,9 @@ class PreparedJob {
   virtual PartitionMemory partition_memory(std::uint32_t index) const = 0;
   // Runs on a synthesis worker; may be called for different partitions concurrently.
   virtual Result<SynthesizedPartition> synthesize(std::uint32_t index, const CancelToken& cancel) = 0;
-  // The key finish() needs for partition `index` (the same one synthesize() returned).
+  // The key finish() needs for partition `index` (the same one synthesize() returned). Valid from
+  // prepare() on: the engine reads its domain_log2 when it queues the partition (a small urgent
+  // partition runs on the urgent lane, engine.hpp).
   virtual const groth16::ProvingKey& key(std::uint32_t index) const = 0;
   // Self-check of the assembled proof (partition order), run before the result is returned.
   virtual Status verify(std::span<const groth16::Proof> proofs) = 0;

@@ -89,22 +89,24 @@ Result<std::shared_ptr<void>> MemoryBudget::charge(std::uint64_t bytes, Tag tag)
   return std::shared_ptr<void>(std::make_shared<Reservation>(std::move(*r)));
 }
 
-std::optional<Reservation> MemoryBudget::try_reserve(std::uint64_t bytes, Tag tag, bool jump_queue) {
+std::optional<Reservation> MemoryBudget::try_reserve(std::uint64_t bytes, Tag tag, bool jump_queue,
+                                                     std::uint64_t keep_free) {
   std::function<std::uint64_t(std::uint64_t)> evictor;
+  if (bytes > total_ || keep_free > total_ - bytes) return std::nullopt;
+  const std::uint64_t need = bytes + keep_free;
   for (int attempt = 0; attempt < 2; ++attempt) {
     std::uint64_t shortfall = 0;
     {
       std::lock_guard<std::mutex> g(mu_);
-      if (bytes > total_) return std::nullopt;
       const bool may = jump_queue || queue_.empty();
-      if (may && used_ + bytes <= total_) {
+      if (may && used_ + need <= total_) {
         used_ += bytes;
         by_tag_[tag] += bytes;
         peak_ = std::max(peak_, used_);
         return Reservation(this, bytes, tag);
       }
       if (!may) return std::nullopt;  // someone is queued first
-      shortfall = used_ + bytes - total_;
+      shortfall = used_ + need - total_;
       evictor = evictor_;
     }
     if (attempt == 0 && evictor) {

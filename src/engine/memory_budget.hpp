@@ -67,7 +67,9 @@ class MemoryBudget {
   // is repeated. The engine's partitions jump the queue: a proving key waiting for memory must not
   // stall the partitions of jobs that hold other keys (which only finishing them can free); the
   // dispatcher instead holds back when draining partitions alone would let the key in.
-  std::optional<Reservation> try_reserve(std::uint64_t bytes, Tag tag = kPartition, bool jump_queue = false);
+  // `keep_free`: succeed only if that many bytes stay free afterwards (headroom for urgent work).
+  std::optional<Reservation> try_reserve(std::uint64_t bytes, Tag tag = kPartition, bool jump_queue = false,
+                                         std::uint64_t keep_free = 0);
   // try_reserve(bytes, tag, jump_queue = true) as a shared token, for memory a component holds on
   // behalf of work already admitted (a backend's pinned copy of the key a running job holds: it must
   // not wait behind a key load, as partitions do not); the error says what is free.

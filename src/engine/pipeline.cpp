@@ -9,7 +9,6 @@ namespace cuzk::engine {
 
 using pipeline::key_of;
 using pipeline::ms_between;
-using pipeline::DeviceLock;
 using Task = pipeline::Task;
 using TaskPtr = pipeline::TaskPtr;
 
@@ -64,6 +63,7 @@ bool Engine::Impl::finish(const std::shared_ptr<Job>& job, ResultStatus st, std:
     auto mine = [&](const TaskPtr& t) { return t->job == job; };
     dropped = sched.drop([&](const std::shared_ptr<Job>& j) { return j == job; }, mine);
     for (auto& t : backend_q.drop(mine)) dropped.push_back(std::move(t));
+    for (auto& t : lane_q.drop(mine)) dropped.push_back(std::move(t));
     auto& kc = by_kind[job->kind];
     if (st == ResultStatus::kCompleted) {
       ++completed;
@@ -78,6 +78,7 @@ bool Engine::Impl::finish(const std::shared_ptr<Job>& job, ResultStatus st, std:
       ++kc.failed;
     }
     if (active > 0) --active;
+    if (policy.urgent(job->priority) && active_urgent > 0) --active_urgent;
     finished.emplace_back(r.completed, job->id);
   }
   if (st != ResultStatus::kCompleted) {
@@ -88,6 +89,7 @@ bool Engine::Impl::finish(const std::shared_ptr<Job>& job, ResultStatus st, std:
   // Published only now, so that whoever sees the result also sees the counters.
   job->publish(std::move(claim->result));
   backend_q.notify_space();
+  lane_q.notify_space();
   final_q.notify_space();
   dispatch_cv.notify_all();
   idle_cv.notify_all();
@@ -101,14 +103,14 @@ void Engine::Impl::fail(const std::shared_ptr<Job>& job, std::string error) {
   finish(job, ResultStatus::kFailed, {}, std::move(error));
 }
 
-void Engine::Impl::prepare_loop(std::size_t slot) {
+void Engine::Impl::prepare_loop(std::size_t slot, std::optional<Priority> at_least) {
   while (true) {
     std::shared_ptr<Job> job;
     {
       std::unique_lock<std::mutex> lk(mu);
-      prepare_cv.wait(lk, [&] { return stopping || sched.has_jobs(); });
+      prepare_cv.wait(lk, [&] { return stopping || sched.has_jobs(at_least); });
       if (stopping) return;
-      job = *sched.next_job();
+      job = *sched.next_job(at_least);
       slot_busy(slot, *job, 0);
     }
     prepare_one(job);
@@ -141,7 +143,10 @@ void Engine::Impl::prepare_one(const std::shared_ptr<Job>& job) {
   if (n == 0) return fail(job, kind->name() + ": the job has no partitions");
   const std::string sizing_key = kind->name() + "/" + p->circuit_id();
   std::vector<PartitionMemory> mems(n);
+  std::vector<Urgency> urgency(n);
   for (std::uint32_t i = 0; i < n; ++i) {
+    // The key's domain says whether an urgent partition is small enough for the lane.
+    urgency[i] = policy.classify(job->priority, p->key(i).domain_log2);
     PartitionMemory m = p->partition_memory(i);
     m.full = std::uint64_t(double(m.full) * opt.partition_memory_factor);
     std::uint64_t measured = 0;
@@ -158,6 +163,11 @@ void Engine::Impl::prepare_one(const std::shared_ptr<Job>& job) {
                            " but the whole memory budget is " + format_bytes(budget.total()));
     }
     mems[i] = m;
+    if (urgency[i] != Urgency::kNormal) {
+      std::lock_guard<std::mutex> g(mu);
+      auto& h = learned_headroom[std::size_t(urgency[i])];
+      h = std::max(h, m.full);
+    }
   }
   const Micros t = now();
   {
@@ -185,19 +195,28 @@ void Engine::Impl::prepare_one(const std::shared_ptr<Job>& job) {
       task->index = i;
       task->mem = mems[i];
       task->sizing_key = sizing_key;
-      sched.queue_partition(key_of(*job, i), mems[i].full, std::move(task));
+      task->urgency = urgency[i];
+      sched.queue_partition(key_of(*job, i), mems[i].full, std::move(task), urgency[i]);
     }
   }
   dispatch_cv.notify_all();
+}
+
+PerUrgency64 Engine::Impl::headroom() const {
+  if (!opt.urgent_priority) return {};  // nothing is urgent: nothing is kept for it
+  PerUrgency64 h = learned_headroom;
+  if (opt.urgent_memory_reserve) h[std::size_t(Urgency::kUrgent)] = *opt.urgent_memory_reserve;
+  return h;
 }
 
 void Engine::Impl::dispatch_loop() {
   while (true) {
     std::optional<Scheduler<std::shared_ptr<Job>, TaskPtr>::Head> head;
     TaskPtr drop;
+    PerUrgency64 room{};
     {
       std::unique_lock<std::mutex> lk(mu);
-      auto ready = [&] { return stopping || sched.head(free_synth_slots).has_value(); };
+      auto ready = [&] { return stopping || sched.head(free_slots).has_value(); };
       if (!ready()) {
         // A key that becomes evictable only with time (min_idle) wakes nobody: re-check now and then.
         dispatch_cv.wait_for(lk, std::chrono::milliseconds(200), ready);
@@ -207,31 +226,38 @@ void Engine::Impl::dispatch_loop() {
         }
       }
       if (stopping) return;
-      head = sched.head(free_synth_slots);
-      if ((*sched.head_task())->job->stop.load()) {
-        drop = std::move(*sched.pop_head());
+      head = sched.head(free_slots);
+      if ((*sched.task_of(*head))->job->stop.load()) {
+        drop = std::move(*sched.pop(*head));
         head.reset();
       }
+      room = headroom();
     }
     if (drop || !head) continue;  // a dropped task is destroyed outside the lock
 
     std::optional<Reservation> res;
     const BudgetView view{budget.total(), budget.used(MemoryBudget::kSrs), budget.head_waiter_bytes()};
-    if (!yield_to_key(view)) res = budget.try_reserve(head->bytes, MemoryBudget::kPartition, /*jump_queue=*/true);
+    // Urgent partitions do not hold back for a key load, and lower urgencies leave their headroom.
+    if (head->urgency != Urgency::kNormal || !yield_to_key(view)) {
+      const std::uint64_t keep = keep_free(head->urgency, room, budget.used(MemoryBudget::kPartition) > 0);
+      res = budget.try_reserve(head->bytes, MemoryBudget::kPartition, /*jump_queue=*/true, keep);
+    }
     std::unique_lock<std::mutex> lk(mu);
     if (!res) {
-      sched.refused();
+      sched.refused(*head);
       continue;
     }
     std::optional<TaskPtr> taken;
-    if (!stopping && free_synth_slots > 0) taken = sched.take(head->key);
+    const std::size_t pool = std::size_t(head->pool);
+    if (!stopping && free_slots[pool] > 0) taken = sched.take(*head);
     if (!taken) {
       lk.unlock();
       res.reset();
       continue;
     }
     TaskPtr t = std::move(*taken);
-    --free_synth_slots;
+    --free_slots[pool];
+    t->pool = head->pool;
     t->res = std::move(*res);
     {
       std::lock_guard<std::mutex> g(t->job->mu);
@@ -248,19 +274,27 @@ void Engine::Impl::dispatch_loop() {
         probing = false;  // not permitted here: keep the model
       }
     }
-    synth_q.push_now(key_of(*t->job, t->index), std::move(t));
+    const RunKey key = key_of(*t->job, t->index);  // before t is moved from
+    synth_q[pool].push_now(key, std::move(t));
   }
 }
 
 template <class Q>
-bool Engine::Impl::hand_off(Q& next, TaskPtr& t) {
+bool Engine::Impl::hand_off(Q& next, TaskPtr& t, bool ignore_bound) {
   const std::shared_ptr<Job> job = t->job;
   std::unique_lock<std::mutex> lk(mu);
-  return next.push(lk, key_of(*job, t->index), t, [&] { return stopping || job->stop.load(); });
+  return next.push(lk, key_of(*job, t->index), t, [&] { return stopping || job->stop.load(); }, ignore_bound);
+}
+
+std::uint32_t Engine::Impl::idle_devices() const {
+  std::uint32_t n = 0;
+  for (char b : device_busy) n += b ? 0 : 1;
+  return n;
 }
 
 void Engine::Impl::synthesize(TaskPtr& t, std::int32_t worker) {
   auto job = t->job;
+  const std::size_t pool = std::size_t(t->pool);
   const std::string pdetail = "partition=" + std::to_string(t->index);
   bool handed_off = false;
   if (!job->stop.load()) {
@@ -282,42 +316,64 @@ void Engine::Impl::synthesize(TaskPtr& t, std::int32_t worker) {
     } else {
       timeline("SYNTH_END", job->id, pdetail + ",synth_ms=" + std::to_string(synth_ms));
       t->synth = std::move(*r);
-      handed_off = hand_off(backend_q, t);
-      if (handed_off) timeline("GPU_QUEUE", job->id, pdetail);
+      bool lane = false;
+      {
+        std::lock_guard<std::mutex> g(mu);
+        lane = policy.lane && to_lane(t->urgency, opt.lane_only_when_devices_busy, idle_devices(), backend_q.size());
+      }
+      const bool urgent = t->urgency != Urgency::kNormal;
+      {
+        // The device is requested from here: the wait for it is the backend queue's (a worker takes
+        // a partition only when its device is free), and counts as the partition's device wait.
+        std::lock_guard<std::mutex> g(job->mu);
+        job->times[t->index].backend_start = now();
+      }
+      handed_off = lane ? hand_off(lane_q, t, true) : hand_off(backend_q, t, urgent);
+      if (handed_off) timeline("GPU_QUEUE", job->id, pdetail + (lane ? ",lane=1" : ""));
     }
   }
   t.reset();  // a dropped task returns its reservation here, outside the lock
   {
     std::lock_guard<std::mutex> g(mu);
     if (!handed_off) end_in_progress(job->kind);
-    ++free_synth_slots;
+    ++free_slots[pool];
     sched.changed();
   }
   dispatch_cv.notify_all();
 }
 
-void Engine::Impl::prove(TaskPtr& t, groth16::Backend& backend, std::int32_t worker, std::uint32_t device_index) {
+void Engine::Impl::DeviceClaim::take() {
+  im.device_busy[device_index] = 1;
+  held = true;
+}
+
+void Engine::Impl::DeviceClaim::release() {
+  if (!held) return;
+  held = false;
+  {
+    std::lock_guard<std::mutex> g(im.mu);
+    im.device_busy[device_index] = 0;
+  }
+  im.backend_q.notify_ready();
+}
+
+void Engine::Impl::prove(TaskPtr& t, groth16::Backend& backend, std::int32_t worker, std::uint32_t device,
+                         DeviceClaim* claim) {
   auto job = t->job;
-  const std::uint32_t device = opt.devices[device_index];
-  const std::string wdetail = "worker=" + std::to_string(worker) + ",partition=" + std::to_string(t->index);
+  const std::string wdetail = "worker=" + std::to_string(worker) + ",partition=" + std::to_string(t->index) +
+                              (claim ? "" : ",lane=1");
   bool handed_off = false;
   if (!job->stop.load()) {
     {
       std::lock_guard<std::mutex> g(job->mu);
       auto& tm = job->times[t->index];
-      tm.backend_start = now();
       tm.backend_worker = worker;
       tm.device = device;
     }
     timeline("GPU_PICKUP", job->id, wdetail);
     Result<groth16::PendingProof> r = Error{"not run"};
     {
-      DeviceLock& dev = *device_lock[device_index];
-      dev.lock(key_of(*job, t->index));
-      struct Unlock {
-        DeviceLock& d;
-        ~Unlock() { d.unlock(); }
-      } unlock_at_exit{dev};
+      // The device (if any) was taken with the item: its wait was the queue's, by priority.
       {
         std::lock_guard<std::mutex> g(job->mu);
         job->times[t->index].backend_locked = now();
@@ -330,6 +386,7 @@ void Engine::Impl::prove(TaskPtr& t, groth16::Backend& backend, std::int32_t wor
       }
       if (t->probe && partitions_in_flight.load() == 1) record_probe(*t);
       t->in_flight.end();
+      if (claim) claim->release();
     }
     std::uint64_t gpu_ms = 0;
     {
@@ -346,14 +403,40 @@ void Engine::Impl::prove(TaskPtr& t, groth16::Backend& backend, std::int32_t wor
       }
     } else {
       t->pending = *r;
-      handed_off = hand_off(final_q, t);
+      if (!claim) {
+        std::lock_guard<std::mutex> g(mu);
+        ++lane_partitions;
+      }
+      handed_off = hand_off(final_q, t, t->urgency != Urgency::kNormal);
     }
   }
+  if (claim) claim->release();  // a cancelled job's item: the device was never used
   t.reset();
   if (!handed_off) {
     std::lock_guard<std::mutex> g(mu);
     end_in_progress(job->kind);
   }
+}
+
+void Engine::Impl::backend_worker(std::size_t slot, std::uint32_t worker, std::uint32_t d, bool urgent_only) {
+  std::unique_ptr<groth16::Backend> backend =
+      opt.backend_factory ? opt.backend_factory(opt.devices[d]) : groth16::make_cpu_backend();
+  DeviceClaim claim{*this, d};
+  run_stage_worker(
+      mu, stopping, backend_q,
+      [&](const RunKey& k) { return !device_busy[d] && (!urgent_only || policy.urgent(k)); },
+      [&](const TaskPtr& t) {
+        claim.take();
+        slot_busy(slot, *t->job, t->index);
+      },
+      [&](TaskPtr& t) { prove(t, *backend, std::int32_t(worker), opt.devices[d], &claim); },
+      [&] { slot_idle(slot); });
+}
+
+void Engine::Impl::lane_worker(std::size_t slot, std::uint32_t worker, std::uint32_t device) {
+  std::unique_ptr<groth16::Backend> backend =
+      opt.lane_backend_factory ? opt.lane_backend_factory(device) : groth16::make_cpu_backend();
+  stage_worker(lane_q, slot, AcceptAll{}, [&](TaskPtr& t) { prove(t, *backend, std::int32_t(worker), device, nullptr); });
 }
 
 void Engine::Impl::record_probe(const Task& t) {
@@ -411,38 +494,73 @@ void Engine::Impl::finalize(TaskPtr& t, std::int32_t worker) {
   end_in_progress(job->kind);
 }
 
-template <class Q, class Work>
-void Engine::Impl::stage_worker(Q& q, std::size_t slot, Work&& work) {
+template <class Q, class Accept, class Work>
+void Engine::Impl::stage_worker(Q& q, std::size_t slot, Accept&& accept, Work&& work) {
   run_stage_worker(
-      mu, stopping, q, [&](const TaskPtr& t) { slot_busy(slot, *t->job, t->index); }, work,
+      mu, stopping, q, accept, [&](const TaskPtr& t) { slot_busy(slot, *t->job, t->index); }, work,
       [&] { slot_idle(slot); });
 }
 
+// Threads, and the names their status slots carry: the reserved ones for urgent work are
+// "<stage>-urgent" (so the gRPC status still lists one GPU entry per backend worker), the lane's
+// workers "lane".
 void Engine::Impl::start_threads() {
   std::lock_guard<std::mutex> g(mu);
+  const bool urgent_on = opt.urgent_priority.has_value();
   for (std::uint32_t i = 0; i < opt.prepare_workers; ++i) {
     std::size_t s = add_slot("prepare", i, 0);
-    threads.emplace_back([this, s] { prepare_loop(s); });
+    threads.emplace_back([this, s] { prepare_loop(s, std::nullopt); });
+  }
+  if (urgent_on) {  // one preparer per urgent level: a HIGH prepare never blocks a CRITICAL one
+    std::uint32_t id = opt.prepare_workers;
+    for (int p = int(*opt.urgent_priority); p <= int(Priority::kCritical); ++p) {
+      std::size_t s = add_slot("prepare-urgent", id++, 0);
+      threads.emplace_back([this, s, p] { prepare_loop(s, Priority(p)); });
+    }
   }
   threads.emplace_back([this] { dispatch_loop(); });
-  for (std::uint32_t i = 0; i < opt.synthesis_workers; ++i) {
-    std::size_t s = add_slot("synthesis", i, 0);
-    threads.emplace_back([this, s, i] { stage_worker(synth_q, s, [&](TaskPtr& t) { synthesize(t, std::int32_t(i)); }); });
+  std::uint32_t sw = 0;
+  for (int pool = 0; pool < kUrgencies; ++pool) {
+    for (std::uint32_t i = 0; i < free_slots[std::size_t(pool)]; ++i, ++sw) {
+      std::size_t s = add_slot(pool == 0 ? "synthesis" : "synthesis-urgent", sw, 0);
+      threads.emplace_back([this, s, sw, pool] {
+        stage_worker(synth_q[std::size_t(pool)], s, AcceptAll{}, [&](TaskPtr& t) { synthesize(t, std::int32_t(sw)); });
+      });
+    }
   }
   std::uint32_t w = 0;
   for (std::uint32_t d = 0; d < opt.devices.size(); ++d) {
     for (std::uint32_t k = 0; k < opt.workers_per_device; ++k, ++w) {
       std::size_t s = add_slot("backend", w, opt.devices[d]);
-      threads.emplace_back([this, s, w, d] {
-        std::unique_ptr<groth16::Backend> backend =
-            opt.backend_factory ? opt.backend_factory(opt.devices[d]) : groth16::make_cpu_backend();
-        stage_worker(backend_q, s, [&](TaskPtr& t) { prove(t, *backend, std::int32_t(w), d); });
-      });
+      threads.emplace_back([this, s, w, d] { backend_worker(s, w, d, false); });
+    }
+  }
+  if (urgent_on) {  // per device one worker for urgent partitions only, so none waits for a free worker
+    for (std::uint32_t d = 0; d < opt.devices.size(); ++d, ++w) {
+      std::size_t s = add_slot("backend-urgent", w, opt.devices[d]);
+      threads.emplace_back([this, s, w, d] { backend_worker(s, w, d, true); });
+    }
+  }
+  if (policy.lane) {
+    for (std::uint32_t dev : opt.lane_devices) {
+      std::size_t s = add_slot("lane", w, dev);
+      threads.emplace_back([this, s, w, dev] { lane_worker(s, w, dev); });
+      ++w;
     }
   }
   for (std::uint32_t i = 0; i < opt.finalizer_threads; ++i) {
     std::size_t s = add_slot("finalize", i, 0);
-    threads.emplace_back([this, s, i] { stage_worker(final_q, s, [&](TaskPtr& t) { finalize(t, std::int32_t(i)); }); });
+    threads.emplace_back(
+        [this, s, i] { stage_worker(final_q, s, AcceptAll{}, [&](TaskPtr& t) { finalize(t, std::int32_t(i)); }); });
+  }
+  if (urgent_on) {
+    const std::uint32_t i = opt.finalizer_threads;
+    std::size_t s = add_slot("finalize-urgent", i, 0);
+    threads.emplace_back([this, s, i] {
+      stage_worker(
+          final_q, s, [this](const RunKey& k) { return policy.urgent(k); },
+          [&](TaskPtr& t) { finalize(t, std::int32_t(i)); });
+    });
   }
   threads.emplace_back([this] { janitor_loop(); });
 }

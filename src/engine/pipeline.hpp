@@ -4,11 +4,18 @@
 // backends, and records what status reports. Only engine.cpp (public API, status) and pipeline.cpp
 // (the stages) include it.
 //
-// Locking: `mu` guards the scheduler, the stage queues, the job table, the worker slots and the
-// counters; each job has its own mutex for its result and timings. Reservations are never returned
-// while either is held (the budget wakes the dispatcher, which takes `mu`).
+// Urgent work (scheduler.hpp) has capacity of its own at every stage: preparers, a synthesis pool
+// per urgency, a backend worker per device, a finalizer, and the lane's workers (small urgent
+// partitions, proved without the device). A backend worker takes a partition only when its device
+// is free, so the partition that gets the device is chosen at that moment, by priority; nothing
+// else waits for a device.
+//
+// Locking: `mu` guards the scheduler, the stage queues, the job table, the worker slots, the device
+// flags and the counters; each job has its own mutex for its result and timings. Reservations are
+// never returned while either is held (the budget wakes the dispatcher, which takes `mu`).
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -36,33 +43,6 @@ inline RunKey key_of(const Job& j, std::uint32_t index) { return RunKey::of(j.pr
 
 inline std::uint64_t ms_between(Micros a, Micros b) { return b > a ? (b - a + 500) / 1000 : 0; }
 
-// A device's lock, handed to the waiting worker whose partition ranks first (priority, job arrival,
-// partition), not to whichever thread wins a plain mutex race: a CRITICAL partition that reaches
-// the device queue behind NORMAL ones still gets the device next.
-class DeviceLock {
- public:
-  void lock(const RunKey& k) {
-    std::unique_lock<std::mutex> lk(mu_);
-    waiting_.insert(k);
-    cv_.wait(lk, [&] { return !busy_ && *waiting_.begin() == k; });
-    waiting_.erase(waiting_.begin());
-    busy_ = true;
-  }
-  void unlock() {
-    {
-      std::lock_guard<std::mutex> g(mu_);
-      busy_ = false;
-    }
-    cv_.notify_all();
-  }
-
- private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool busy_ = false;
-  std::set<RunKey> waiting_;
-};
-
 // Counts a partition as in flight from dispatch until its backend call returned (or it is dropped).
 struct InFlight {
   std::atomic<std::uint32_t>* counter = nullptr;
@@ -83,6 +63,8 @@ struct Task {
   std::optional<SynthesizedPartition> synth;
   std::optional<groth16::PendingProof> pending;
   InFlight in_flight;
+  Urgency urgency = Urgency::kNormal;  // scheduler.hpp: what capacity it may use
+  Urgency pool = Urgency::kNormal;     // the synthesis pool whose slot it took
   std::string sizing_key;        // "<kind>/<circuit>": where measurements are recorded
   bool probe = false;            // measuring this partition's memory (it started alone)
   std::uint64_t probe_rss0 = 0;  // RSS when the measurement started
@@ -109,12 +91,24 @@ struct Engine::Impl {
   std::map<std::string, std::shared_ptr<Job>> jobs;     // unfinished and retained finished jobs
   std::deque<std::pair<Micros, std::string>> finished;  // completion order, for pruning
   std::uint32_t active = 0;                              // unfinished jobs
+  std::uint32_t active_urgent = 0;                       // of which urgent (admitted apart)
 
   Scheduler<std::shared_ptr<Job>, TaskPtr> sched;
-  StageQueue<TaskPtr, StageOrder::kFifo> synth_q;
-  std::uint32_t free_synth_slots = 0;
+  UrgencyPolicy policy;
+  // Synthesis: one pool per urgency (scheduler.hpp), each its queue, free slots and workers; the
+  // dispatcher feeds a pool only when it has a free slot.
+  std::array<StageQueue<TaskPtr, StageOrder::kFifo>, kUrgencies> synth_q;
+  PerUrgency32 free_slots{};
+  // The device queue: a backend worker takes its first item only while the worker's device is free
+  // (device_busy), so that the item that runs next is chosen when the device frees, by priority.
   StageQueue<TaskPtr, StageOrder::kByKey> backend_q;
-  StageQueue<TaskPtr, StageOrder::kFifo> final_q;
+  std::vector<char> device_busy;  // per device index: a worker holds it (Backend::start running)
+  StageQueue<TaskPtr, StageOrder::kByKey> lane_q;  // small urgent partitions, for the lane workers
+  StageQueue<TaskPtr, StageOrder::kByKey> final_q;
+  // Memory headroom: the largest reservation of an urgent / small urgent partition prepared so far
+  // (EngineOptions::urgent_memory_reserve replaces the urgent one).
+  PerUrgency64 learned_headroom{};
+  std::uint64_t lane_partitions = 0;  // partitions proved on the lane
   std::map<std::uint32_t, std::uint32_t> in_progress_by_kind;  // partitions dispatched, not finalized
 
   struct Slot {
@@ -140,7 +134,6 @@ struct Engine::Impl {
   bool probing = true;
   std::uint64_t tracked_peak_rss = 0;  // peak RSS seen before each reset of the kernel's mark
 
-  std::vector<std::unique_ptr<pipeline::DeviceLock>> device_lock;
   std::vector<std::thread> threads;
 
   Impl(const EngineOptions& o, MemoryBudget& b, SrsManager& s) : opt(o), budget(b), srs(s) {}
@@ -167,26 +160,43 @@ struct Engine::Impl {
 
   // ---- prepare
 
-  void prepare_loop(std::size_t slot);
+  // A preparer; `at_least` set: one reserved for jobs of that priority and above.
+  void prepare_loop(std::size_t slot, std::optional<Priority> at_least);
 
   void prepare_one(const std::shared_ptr<Job>& job);
 
   // ---- dispatch: the scheduler's head partition, once its memory is reserved, to synthesis
 
   void dispatch_loop();
+  // The memory headroom of each urgency now (learned, or configured for kUrgent).
+  PerUrgency64 headroom() const;
 
   // Hands a task to the next stage's bounded queue, waiting for space; false when the job ended or
   // the engine stops first (the task is then still the caller's).
+  // `ignore_bound`: an urgent task, which lower priorities must not keep out of the queue.
   template <class Q>
-  bool hand_off(Q& next, TaskPtr& t);
+  bool hand_off(Q& next, TaskPtr& t, bool ignore_bound);
 
   // ---- synthesis
 
   void synthesize(TaskPtr& t, std::int32_t worker);
 
-  // ---- backend: Backend::start under the device lock
+  // ---- backend: Backend::start, holding the device (device_busy) or on the lane (no device)
 
-  void prove(TaskPtr& t, groth16::Backend& backend, std::int32_t worker, std::uint32_t device_index);
+  // A backend worker's hold on its device: taken when it pops an item, given back as soon as
+  // Backend::start returns, so that the next item is chosen by priority when the device frees.
+  struct DeviceClaim {
+    Impl& im;
+    std::uint32_t device_index;
+    bool held = false;
+    void take();     // under mu
+    void release();  // without mu; wakes the workers waiting for the device
+  };
+  void backend_worker(std::size_t slot, std::uint32_t worker, std::uint32_t device_index, bool urgent_only);
+  void lane_worker(std::size_t slot, std::uint32_t worker, std::uint32_t device);
+  // claim: the device held for this call (nullptr on the lane); released after start().
+  void prove(TaskPtr& t, groth16::Backend& backend, std::int32_t worker, std::uint32_t device, DeviceClaim* claim);
+  std::uint32_t idle_devices() const;  // under mu
 
   // A solo partition's peak RSS growth from dispatch to the end of its backend call.
   void record_probe(const Task& t);
@@ -197,8 +207,8 @@ struct Engine::Impl {
 
   // ---- workers
 
-  template <class Q, class Work>
-  void stage_worker(Q& q, std::size_t slot, Work&& work);
+  template <class Q, class Accept, class Work>
+  void stage_worker(Q& q, std::size_t slot, Accept&& accept, Work&& work);
 
   void start_threads();
 

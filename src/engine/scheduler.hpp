@@ -2,19 +2,34 @@
 // engine calls it under its own mutex and does what it says; tests drive it directly
 // (tests/engine/scheduler_test.cpp).
 //
-//   admission      accepting, and fewer than max_active unfinished jobs
+//   admission      accepting, and fewer than max_active unfinished jobs (urgent jobs counted apart,
+//                  so that a queue full of PoRep does not refuse a WinningPoSt)
 //   prepare queue  jobs by RunKey: priority (higher first), then arrival
 //   partition queue every prepared job's partitions by RunKey: priority, arrival, partition index.
 //                  Only the head is ever dispatched (strict head-of-line: a large partition is not
 //                  overtaken by smaller ones behind it, so it cannot starve), and only when
-//                   - a synthesis slot is free,
+//                   - a synthesis slot of a pool its urgency may use is free,
 //                   - no proving key is waiting for memory that draining partitions would free
-//                     (yield_to_key: the key goes first, or every partition would wait for it), and
-//                   - its memory reservation succeeds; after a refusal the head waits until
-//                     something changes (the engine's change counter moves: a reservation returned,
-//                     a job finished, a slot freed) instead of retrying in a loop.
+//                     (yield_to_key: the key goes first, or every partition would wait for it;
+//                     urgent partitions do not hold back for a key), and
+//                   - its memory reservation succeeds, leaving the headroom of the urgencies above
+//                     its own free; after a refusal the head waits until something changes (the
+//                     engine's change counter moves: a reservation returned, a job finished, a slot
+//                     freed) instead of retrying in a loop.
+//                  Small urgent partitions (Urgency::kSmall: the lane's) queue apart and are tried
+//                  first, so a 2^19-row WinningPoSt never waits behind a 2^27-row WindowPoSt head.
+//
+// Urgency (docs/daemon.md, "Deadlines under load"): a partition whose priority is at least the
+// policy's threshold is urgent; an urgent one whose key's domain is at most 2^lane_max_domain_log2
+// is small (kSmall) when a lane exists. Each urgency has reserved capacity that lower urgencies
+// cannot take: synthesis slots (a pool per urgency; a partition may use its own pool or any lower
+// one), memory headroom, a preparer per urgent priority level, a backend worker per device and a
+// finalizer, and the bounds of the backend and finalize queues do not apply to it. Reason: a
+// WinningPoSt arriving while 32 GiB PoRep partitions hold every slot (each synthesizes for seconds
+// and holds the device ~1.07 s) must meet a 1 s p99.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -35,8 +50,58 @@ struct RunKey {
   static RunKey of(Priority p, std::uint64_t seq, std::uint32_t index = 0) {
     return RunKey{-static_cast<int>(p), seq, index};
   }
+  Priority priority() const { return static_cast<Priority>(-prio); }
   auto operator<=>(const RunKey&) const = default;
 };
+
+// The capacity classes, lowest first; a partition may use the pools of its own urgency and below.
+enum class Urgency : std::uint8_t { kNormal = 0, kUrgent = 1, kSmall = 2 };
+inline constexpr int kUrgencies = 3;
+inline const char* urgency_name(Urgency u) {
+  return u == Urgency::kSmall ? "small" : u == Urgency::kUrgent ? "urgent" : "normal";
+}
+using PerUrgency32 = std::array<std::uint32_t, kUrgencies>;
+using PerUrgency64 = std::array<std::uint64_t, kUrgencies>;
+
+struct UrgencyPolicy {
+  std::optional<Priority> threshold = Priority::kHigh;  // nullopt: nothing is urgent
+  bool lane = false;                                    // small urgent partitions have a lane
+  std::uint32_t lane_max_domain_log2 = 22;
+
+  bool urgent(Priority p) const { return threshold && p >= *threshold; }
+  bool urgent(const RunKey& k) const { return urgent(k.priority()); }
+  Urgency classify(Priority p, std::uint32_t domain_log2) const {
+    if (!urgent(p)) return Urgency::kNormal;
+    return lane && domain_log2 <= lane_max_domain_log2 ? Urgency::kSmall : Urgency::kUrgent;
+  }
+};
+
+// The synthesis pool a partition of urgency `u` takes: its own when free, else the next lower one
+// with a free slot; nullopt when none is free.
+inline std::optional<Urgency> pick_pool(Urgency u, const PerUrgency32& free_slots) {
+  for (int p = int(u); p >= 0; --p)
+    if (free_slots[std::size_t(p)] > 0) return Urgency(p);
+  return std::nullopt;
+}
+
+// Bytes a reservation of urgency `u` must leave free: the headroom of every urgency above it, unless
+// no partition holds memory at all (then a budget too small for both still runs one at a time).
+inline std::uint64_t keep_free(Urgency u, const PerUrgency64& headroom, bool partitions_hold_memory) {
+  if (!partitions_hold_memory) return 0;
+  std::uint64_t n = 0;
+  for (int p = int(u) + 1; p < kUrgencies; ++p) n += headroom[std::size_t(p)];
+  return n;
+}
+
+// Where a synthesized partition goes: the lane (no device lock) or the device queue. A small urgent
+// partition takes the lane, except that a lane which is only worth it while the devices are busy
+// (the CPU lane: slower than an idle GPU) leaves it to an idle device that nothing queued is
+// waiting for.
+inline bool to_lane(Urgency u, bool lane_only_when_devices_busy, std::uint32_t idle_devices,
+                    std::size_t queued_for_devices) {
+  if (u != Urgency::kSmall) return false;
+  return !lane_only_when_devices_busy || idle_devices <= queued_for_devices;
+}
 
 // What the memory budget looks like to the dispatcher.
 struct BudgetView {
@@ -74,48 +139,73 @@ class Scheduler {
     const std::uint32_t others = active_jobs ? active_jobs - 1 : 0;
     return ahead + (others - std::min<std::uint32_t>(others, std::uint32_t(jobs_.size())));
   }
-  std::optional<JobT> next_job() {
-    if (jobs_.empty()) return std::nullopt;
+  // The first queued job, if its priority is at least `at_least` (a preparer reserved for urgent
+  // work passes its level; the others pass nothing).
+  std::optional<JobT> next_job(std::optional<Priority> at_least = std::nullopt) {
+    if (!has_jobs(at_least)) return std::nullopt;
     JobT j = std::move(jobs_.begin()->second);
     jobs_.erase(jobs_.begin());
     return j;
   }
-  bool has_jobs() const { return !jobs_.empty(); }
+  bool has_jobs(std::optional<Priority> at_least = std::nullopt) const {
+    return !jobs_.empty() && (!at_least || jobs_.begin()->first.priority() >= *at_least);
+  }
 
   // ---- partition queue
-  void queue_partition(RunKey k, std::uint64_t bytes, TaskT task) {
-    parts_.emplace(k, Part{bytes, std::move(task)});
+  void queue_partition(RunKey k, std::uint64_t bytes, TaskT task, Urgency u = Urgency::kNormal) {
+    parts_[q_of(u)].emplace(k, Part{bytes, u, std::move(task)});
     ++changes_;
   }
 
   struct Head {
     RunKey key;
     std::uint64_t bytes = 0;
+    Urgency urgency = Urgency::kNormal;
+    Urgency pool = Urgency::kNormal;  // the synthesis pool it would take
+    int queue = 0;                    // 0: the main queue, 1: the small urgent partitions'
   };
-  // The partition to dispatch next, if any may go now: the queue is not empty, a synthesis slot is
-  // free, and something changed since the head was last refused memory.
-  std::optional<Head> head(std::uint32_t free_slots) const {
-    if (parts_.empty() || free_slots == 0 || refused_at_ == changes_) return std::nullopt;
-    return Head{parts_.begin()->first, parts_.begin()->second.bytes};
+  // The partition to dispatch next, if any may go now: the small urgent queue's head, else the
+  // main queue's, provided a synthesis pool it may use has a free slot and something changed since
+  // that queue's head was last refused memory.
+  std::optional<Head> head(const PerUrgency32& free_slots) const {
+    for (int q : {1, 0}) {
+      if (parts_[q].empty() || refused_at_[q] == changes_) continue;
+      const auto& [k, p] = *parts_[q].begin();
+      auto pool = pick_pool(p.urgency, free_slots);
+      if (!pool) continue;
+      return Head{k, p.bytes, p.urgency, *pool, q};
+    }
+    return std::nullopt;
   }
-  const TaskT* head_task() const { return parts_.empty() ? nullptr : &parts_.begin()->second.task; }
-  // The head's reservation was refused: wait for the next change.
-  void refused() { refused_at_ = changes_; }
+  // Every slot in the normal pool (tests of the plain head-of-line rules).
+  std::optional<Head> head(std::uint32_t free_slots) const { return head(PerUrgency32{free_slots, 0, 0}); }
+  const TaskT* task_of(const Head& h) const {
+    auto it = parts_[h.queue].find(h.key);
+    return it == parts_[h.queue].end() ? nullptr : &it->second.task;
+  }
+  // The head's reservation was refused: its queue waits for the next change.
+  void refused(const Head& h) { refused_at_[h.queue] = changes_; }
+  void refused() { refused_at_[0] = changes_; }
   // Something the head may be waiting for happened (memory returned, a slot freed, a job ended).
   void changed() { ++changes_; }
   std::uint64_t changes() const { return changes_; }
-  // Removes and returns the head if it is still `k` (another thread may have changed the queue
+  // Removes and returns the head if it is still `h` (another thread may have changed the queue
   // while the reservation was made).
-  std::optional<TaskT> take(RunKey k) {
-    if (parts_.empty() || !(parts_.begin()->first == k)) return std::nullopt;
-    TaskT t = std::move(parts_.begin()->second.task);
-    parts_.erase(parts_.begin());
+  std::optional<TaskT> take(const Head& h) {
+    auto& m = parts_[h.queue];
+    if (m.empty() || !(m.begin()->first == h.key)) return std::nullopt;
+    TaskT t = std::move(m.begin()->second.task);
+    m.erase(m.begin());
     return t;
   }
-  // Removes the head whatever it is (its job has ended).
-  std::optional<TaskT> pop_head() {
-    if (parts_.empty()) return std::nullopt;
-    return take(parts_.begin()->first);
+  std::optional<TaskT> take(RunKey k) { return take(Head{k, 0, Urgency::kNormal, Urgency::kNormal, 0}); }
+  // Removes the head `h` whatever it has become (its job has ended).
+  std::optional<TaskT> pop(const Head& h) {
+    auto& m = parts_[h.queue];
+    if (m.empty()) return std::nullopt;
+    TaskT t = std::move(m.begin()->second.task);
+    m.erase(m.begin());
+    return t;
   }
 
   // Removes every queued job and partition for which `pred` is true; the partitions are returned
@@ -124,12 +214,14 @@ class Scheduler {
   std::vector<TaskT> drop(JobPred job_pred, TaskPred task_pred) {
     for (auto it = jobs_.begin(); it != jobs_.end();) it = job_pred(it->second) ? jobs_.erase(it) : std::next(it);
     std::vector<TaskT> out;
-    for (auto it = parts_.begin(); it != parts_.end();) {
-      if (task_pred(it->second.task)) {
-        out.push_back(std::move(it->second.task));
-        it = parts_.erase(it);
-      } else {
-        ++it;
+    for (auto& m : parts_) {
+      for (auto it = m.begin(); it != m.end();) {
+        if (task_pred(it->second.task)) {
+          out.push_back(std::move(it->second.task));
+          it = m.erase(it);
+        } else {
+          ++it;
+        }
       }
     }
     ++changes_;
@@ -137,34 +229,39 @@ class Scheduler {
   }
 
   std::size_t queued_jobs() const { return jobs_.size(); }
-  std::size_t queued_partitions() const { return parts_.size(); }
+  std::size_t queued_partitions() const { return parts_[0].size() + parts_[1].size(); }
   template <class Fn>
   void for_each_job(Fn&& fn) const {
     for (auto& [_, j] : jobs_) fn(j);
   }
   template <class Fn>
   void for_each_partition(Fn&& fn) const {
-    for (auto& [_, p] : parts_) fn(p.task);
+    for (auto& m : parts_)
+      for (auto& [_, p] : m) fn(p.task);
   }
   // Everything still queued (shutdown).
   std::pair<std::vector<JobT>, std::vector<TaskT>> take_all() {
     std::pair<std::vector<JobT>, std::vector<TaskT>> out;
     for (auto& [_, j] : jobs_) out.first.push_back(std::move(j));
-    for (auto& [_, p] : parts_) out.second.push_back(std::move(p.task));
+    for (auto& m : parts_) {
+      for (auto& [_, p] : m) out.second.push_back(std::move(p.task));
+      m.clear();
+    }
     jobs_.clear();
-    parts_.clear();
     return out;
   }
 
  private:
   struct Part {
     std::uint64_t bytes;
+    Urgency urgency;
     TaskT task;
   };
+  static int q_of(Urgency u) { return u == Urgency::kSmall ? 1 : 0; }
   std::map<RunKey, JobT> jobs_;
-  std::map<RunKey, Part> parts_;
+  std::array<std::map<RunKey, Part>, 2> parts_;
   std::uint64_t changes_ = 1;
-  std::uint64_t refused_at_ = 0;
+  std::array<std::uint64_t, 2> refused_at_{0, 0};
 };
 
 }  // namespace cuzk::engine

@@ -3,6 +3,7 @@
 // Prometheus text), so that a renderer never sees the engine's internals and every output agrees.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -70,6 +71,12 @@ struct StatusSnapshot {
   std::uint32_t jobs_queued = 0, jobs_preparing = 0, jobs_running = 0;
   std::uint32_t sched_depth = 0, synth_queue = 0, backend_queue = 0, finalize_queue = 0;
   std::uint32_t synthesis_workers = 0, backend_workers = 0, finalizers = 0;
+  // the urgent lane (docs/daemon.md, "Deadlines under load"): its backend ("" when there is none),
+  // partitions waiting for it and proved on it; the memory headroom per urgency (normal, urgent, small)
+  std::string lane;
+  std::uint32_t lane_queue = 0;
+  std::uint64_t lane_partitions = 0;
+  std::array<std::uint64_t, 3> urgent_headroom_bytes{};
   std::vector<QueueSnapshot> queues;
   std::vector<WorkerSnapshot> workers;
   std::vector<JobSnapshot> jobs;

@@ -299,7 +299,7 @@ Result<PendingProof> CudaBackend::Impl::start(const groth16::R1csShape& shape, c
   try {
     if (!device_available()) return Error{"GPU prover: no CUDA device"};
     select_device(opt.device);
-    if (!prover) prover = std::make_unique<GpuProver>(opt.tuning);
+    if (!prover) prover = std::make_unique<GpuProver>(opt.tuning, opt.stream_rank);
   } catch (const std::exception& e) {
     cudaGetLastError();
     return Error{std::string("GPU prover: ") + e.what()};

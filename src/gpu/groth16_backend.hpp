@@ -192,11 +192,20 @@ class GpuShape {
   friend class GpuProver;
 };
 
+// A device shared with an urgent lane (cuzk-daemon's gpus.urgent_lane = "gpu": a second backend per
+// device proves small urgent circuits beside the running partition). The lane's prover (kLane) puts
+// every stream at the device's highest priority, so the block scheduler gives it SMs as the main
+// proof's blocks finish; a main prover beside it (kBelowLane) puts s0 one level lower, which keeps
+// s0 above s1 as alone (kAlone: s0 at the highest, ProverTuning::s0_priority).
+enum class StreamRank { kAlone, kBelowLane, kLane };
+
 // The per-proof work on one device: NTT domain, streams, grow-only proof buffers, scratch MSMs for
-// the tails. One proof at a time (not thread-safe).
+// the tails. One proof at a time (not thread-safe). Several instances may share a device: each has
+// its own non-blocking streams and buffers (the first proof of each size allocates and synchronizes
+// the device, later ones do not unless a buffer must grow).
 class GpuProver {
  public:
-  explicit GpuProver(const GpuTuning& tuning = {});
+  explicit GpuProver(const GpuTuning& tuning = {}, StreamRank rank = StreamRank::kAlone);
   ~GpuProver();
   GpuProver(const GpuProver&) = delete;
   GpuProver& operator=(const GpuProver&) = delete;
@@ -236,6 +245,7 @@ struct CudaBackendOptions {
   std::size_t stream_chunk_bases = 0;      // streamed keys: GpuKeyOptions::chunk_bases
   int h_copies = 0;                        // resident keys: GpuKeyOptions::h_copies
   std::size_t max_cached_keys = 1;    // least recently used keys beyond this are freed
+  StreamRank stream_rank = StreamRank::kAlone;  // beside an urgent lane, or the lane itself
   std::size_t max_cached_shapes = 2;
   // Called before a streamed key's pinned host copy (GpuKey::streamed_host_bytes) is made; the token
   // it returns is held until the key leaves the cache (the daemon charges its memory budget here), so

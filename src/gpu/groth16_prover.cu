@@ -54,17 +54,21 @@ struct GpuProver::Impl {
     return c;
   }
 
-  explicit Impl(const GpuTuning& t) : tuning(t) {
+  Impl(const GpuTuning& t, StreamRank rank) : tuning(t) {
     // s0 (a,b,c, the NTTs, H) is the longest chain: it gets the device's highest stream priority, so
     // that the witness queries on s1 take the SMs it leaves (2^27 partition 1,089.5 -> 1,084.3 ms
     // with H on its own host thread, RESULTS_gpu.md). ProverTuning::s0_priority turns it off.
-    int s0_priority = 0, least = 0, greatest = 0;
-    if (tuning.prover.s0_priority) {
+    // Beside an urgent lane (StreamRank) the lane's streams all take the highest priority and the
+    // main prover's s0 the next one (a numerically greater priority is a lower one).
+    int s0_priority = 0, s1_priority = 0, least = 0, greatest = 0;
+    if (tuning.prover.s0_priority || rank == StreamRank::kLane) {
       CUZK_CUDA(cudaDeviceGetStreamPriorityRange(&least, &greatest));
       s0_priority = greatest;
+      if (rank == StreamRank::kLane) s1_priority = greatest;
+      else if (rank == StreamRank::kBelowLane) s0_priority = std::min(least, greatest + 1);
     }
     CUZK_CUDA(cudaStreamCreateWithPriority(&s0, cudaStreamNonBlocking, s0_priority));
-    CUZK_CUDA(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking));
+    CUZK_CUDA(cudaStreamCreateWithPriority(&s1, cudaStreamNonBlocking, s1_priority));
     CUZK_CUDA(cudaStreamCreateWithPriority(&s1_peer, cudaStreamNonBlocking, s0_priority));
     CUZK_CUDA(cudaEventCreateWithFlags(&ev_w, cudaEventDisableTiming));
     CUZK_CUDA(cudaEventCreateWithFlags(&ev_ntt, cudaEventDisableTiming));
@@ -528,7 +532,7 @@ struct GpuProver::Impl {
   }
 };
 
-GpuProver::GpuProver(const GpuTuning& tuning) : impl_(std::make_unique<Impl>(tuning)) {}
+GpuProver::GpuProver(const GpuTuning& tuning, StreamRank rank) : impl_(std::make_unique<Impl>(tuning, rank)) {}
 void GpuProver::set_tuning(const GpuTuning& tuning) {
   impl_->tuning.msm = tuning.msm;
   impl_->tuning.prover.long_rows_in_pieces = tuning.prover.long_rows_in_pieces;

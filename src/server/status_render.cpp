@@ -52,6 +52,11 @@ std::string status_json(const StatusSnapshot& s, const engine::KindRegistry& reg
                  {"jobs_running", s.jobs_running},         {"partitions_scheduled", s.sched_depth},
                  {"synthesis_queue", s.synth_queue},       {"backend_queue", s.backend_queue},
                  {"finalize_queue", s.finalize_queue}};
+  // Deadlines under load (docs/daemon.md): the urgent lane and the memory headroom urgent work keeps.
+  o["urgent"] = {{"lane", s.lane},
+                 {"lane_queue", s.lane_queue},
+                 {"lane_partitions", s.lane_partitions},
+                 {"headroom_bytes", {{"urgent", s.urgent_headroom_bytes[1]}, {"small", s.urgent_headroom_bytes[2]}}}};
   Json pipelines = Json::array();
   for (const auto& j : s.jobs) {
     Json parts = Json::array();
@@ -171,10 +176,13 @@ std::string prometheus_text(const StatusSnapshot& s, const engine::KindRegistry&
   o << "cuzk_stage_queue_length{stage=\"synthesis\"} " << s.synth_queue << '\n';
   o << "cuzk_stage_queue_length{stage=\"backend\"} " << s.backend_queue << '\n';
   o << "cuzk_stage_queue_length{stage=\"finalize\"} " << s.finalize_queue << '\n';
-  family("cuzk_workers_busy", "gauge", "Busy workers by stage.");
+  o << "cuzk_stage_queue_length{stage=\"lane\"} " << s.lane_queue << '\n';
+  family("cuzk_lane_partitions_total", "counter",
+         "Partitions proved on the urgent lane, beside the partition holding the device.");
+  o << "cuzk_lane_partitions_total " << s.lane_partitions << '\n';
+  family("cuzk_workers_busy", "gauge", "Busy workers by stage (the reserved urgent workers as <stage>-urgent).");
   std::map<std::string, int> busy{{"prepare", 0}, {"synthesis", 0}, {"backend", 0}, {"finalize", 0}};
-  for (auto& w : s.workers)
-    if (!w.job_id.empty()) busy[w.stage]++;
+  for (auto& w : s.workers) busy[w.stage] += w.job_id.empty() ? 0 : 1;
   for (auto& [st, n] : busy) o << "cuzk_workers_busy{stage=\"" << st << "\"} " << n << '\n';
   gauge("cuzk_memory_budget_bytes", "Total memory budget.", s.budget_bytes);
   family("cuzk_memory_used_bytes", "gauge", "Memory reserved from the budget, by holder.");

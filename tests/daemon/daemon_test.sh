@@ -429,6 +429,14 @@ kind = "cuda"'
 kind = "auto"'
     "$DAEMON" --config auto.toml --check-config > ok.txt 2> warn.txt || fail "check-config auto: $(cat warn.txt)"
     grep -q 'backend cpu$' ok.txt || fail "auto without a GPU is not cpu: $(cat ok.txt)"
+    # Deadlines under load (docs/daemon.md 3a): the defaults, and the GPU lane needs the CUDA backend.
+    grep -qx 'deadlines: urgent from HIGH (1 reserved synthesis workers, headroom auto), lane cpu up to 2^22' ok.txt \
+      || fail "deadlines line: $(cat ok.txt)"
+    write_config lane.toml '[gpus]
+urgent_lane = "gpu"'
+    set +e; "$DAEMON" --config lane.toml --check-config > out.txt 2> err.txt; rc=$?; set -e
+    [ "$rc" = 2 ] && grep -qx 'cuzk-daemon: gpus.urgent_lane = "gpu" needs the CUDA backend (backend.kind resolved to "cpu"); use "cpu", "off" or "auto"' err.txt \
+      || fail "urgent_lane = gpu without CUDA: exit $rc: $(cat err.txt)"
   fi
   set +e; "$DAEMON" --config good.toml --listen localhost > out.txt 2> err.txt; rc=$?; set -e
   [ "$rc" = 2 ] && grep -q 'expected host:port' err.txt || fail "--listen validation: $(cat err.txt)"

@@ -278,6 +278,7 @@ TEST(Engine, CriticalOvertakesQueuedNormalJobs) {
   EngineOptions o = small_options();
   o.synthesis_workers = 1;  // one job in synthesis at a time: the queue order decides
   o.prepare_workers = 1;
+  o.urgent_priority.reset();  // no reserved capacity: the order alone (urgent_test.cpp has the rest)
   Engine e(o);
   register_fixtures(e);
   TestKindControl c;
@@ -317,6 +318,7 @@ TEST(Engine, ArrivalOrderWithinAPriority) {
   EngineOptions o = small_options();
   o.synthesis_workers = 1;
   o.prepare_workers = 1;
+  o.urgent_priority.reset();  // HIGH jobs would otherwise take the urgent slot at once
   Engine e(o);
   register_fixtures(e);
   TestKindControl c;

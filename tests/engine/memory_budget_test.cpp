@@ -34,6 +34,34 @@ TEST(MemoryBudget, ReserveAndRelease) {
   EXPECT_EQ(b.peak(), 900u);
 }
 
+// keep_free: the headroom lower priorities leave for urgent partitions; the evictor is asked for it.
+TEST(MemoryBudget, KeepFreeLeavesHeadroom) {
+  MemoryBudget b(1000);
+  auto r1 = b.try_reserve(300, MemoryBudget::kPartition, true, 400);
+  ASSERT_TRUE(r1);
+  EXPECT_FALSE(b.try_reserve(301, MemoryBudget::kPartition, true, 400));  // 300 + 301 + 400 > 1000
+  auto r2 = b.try_reserve(300, MemoryBudget::kPartition, true, 400);
+  ASSERT_TRUE(r2);  // exactly 400 left
+  EXPECT_FALSE(b.try_reserve(1, MemoryBudget::kPartition, true, 400));
+  auto urgent = b.try_reserve(400, MemoryBudget::kPartition, true, 0);  // the urgent one takes it
+  ASSERT_TRUE(urgent);
+  EXPECT_EQ(b.used(), 1000u);
+  EXPECT_FALSE(b.try_reserve(1, MemoryBudget::kPartition, true, 2000));  // more than the total: no evictor call
+  urgent.reset();
+  std::uint64_t asked = 0;
+  auto key = b.try_reserve(100, MemoryBudget::kSrs);
+  ASSERT_TRUE(key);
+  b.set_evictor([&](std::uint64_t needed) {
+    asked = needed;
+    key.reset();
+    return std::uint64_t(100);
+  });
+  auto r3 = b.try_reserve(100, MemoryBudget::kPartition, true, 300);  // 700 used: 100 short, the key goes
+  ASSERT_TRUE(r3);
+  EXPECT_EQ(asked, 100u);
+  EXPECT_EQ(b.used(), 700u);
+}
+
 TEST(MemoryBudget, MoreThanTotalFailsAtOnce) {
   MemoryBudget b(1000);
   EXPECT_FALSE(b.try_reserve(1001));

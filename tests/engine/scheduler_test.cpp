@@ -115,6 +115,95 @@ TEST(Scheduler, DropRemovesAFinishedJobsQueuedWork) {
   EXPECT_EQ(drain(s), (std::vector<std::string>{"b/0"}));
 }
 
+TEST(Scheduler, UrgencyClassesByPriorityAndDomain) {
+  UrgencyPolicy p;  // HIGH and above, no lane
+  EXPECT_EQ(p.classify(Priority::kNormal, 10), Urgency::kNormal);
+  EXPECT_EQ(p.classify(Priority::kHigh, 10), Urgency::kUrgent);
+  EXPECT_EQ(p.classify(Priority::kCritical, 27), Urgency::kUrgent);
+  p.lane = true;
+  p.lane_max_domain_log2 = 22;
+  EXPECT_EQ(p.classify(Priority::kCritical, 19), Urgency::kSmall);  // a 32 GiB WinningPoSt
+  EXPECT_EQ(p.classify(Priority::kCritical, 22), Urgency::kSmall);
+  EXPECT_EQ(p.classify(Priority::kHigh, 27), Urgency::kUrgent);     // a 32 GiB WindowPoSt
+  EXPECT_EQ(p.classify(Priority::kLow, 10), Urgency::kNormal);
+  p.threshold = Priority::kCritical;
+  EXPECT_EQ(p.classify(Priority::kHigh, 10), Urgency::kNormal);
+  EXPECT_TRUE(p.urgent(RunKey::of(Priority::kCritical, 7, 3)));
+  EXPECT_FALSE(p.urgent(RunKey::of(Priority::kHigh, 7, 3)));
+  p.threshold.reset();
+  EXPECT_EQ(p.classify(Priority::kCritical, 10), Urgency::kNormal);
+}
+
+TEST(Scheduler, PoolsAreOwnOrLowerAndHeadroomIsTheUrgenciesAbove) {
+  // A partition takes its own pool first, then the next lower one with a free slot.
+  EXPECT_EQ(pick_pool(Urgency::kSmall, {1, 1, 1}), Urgency::kSmall);
+  EXPECT_EQ(pick_pool(Urgency::kSmall, {1, 1, 0}), Urgency::kUrgent);
+  EXPECT_EQ(pick_pool(Urgency::kSmall, {1, 0, 0}), Urgency::kNormal);
+  EXPECT_EQ(pick_pool(Urgency::kUrgent, {0, 0, 1}), std::nullopt);  // never a higher one
+  EXPECT_EQ(pick_pool(Urgency::kNormal, {0, 5, 5}), std::nullopt);
+  EXPECT_EQ(pick_pool(Urgency::kNormal, {2, 0, 0}), Urgency::kNormal);
+  const PerUrgency64 room{0, 300, 20};
+  EXPECT_EQ(keep_free(Urgency::kNormal, room, true), 320u);
+  EXPECT_EQ(keep_free(Urgency::kUrgent, room, true), 20u);
+  EXPECT_EQ(keep_free(Urgency::kSmall, room, true), 0u);
+  EXPECT_EQ(keep_free(Urgency::kNormal, room, false), 0u);  // a lone partition may use everything
+}
+
+TEST(Scheduler, LaneOrDevice) {
+  EXPECT_FALSE(to_lane(Urgency::kUrgent, false, 0, 3));  // large: the device, at the next boundary
+  EXPECT_FALSE(to_lane(Urgency::kNormal, false, 0, 0));
+  EXPECT_TRUE(to_lane(Urgency::kSmall, false, 1, 0));  // the GPU lane, even beside an idle device
+  // The CPU lane only while no device is free for it.
+  EXPECT_TRUE(to_lane(Urgency::kSmall, true, 0, 0));
+  EXPECT_FALSE(to_lane(Urgency::kSmall, true, 1, 0));
+  EXPECT_TRUE(to_lane(Urgency::kSmall, true, 1, 1));  // the idle device has queued work first
+  EXPECT_FALSE(to_lane(Urgency::kSmall, true, 2, 1));
+}
+
+TEST(Scheduler, UrgentPartitionsUseTheirPoolsAndSmallOnesPassALargeHead) {
+  Sched s;
+  // A large urgent WindowPoSt partition is the main queue's head; a small urgent WinningPoSt of the
+  // same priority arrives after it, and a NORMAL one.
+  s.queue_partition(RunKey::of(Priority::kHigh, 1), 500, "wpost/0", Urgency::kUrgent);
+  s.queue_partition(RunKey::of(Priority::kHigh, 2), 5, "winning/0", Urgency::kSmall);
+  s.queue_partition(RunKey::of(Priority::kNormal, 3), 50, "porep/0", Urgency::kNormal);
+  // Every pool full but the normal one: the small partition goes first, into the normal pool.
+  auto h = s.head(PerUrgency32{1, 0, 0});
+  ASSERT_TRUE(h);
+  EXPECT_EQ(h->bytes, 5u);
+  EXPECT_EQ(h->pool, Urgency::kNormal);
+  // Its reservation is refused: the main queue's head is tried while the small one waits.
+  s.refused(*h);
+  h = s.head(PerUrgency32{1, 1, 1});
+  ASSERT_TRUE(h);
+  EXPECT_EQ(h->bytes, 500u);
+  EXPECT_EQ(h->pool, Urgency::kUrgent);
+  EXPECT_EQ(*s.take(*h), "wpost/0");
+  // Memory came back: the small one may take the urgent pool (the next lower one: its own is full).
+  s.changed();
+  h = s.head(PerUrgency32{0, 1, 0});
+  ASSERT_TRUE(h);
+  EXPECT_EQ(h->bytes, 5u);
+  EXPECT_EQ(h->pool, Urgency::kUrgent);
+  EXPECT_EQ(*s.take(*h), "winning/0");
+  EXPECT_FALSE(s.head(PerUrgency32{0, 1, 1}));  // porep/0 needs a normal slot
+  EXPECT_EQ(s.head(PerUrgency32{1, 0, 0})->bytes, 50u);
+  EXPECT_EQ(s.queued_partitions(), 1u);
+}
+
+TEST(Scheduler, ReservedPreparersTakeOnlyTheirLevel) {
+  Sched s;
+  s.queue_job(RunKey::of(Priority::kNormal, 1), "porep");
+  EXPECT_FALSE(s.has_jobs(Priority::kHigh));
+  EXPECT_FALSE(s.next_job(Priority::kHigh));
+  s.queue_job(RunKey::of(Priority::kHigh, 2), "wpost");
+  s.queue_job(RunKey::of(Priority::kCritical, 3), "winning");
+  EXPECT_EQ(*s.next_job(Priority::kCritical), "winning");
+  EXPECT_FALSE(s.next_job(Priority::kCritical));
+  EXPECT_EQ(*s.next_job(Priority::kHigh), "wpost");
+  EXPECT_EQ(*s.next_job(), "porep");
+}
+
 TEST(Scheduler, Admission) {
   EXPECT_TRUE(admit(true, 0, 1));
   auto full = admit(true, 4, 4);

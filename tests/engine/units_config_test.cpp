@@ -269,5 +269,98 @@ TEST(Config, BackendSelection) {
   EXPECT_FALSE(parse_config("[backend]\nkind = \"gpu\"\n", "t.toml"));
 }
 
+// Urgent work and its lane (docs/daemon.md, "Deadlines under load").
+TEST(Config, UrgentKeysAndTheLane) {
+  auto c = parse_config(R"([memory]
+total_budget = "64GiB"
+urgent_reserve = "2GiB"
+[gpus]
+urgent_lane = "cpu"
+urgent_lane_max_domain_log2 = 20
+[scheduler]
+urgent_priority = "CRITICAL"
+[pipeline]
+urgent_synthesis_workers = 3
+)",
+                        "u.toml");
+  ASSERT_TRUE(c) << c.error();
+  EXPECT_TRUE(c->warnings.empty());
+  EXPECT_FALSE(c->urgent_reserve_auto);
+  EXPECT_EQ(c->urgent_reserve, 2ull << 30);
+  EXPECT_EQ(c->urgent_lane, "cpu");
+  EXPECT_EQ(c->urgent_lane_max_domain_log2, 20u);
+  EXPECT_EQ(c->urgent_priority, "critical");
+  EXPECT_EQ(c->urgent_synthesis_workers, 3u);
+  const BackendAvailability one_gpu{true, 1};
+  auto o = engine_options_from(*c, 4, one_gpu);
+  ASSERT_TRUE(o) << o.error();
+  EXPECT_EQ(o->urgent_priority, Priority::kCritical);
+  EXPECT_EQ(o->urgent_synthesis_workers, 3u);
+  EXPECT_EQ(o->urgent_memory_reserve, 2ull << 30);
+  EXPECT_EQ(o->lane_devices, std::vector<std::uint32_t>{0});
+  EXPECT_EQ(o->lane_name, "cpu");
+  EXPECT_EQ(o->lane_max_domain_log2, 20u);
+  EXPECT_TRUE(o->lane_only_when_devices_busy);  // the CPU lane beside a GPU: only while it is busy
+
+  // The defaults: HIGH and above, learned headroom, the lane "auto": GPU on CUDA, CPU on the CPU backend.
+  DaemonConfig d;
+  d.budget_auto = false;
+  d.total_budget = std::uint64_t(8) << 30;
+  d.devices = {0, 1};
+  auto cuda = engine_options_from(d, 4, {true, 2});
+  ASSERT_TRUE(cuda) << cuda.error();
+  EXPECT_EQ(cuda->urgent_priority, Priority::kHigh);
+  EXPECT_EQ(cuda->urgent_synthesis_workers, 1u);
+  EXPECT_FALSE(cuda->urgent_memory_reserve);
+  EXPECT_EQ(cuda->lane_name, "gpu");
+  EXPECT_EQ(cuda->lane_devices, (std::vector<std::uint32_t>{0, 1}));  // one lane per device
+  EXPECT_EQ(cuda->lane_max_domain_log2, 22u);
+  EXPECT_FALSE(cuda->lane_only_when_devices_busy);
+  auto cpu = engine_options_from(d, 4);
+  ASSERT_TRUE(cpu) << cpu.error();
+  EXPECT_EQ(cpu->lane_name, "cpu");
+  EXPECT_EQ(cpu->lane_devices, std::vector<std::uint32_t>{0});
+  EXPECT_FALSE(cpu->lane_only_when_devices_busy);
+  // "gpu" needs the CUDA backend; "off" and urgent_priority = "off" leave no lane.
+  d.urgent_lane = "gpu";
+  auto no_gpu = engine_options_from(d, 4);
+  ASSERT_FALSE(no_gpu);
+  EXPECT_EQ(no_gpu.error(),
+            "gpus.urgent_lane = \"gpu\" needs the CUDA backend (backend.kind resolved to \"cpu\"); use \"cpu\", "
+            "\"off\" or \"auto\"");
+  d.urgent_lane = "off";
+  EXPECT_TRUE(engine_options_from(d, 4, {true, 2})->lane_devices.empty());
+  d.urgent_lane = "auto";
+  d.urgent_priority = "off";
+  auto off = engine_options_from(d, 4, {true, 2});
+  ASSERT_TRUE(off) << off.error();
+  EXPECT_FALSE(off->urgent_priority);
+  EXPECT_TRUE(off->lane_devices.empty());
+  // A fixed headroom must leave room for the rest.
+  d.urgent_reserve_auto = false;
+  d.urgent_reserve = std::uint64_t(8) << 30;
+  auto big = engine_options_from(d, 4);
+  ASSERT_FALSE(big);
+  EXPECT_EQ(big.error(), "memory.urgent_reserve: 8.00 GiB is not below the memory budget (8.00 GiB)");
+}
+
+TEST(Config, UrgentKeyErrorsNameTheKey) {
+  auto expect_error = [](const char* text, const char* needle) {
+    auto c = parse_config(text, "bad.toml");
+    ASSERT_FALSE(c) << "accepted: " << text;
+    EXPECT_NE(c.error().find(needle), std::string::npos) << c.error();
+  };
+  expect_error("[scheduler]\nurgent_priority = \"NORMAL\"\n",
+               "bad.toml:2: scheduler.urgent_priority: expected \"high\", \"critical\" or \"off\", got \"normal\"");
+  expect_error("[gpus]\nurgent_lane = \"fpga\"\n", "gpus.urgent_lane: expected \"auto\", \"gpu\", \"cpu\" or \"off\"");
+  expect_error("[gpus]\nurgent_lane_max_domain_log2 = 31\n", "gpus.urgent_lane_max_domain_log2: must be between 1 and 30");
+  expect_error("[gpus]\nurgent_lane_max_domain_log2 = 0\n", "gpus.urgent_lane_max_domain_log2: must be between 1 and 30");
+  expect_error("[pipeline]\nurgent_synthesis_workers = 65\n", "pipeline.urgent_synthesis_workers: must be between 0 and 64");
+  expect_error("[memory]\nurgent_reserve = \"some\"\n", "memory.urgent_reserve");
+  auto a = parse_config("[memory]\nurgent_reserve = \"auto\"\n", "ok.toml");
+  ASSERT_TRUE(a) << a.error();
+  EXPECT_TRUE(a->urgent_reserve_auto);
+}
+
 }  // namespace
 }  // namespace cuzk::engine

@@ -18,7 +18,9 @@ class CpuBackends final : public DeviceBackends {
  public:
   std::string name() const override { return "cpu"; }
   std::unique_ptr<groth16::Backend> make(std::uint32_t) override { return groth16::make_cpu_backend(); }
-  Status preload(const groth16::ProvingKey&, const groth16::R1csShape*, const std::vector<std::uint32_t>&) override {
+  std::unique_ptr<groth16::Backend> make_lane(std::uint32_t) override { return groth16::make_cpu_backend(); }
+  Status preload(const groth16::ProvingKey&, const groth16::R1csShape*, const std::vector<std::uint32_t>&,
+                 bool) override {
     return ok_status();
   }
   std::uint64_t device_bytes() const override { return 0; }
@@ -75,15 +77,23 @@ class SharedCudaHandle final : public groth16::Backend {
 
 class CudaBackends final : public DeviceBackends {
  public:
-  CudaBackends(const KeyResidencySettings& keys, const GpuEnvTuning& gpu) : keys_(keys), gpu_(gpu) {}
+  CudaBackends(const KeyResidencySettings& keys, const GpuEnvTuning& gpu, bool gpu_lane)
+      : keys_(keys), gpu_(gpu), gpu_lane_(gpu_lane) {}
   std::string name() const override { return "cuda"; }
   std::unique_ptr<groth16::Backend> make(std::uint32_t device) override {
-    return std::make_unique<SharedCudaHandle>(of(device), profile_mu_, gpu_.profile);
+    return std::make_unique<SharedCudaHandle>(of(device, false), profile_mu_, gpu_.profile);
+  }
+  std::unique_ptr<groth16::Backend> make_lane(std::uint32_t device) override {
+    // Its own profile lock: the main backend's would order the lane's proofs behind the partition's.
+    return std::make_unique<SharedCudaHandle>(of(device, true), lane_profile_mu_, gpu_.profile);
   }
   Status preload(const groth16::ProvingKey& key, const groth16::R1csShape* shape,
-                 const std::vector<std::uint32_t>& devices) override {
+                 const std::vector<std::uint32_t>& devices, bool lane) override {
     for (std::uint32_t d : devices) {
-      if (auto st = of(d)->preload(key, shape); !st) return Error{"device " + std::to_string(d) + ": " + st.error()};
+      if (auto st = of(d, lane)->preload(key, shape); !st) {
+        return Error{(lane ? "device " + std::to_string(d) + " lane: " : "device " + std::to_string(d) + ": ") +
+                     st.error()};
+      }
     }
     return ok_status();
   }
@@ -91,6 +101,7 @@ class CudaBackends final : public DeviceBackends {
     std::lock_guard<std::mutex> g(mu_);
     std::uint64_t n = 0;
     for (const auto& [d, b] : by_device_) n += b->device_bytes();  // never waits for a running proof
+    for (const auto& [d, b] : lane_by_device_) n += b->device_bytes();
     return n;
   }
   void set_host_charger(HostCharger charger) override {
@@ -105,9 +116,10 @@ class CudaBackends final : public DeviceBackends {
   }
 
  private:
-  std::shared_ptr<gpu::CudaBackend> of(std::uint32_t device) {
+  // The device's main backend, or its lane's (lane: no H copies, every stream at the top priority).
+  std::shared_ptr<gpu::CudaBackend> of(std::uint32_t device, bool lane) {
     std::lock_guard<std::mutex> g(mu_);
-    auto& b = by_device_[device];
+    auto& b = (lane ? lane_by_device_ : by_device_)[device];
     if (!b) {
       gpu::CudaBackendOptions opt;
       opt.device = int(device);
@@ -122,6 +134,12 @@ class CudaBackends final : public DeviceBackends {
       opt.h_copies = int(keys_.h_copies);
       opt.prove.profile = gpu_.profile;
       opt.tuning = gpu_.tuning;
+      if (lane) {
+        opt.h_copies = 1;  // small keys: the copies' few per cent are not worth the memory beside a partition
+        opt.stream_rank = gpu::StreamRank::kLane;
+      } else if (gpu_lane_) {
+        opt.stream_rank = gpu::StreamRank::kBelowLane;
+      }
       opt.charge_host_bytes = [slot = charger_](std::size_t bytes) -> Result<std::shared_ptr<void>> {
         HostCharger fn;
         {
@@ -141,6 +159,7 @@ class CudaBackends final : public DeviceBackends {
     std::lock_guard<std::mutex> g(mu_);
     std::vector<std::shared_ptr<gpu::CudaBackend>> v;
     for (const auto& [d, b] : by_device_) v.push_back(b);
+    for (const auto& [d, b] : lane_by_device_) v.push_back(b);
     return v;
   }
   // Shared with every backend's options, so that a charger set after they were made reaches them.
@@ -151,9 +170,11 @@ class CudaBackends final : public DeviceBackends {
   std::shared_ptr<ChargerSlot> charger_ = std::make_shared<ChargerSlot>();
   KeyResidencySettings keys_;
   GpuEnvTuning gpu_;
+  bool gpu_lane_ = false;
   mutable std::mutex mu_;
-  std::map<std::uint32_t, std::shared_ptr<gpu::CudaBackend>> by_device_;
+  std::map<std::uint32_t, std::shared_ptr<gpu::CudaBackend>> by_device_, lane_by_device_;
   std::shared_ptr<std::mutex> profile_mu_ = std::make_shared<std::mutex>();
+  std::shared_ptr<std::mutex> lane_profile_mu_ = std::make_shared<std::mutex>();
 };
 
 #endif
@@ -192,7 +213,7 @@ Result<std::uint32_t> resolve_h_copies(std::uint32_t configured, const char* env
 
 Result<std::shared_ptr<DeviceBackends>> DeviceBackends::create(const std::string& name,
                                                                 const KeyResidencySettings& keys,
-                                                                const GpuEnvTuning& gpu_env) {
+                                                                const GpuEnvTuning& gpu_env, bool gpu_lane) {
   if (name == "cpu") return std::shared_ptr<DeviceBackends>(std::make_shared<CpuBackends>());
   if (keys.residency != "auto" && keys.residency != "resident" && keys.residency != "streamed")
     return Error{"key residency: expected auto, resident or streamed, got \"" + keys.residency + "\""};
@@ -200,7 +221,7 @@ Result<std::shared_ptr<DeviceBackends>> DeviceBackends::create(const std::string
   if (name == "cuda") {
     KeyResidencySettings resolved = keys;
     if (resolved.h_copies == 0) resolved.h_copies = gpu_env.h_copies;  // the config wins
-    return std::shared_ptr<DeviceBackends>(std::make_shared<CudaBackends>(resolved, gpu_env));
+    return std::shared_ptr<DeviceBackends>(std::make_shared<CudaBackends>(resolved, gpu_env, gpu_lane));
   }
 #endif
   return Error{"backend " + name + " is not available in this build"};

@@ -5,6 +5,18 @@
 // serializes them), so the proving key is uploaded once per device and stays resident; workers get
 // thin handles. preload() uploads a key ahead of the first proof. A key that does not fit in device
 // memory is streamed from pinned host memory at each proof (KeyResidencySettings).
+//
+// The urgent lane (docs/daemon.md, "Deadlines under load"; EngineOptions::lane_backend_factory):
+// make_lane(device) is a backend for small urgent proofs that run beside the partition holding the
+// device, not after it. CUDA: a second gpu::CudaBackend on that device with its own GpuProver
+// (streams, proof buffers, scratch MSMs) and its own key cache; nothing in the CUDA code is shared
+// between instances but the device (no globals; every stream is non-blocking, so the lane's work is
+// not ordered behind the main proof's). Its streams take the device's highest priority and the main
+// backends' s0 the next one (gpu::StreamRank, set for every backend when created with gpu_lane). It
+// keeps no H copies and up to two keys. Caveats, measured on no device
+// yet: the first lane proof of a key allocates and synchronizes the device (cudaMalloc/cudaFree and
+// the NTT warm-up), so it waits for the running partition's queued work once; preload the lane's
+// keys (preload(..., lane = true)). CPU: a CPU backend.
 #pragma once
 
 #include <cstdint>
@@ -49,18 +61,21 @@ class DeviceBackends {
  public:
   // name: "cpu" or "cuda" (already resolved; "cuda" needs a CUDA build). keys, gpu_env: ignored by "cpu".
   // gpu_env: the tuning read by gpu_tuning_from_env (the defaults when not given).
+  // gpu_lane: make_lane() will be used (the CUDA main backends' streams then leave it the highest priority).
   static Result<std::shared_ptr<DeviceBackends>> create(const std::string& name, const KeyResidencySettings& keys = {},
-                                                        const GpuEnvTuning& gpu_env = {});
+                                                        const GpuEnvTuning& gpu_env = {}, bool gpu_lane = false);
   virtual ~DeviceBackends() = default;
 
   virtual std::string name() const = 0;
   // A backend for one worker on `device` (CUDA: a handle to that device's shared backend).
   virtual std::unique_ptr<groth16::Backend> make(std::uint32_t device) = 0;
+  // The urgent lane's backend on `device` (CUDA: a handle to that device's lane backend).
+  virtual std::unique_ptr<groth16::Backend> make_lane(std::uint32_t device) = 0;
   // Uploads `key`, and `shape` when given (the object the jobs will prove with), to each of `devices`
-  // now (CUDA); a no-op for the CPU backend.
+  // now (CUDA; to their lane backends with `lane`); a no-op for the CPU backend.
   virtual Status preload(const groth16::ProvingKey& key, const groth16::R1csShape* shape,
-                         const std::vector<std::uint32_t>& devices) = 0;
-  // Device memory held (resident keys, shapes, buffers) over all devices; 0 for the CPU backend.
+                         const std::vector<std::uint32_t>& devices, bool lane = false) = 0;
+  // Device memory held (resident keys, shapes, buffers) over all devices and lanes; 0 for the CPU backend.
   virtual std::uint64_t device_bytes() const = 0;
 
   // What the backends keep beside the host key, and its accounting (no-ops for the CPU backend).

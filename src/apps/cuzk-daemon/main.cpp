@@ -127,11 +127,14 @@ int main(int argc, char** argv) {
   auto gpu_env = apps::gpu_tuning_from_env([](const char* n) { return std::getenv(n); });
   if (!gpu_env) return fail(gpu_env.error());
   for (const auto& v : gpu_env->non_default) spdlog::info("tuning: {} (from the environment)", v);
+  const bool gpu_lane = opts->lane_name == "gpu";
   auto backends = apps::DeviceBackends::create(
       opts->backend_name, {cfg->key_residency, cfg->max_resident_key_bytes, cfg->stream_chunk_bases, cfg->h_copies},
-      *gpu_env);
+      *gpu_env, gpu_lane);
   if (!backends) return fail(backends.error());
   opts->backend_factory = [b = *backends](std::uint32_t device) { return b->make(device); };
+  // The urgent lane: a second CUDA backend per device (the CPU lane is the engine's default).
+  if (gpu_lane) opts->lane_backend_factory = [b = *backends](std::uint32_t device) { return b->make_lane(device); };
   opts->device_memory_bytes = [b = *backends] { return b->device_bytes(); };
   // A key the SrsManager unloads leaves the GPUs too (with a streamed key's pinned copy).
   opts->on_key_unloaded = [b = *backends](const engine::LoadedKey& k) {
@@ -140,10 +143,20 @@ int main(int argc, char** argv) {
   if (cfg->timeline) {
     opts->timeline_sink = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
   }
+  const std::string urgent_line =
+      !opts->urgent_priority
+          ? std::string("urgent work off")
+          : std::string("urgent from ") + engine::priority_name(*opts->urgent_priority) + " (" +
+                std::to_string(opts->urgent_synthesis_workers) + " reserved synthesis workers, headroom " +
+                (opts->urgent_memory_reserve ? engine::format_bytes(*opts->urgent_memory_reserve) : std::string("auto")) +
+                "), lane " +
+                (opts->lane_devices.empty() ? std::string("off")
+                                            : opts->lane_name + " up to 2^" + std::to_string(opts->lane_max_domain_log2));
   if (check_only) {
-    std::printf("config ok: budget %s, %u synthesis workers, %zu device(s) x %u backend workers, backend %s\n",
+    std::printf("config ok: budget %s, %u synthesis workers, %zu device(s) x %u backend workers, backend %s\n"
+                "deadlines: %s\n",
                 engine::format_bytes(opts->memory_budget_bytes).c_str(), opts->synthesis_workers,
-                opts->devices.size(), opts->workers_per_device, opts->backend_name.c_str());
+                opts->devices.size(), opts->workers_per_device, opts->backend_name.c_str(), urgent_line.c_str());
     return 0;
   }
 
@@ -179,6 +192,7 @@ int main(int argc, char** argv) {
                opts->backend_name, engine::format_bytes(opts->memory_budget_bytes), opts->synthesis_workers,
                opts->devices.size(), opts->workers_per_device, opts->finalizer_threads,
                opts->self_verify ? "on" : "off");
+  spdlog::info("deadlines: {}", urgent_line);
   for (const auto& c : cfg->circuits) {
     if (auto st = eng.srs().register_zkey(c.id, c.zkey); !st) return fail("srs.circuits: " + c.id + ": " + st.error());
     spdlog::info("circuit {} registered: {}", c.id, c.zkey);
@@ -201,10 +215,13 @@ int main(int argc, char** argv) {
     if (!lease || !(*lease)->has_proving_key) continue;
     const auto t0 = std::chrono::steady_clock::now();
     const groth16::R1csShape* shape = (*lease)->shape.num_constraints() ? &(*lease)->shape : nullptr;
-    if (auto st = (*backends)->preload((*lease)->pk, shape, opts->devices); !st) {
+    // A small urgent kind's key goes to the lanes' backends, which prove with it.
+    const bool on_lane = engine::lane_key(*opts, id, (*lease)->pk.domain_log2);
+    if (auto st = (*backends)->preload((*lease)->pk, shape, opts->devices, on_lane); !st) {
       spdlog::warn("preload {} to the GPU: {}", id, st.error());
     } else {
-      spdlog::info("{}{} resident on the GPU in {} ms ({} of device memory in use)", id, shape ? " and its shape" : "",
+      spdlog::info("{}{} resident on the GPU{} in {} ms ({} of device memory in use)", id,
+                   shape ? " and its shape" : "", on_lane ? " (urgent lane)" : "",
                    std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count(),
                    engine::format_bytes((*backends)->device_bytes()));
     }

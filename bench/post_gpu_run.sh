@@ -1,0 +1,218 @@
+#!/usr/bin/env bash
+# WindowPoSt and WinningPoSt on one GPU (issue 24), end to end, in one call per phase.
+#
+#   bench/post_gpu_run.sh PACK_DIR WORK_DIR PHASE...
+#
+#   PACK_DIR  bin/{cuzk,cuzk-daemon,cuzk-bench} + lib/ (bench/pack_for_gpu_host.sh), CUDA build
+#   WORK_DIR  keys, vanilla proofs, logs, proofs and summary-<phase>.md land here (reused)
+#   PHASE     window   32 GiB WindowPoSt partition of 2,349 SYNTHETIC TEST DATA sectors: TEST-ONLY
+#                      key (GPU setup), vanilla proofs (`cuzk gen-vanilla --synthetic`), `cuzk
+#                      prove-post --backend cuda` (synthesis / GPU / self-check split), then the daemon
+#                      (key resident): RUNS window-post proofs through cuzk-bench, each verified with
+#                      the .vk (`cuzk verify-post`)
+#             winning  32 GiB WinningPoSt: TEST-ONLY winning key and the 32 GiB PoRep key, one
+#                      SYNTHETIC sector's vanilla proof, 2 PoRep C1s (`cuzk gen-c1`); one daemon with
+#                      both keys preloaded: RUNS WinningPoSts idle, then RUNS WinningPoSts submitted
+#                      one after another while a J=2 PoRep batch (POREP_COUNT proofs) runs; latency
+#                      p50 / p99 / max, the PoRep batch's s/proof beside it; every proof verified
+#             clean    removes the keys (the disk holds one 32 GiB family's key at a time)
+#
+# Environment: SEED (toxic waste, default 7), RUNS (default 20), POREP_COUNT (default 4),
+# RANDOMNESS (hex, byte 31 < 0x40), EXTRA_TOML (appended to the daemon config, e.g. lane settings).
+set -euo pipefail
+PACK=$(realpath "$1")
+WORK=$(realpath -m "$2")
+shift 2
+PHASES=("$@")
+SEED=${SEED:-7}
+RUNS=${RUNS:-20}
+POREP_COUNT=${POREP_COUNT:-4}
+RANDOMNESS=${RANDOMNESS:-0b0a0c0d0e0f101112131415161718191a1b1c1d1e1f20212223242526272829aa3a}
+EXTRA_TOML=${EXTRA_TOML:-}
+WINDOW=StackedDrgWindow32GiBV1_1
+WINNING=StackedDrgWinning32GiBV1
+POREP=StackedDrg32GiBV1_1
+
+if [ -x "$PACK/bin/cuzk" ]; then
+  BIN=$PACK/bin
+  export LD_LIBRARY_PATH=$PACK/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+else
+  BIN=$PACK/src/apps
+fi
+tool() { if [ -f "$BIN/$1" ]; then echo "$BIN/$1"; else echo "$BIN/$1/$1"; fi; }
+CUZK=$(tool cuzk)
+DAEMON=$(tool cuzk-daemon)
+BENCH=$(tool cuzk-bench)
+mkdir -p "$WORK"
+cd "$WORK"
+step() { printf '\n== [%s] %s\n' "$(date -u +%T)" "$*"; }
+timed() {
+  local tag=$1
+  shift
+  /usr/bin/time -f "%e %M" -o "$tag.time" "$@"
+  read -r wall kb < "$tag.time"
+  printf '%s wall %.1f s, peak RSS %.2f GB\n' "$tag" "$wall" "$(awk -v k="$kb" 'BEGIN {print k / 1e6}')" | tee -a steps.txt
+}
+[ -x /usr/bin/time ] || timed() { shift; "$@"; }
+gpu_line() { nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2> /dev/null || echo none; }
+
+key() {  # key PROOF DIR
+  if ls "$2"/*.vk > /dev/null 2>&1; then
+    echo "   present: $(ls "$2"/*.params)"
+    return
+  fi
+  rm -rf "$2.tmp"
+  timed "setup-$1" "$CUZK" setup --registered-proof "$1" --out "$2.tmp" --seed "$SEED" 2>&1 | tail -4
+  mv "$2.tmp" "$2"
+}
+
+DPID=""
+cleanup() { [ -n "$DPID" ] && kill -TERM "$DPID" 2> /dev/null; true; }
+trap cleanup EXIT
+start_daemon() {  # start_daemon PARAMS_DIR PRELOAD...
+  local params=$1
+  shift
+  local pre=""
+  for p in "$@"; do pre+="${pre:+, }\"$p\""; done
+  cat > cuzk.toml << TOML
+[daemon]
+listen = "unix://$WORK/cuzk.sock"
+[backend]
+kind = "cuda"
+[gpus]
+gpu_workers_per_device = 2
+[pipeline]
+synthesis_concurrency = 2
+[srs]
+param_cache = "$params"
+preload = [$pre]
+$EXTRA_TOML
+TOML
+  rm -f daemon.out daemon.log
+  local t0
+  t0=$(date +%s.%N)
+  "$DAEMON" --config cuzk.toml > daemon.out 2> daemon.log &
+  DPID=$!
+  for _ in $(seq 1 2400); do
+    grep -q '^READY' daemon.out 2> /dev/null && break
+    kill -0 "$DPID" 2> /dev/null || { tail -20 daemon.log >&2; exit 1; }
+    sleep 0.25
+  done
+  grep -q '^READY' daemon.out || { echo "daemon not ready" >&2; exit 1; }
+  printf '   READY after %.1f s (%s)\n' "$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {print b - a}')" "$*"
+}
+stop_daemon() {
+  kill -TERM "$DPID"
+  wait "$DPID" || { echo "daemon exit status $?" >&2; exit 1; }
+  DPID=""
+}
+# percentiles of the wall_s of a cuzk-bench --json summary: "n p50 p99 max avg" (nearest rank)
+lat_stats() {
+  python3 - "$1" << 'PY'
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+w = sorted(p["wall_s"] for p in d["proofs"] if p["status"] == "COMPLETED")
+if not w: print("0 - - - -"); sys.exit()
+r = lambda q: w[min(len(w) - 1, max(0, math.ceil(q * len(w)) - 1))]
+print(len(w), "%.3f" % r(0.5), "%.3f" % r(0.99), "%.3f" % w[-1], "%.3f" % (sum(w) / len(w)))
+PY
+}
+verify_dir() {  # verify_dir PROOFS_DIR PROOF_NAME VANILLA PARAMS -> "ok/total"
+  local ok=0 n=0
+  while IFS=$'\t' read -r _idx _job _input proof; do
+    n=$((n + 1))
+    "$CUZK" verify-post --registered-proof "$2" --miner-id 1000 --randomness "$RANDOMNESS" --vanilla "$3" \
+      --params "$4" --proof "$proof" > /dev/null 2>&1 && ok=$((ok + 1))
+  done < "$1/index.tsv"
+  echo "$ok/$n"
+}
+
+for phase in "${PHASES[@]}"; do
+  S=$WORK/summary-$phase.md
+  echo "# $phase ($(date -u +%F)); host $(nproc) cores; GPU: $(gpu_line)" > "$S"
+  case $phase in
+  window)
+    step "TEST-ONLY key $WINDOW"
+    key "$WINDOW" "$WORK/params-window"
+    step "2,349 SYNTHETIC TEST DATA sectors' vanilla proofs"
+    [ -f wpost.json ] || timed gen-vanilla "$CUZK" gen-vanilla window-post --registered-proof "$WINDOW" --synthetic 2349 \
+      --miner-id 1000 --randomness "$RANDOMNESS" -o wpost.json
+    ls -la wpost.json
+    step "cuzk prove-post --backend cuda (key load included), twice"
+    for i in 1 2; do
+      timed "prove-post-$i" "$CUZK" prove-post --registered-proof "$WINDOW" --miner-id 1000 --randomness "$RANDOMNESS" \
+        --vanilla wpost.json --params "$WORK/params-window" --out "wpost-cli-$i.bin" --backend cuda 2>&1 | tail -6 | tee -a "$S"
+      "$CUZK" verify-post --registered-proof "$WINDOW" --miner-id 1000 --randomness "$RANDOMNESS" --vanilla wpost.json \
+        --params "$WORK/params-window" --proof "wpost-cli-$i.bin" | tee -a "$S"
+    done
+    step "daemon: $RUNS window-post proofs, one at a time, key resident"
+    start_daemon "$WORK/params-window" wpost-32g
+    rm -rf wpost.proofs
+    "$BENCH" -a "unix://$WORK/cuzk.sock" --json batch -t wpost --vanilla wpost.json --randomness "$RANDOMNESS" \
+      --registered-proof 13 -c "$RUNS" -j 1 --proofs-dir wpost.proofs > wpost-batch.json
+    read -r n p50 p99 max avg <<< "$(lat_stats wpost-batch.json)"
+    ver=$(verify_dir wpost.proofs "$WINDOW" wpost.json "$WORK/params-window")
+    stop_daemon
+    {
+      echo
+      echo "| proofs | p50 s | p99 s | max s | avg s | verified |"
+      echo "|---|---|---|---|---|---|"
+      echo "| $n | $p50 | $p99 | $max | $avg | $ver |"
+      python3 -c "import json;d=json.load(open('wpost-batch.json'));print('per partition', d.get('per_partition_s'))"
+    } | tee -a "$S"
+    ;;
+  winning)
+    step "TEST-ONLY keys $WINNING and $POREP (one params dir)"
+    key "$WINNING" "$WORK/params-winning"
+    if ! ls "$WORK"/params-winning/v28-stacked-* > /dev/null 2>&1; then
+      timed "setup-$POREP" "$CUZK" setup --registered-proof "$POREP" --out "$WORK/params-winning" --seed "$SEED" 2>&1 | tail -3
+    fi
+    step "inputs: 1 SYNTHETIC sector's winning vanilla proof, 2 SYNTHETIC C1s"
+    [ -f winning.json ] || "$CUZK" gen-vanilla winning-post --registered-proof "$WINNING" --synthetic 1 --first-sector-id 7 \
+      --miner-id 1000 --randomness "$RANDOMNESS" -o winning.json
+    mkdir -p c1
+    for i in 1 2; do
+      [ -f "c1/s$i.json" ] || "$CUZK" gen-c1 --registered-proof "$POREP" --sector-id "$i" --miner-id 1000 --rng-seed "$i" \
+        --out "c1/s$i.json"
+    done
+    start_daemon "$WORK/params-winning" porep-32g winning-32g
+    step "idle: $RUNS WinningPoSts one after another"
+    rm -rf win-idle.proofs win-load.proofs porep.proofs
+    "$BENCH" -a "unix://$WORK/cuzk.sock" --json batch -t winning --vanilla winning.json --randomness "$RANDOMNESS" \
+      --registered-proof 3 -c "$RUNS" -j 1 --proofs-dir win-idle.proofs > win-idle.json
+    step "under load: a J=2 PoRep batch of $POREP_COUNT, then $RUNS WinningPoSts one after another"
+    "$BENCH" -a "unix://$WORK/cuzk.sock" batch -t porep --c1 c1/s1.json --c1 c1/s2.json -c "$POREP_COUNT" -j 2 \
+      --proofs-dir porep.proofs --timeline porep.svg > porep-batch.txt &
+    PB=$!
+    sleep 20  # both PoRep jobs past their first partitions: the GPU is saturated
+    "$BENCH" -a "unix://$WORK/cuzk.sock" --json batch -t winning --vanilla winning.json --randomness "$RANDOMNESS" \
+      --registered-proof 3 -c "$RUNS" -j 1 --proofs-dir win-load.proofs > win-load.json
+    wait "$PB"
+    read -r n1 a50 a99 amax aavg <<< "$(lat_stats win-idle.json)"
+    read -r n2 b50 b99 bmax bavg <<< "$(lat_stats win-load.json)"
+    v1=$(verify_dir win-idle.proofs "$WINNING" winning.json "$WORK/params-winning")
+    v2=$(verify_dir win-load.proofs "$WINNING" winning.json "$WORK/params-winning")
+    pbad=0
+    while IFS=$'\t' read -r _i _j c1 proof; do
+      "$CUZK" verify-porep --c1 "$c1" --params "$WORK/params-winning" --proof "$proof" --miner-id 1000 > /dev/null 2>&1 \
+        || pbad=$((pbad + 1))
+    done < porep.proofs/index.tsv
+    stop_daemon
+    {
+      echo
+      echo "| WinningPoSt 32 GiB | proofs | p50 s | p99 s | max s | avg s | verified |"
+      echo "|---|---|---|---|---|---|---|"
+      echo "| idle | $n1 | $a50 | $a99 | $amax | $aavg | $v1 |"
+      echo "| during a J=2 PoRep batch | $n2 | $b50 | $b99 | $bmax | $bavg | $v2 |"
+      echo
+      echo "PoRep batch beside it: $(grep -E '^(completed|throughput|steady state)' porep-batch.txt | tr '\n' ' ')" \
+        "; PoRep proofs failing verification: $pbad"
+    } | tee -a "$S"
+    ;;
+  clean)
+    rm -rf "$WORK"/params-window "$WORK"/params-winning
+    df -h "$WORK" | tail -1
+    ;;
+  *) echo "unknown phase $phase" >&2; exit 2 ;;
+  esac
+done
