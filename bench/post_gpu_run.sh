@@ -18,7 +18,9 @@
 #             clean    removes the keys (the disk holds one 32 GiB family's key at a time)
 #
 # Environment: SEED (toxic waste, default 7), RUNS (default 20), POREP_COUNT (default 4),
-# RANDOMNESS (hex, byte 31 < 0x40), EXTRA_TOML (appended to the daemon config, e.g. lane settings).
+# RANDOMNESS (hex, byte 31 < 0x40), EXTRA_TOML (appended to the daemon config, e.g. lane settings),
+# SIZE (32GiB; 2KiB for a smoke test of the script), BACKEND (cuda; cpu for the smoke test),
+# LOAD_WAIT (seconds between the PoRep batch's start and the WinningPoSts, default 20).
 set -euo pipefail
 PACK=$(realpath "$1")
 WORK=$(realpath -m "$2")
@@ -27,11 +29,18 @@ PHASES=("$@")
 SEED=${SEED:-7}
 RUNS=${RUNS:-20}
 POREP_COUNT=${POREP_COUNT:-4}
-RANDOMNESS=${RANDOMNESS:-0b0a0c0d0e0f101112131415161718191a1b1c1d1e1f20212223242526272829aa3a}
+RANDOMNESS=${RANDOMNESS:-0b0c0d0e0f101112131415161718191a1b1c1d1e1f202122232425262728292a}
 EXTRA_TOML=${EXTRA_TOML:-}
-WINDOW=StackedDrgWindow32GiBV1_1
-WINNING=StackedDrgWinning32GiBV1
-POREP=StackedDrg32GiBV1_1
+SIZE=${SIZE:-32GiB}
+BACKEND=${BACKEND:-cuda}
+LOAD_WAIT=${LOAD_WAIT:-20}
+WINDOW=StackedDrgWindow${SIZE}V1_1
+WINNING=StackedDrgWinning${SIZE}V1
+POREP=StackedDrg${SIZE}V1_1
+case $SIZE in
+  32GiB) ID=32g WSECTORS=2349 ;; 64GiB) ID=64g WSECTORS=2300 ;; 2KiB) ID=2k WSECTORS=2 ;;
+  *) echo "SIZE must be 2KiB, 32GiB or 64GiB" >&2; exit 2 ;;
+esac
 
 if [ -x "$PACK/bin/cuzk" ]; then
   BIN=$PACK/bin
@@ -78,7 +87,7 @@ start_daemon() {  # start_daemon PARAMS_DIR PRELOAD...
 [daemon]
 listen = "unix://$WORK/cuzk.sock"
 [backend]
-kind = "cuda"
+kind = "$BACKEND"
 [gpus]
 gpu_workers_per_device = 2
 [pipeline]
@@ -119,11 +128,11 @@ PY
 }
 verify_dir() {  # verify_dir PROOFS_DIR PROOF_NAME VANILLA PARAMS -> "ok/total"
   local ok=0 n=0
-  while IFS=$'\t' read -r _idx _job _input proof; do
+  for proof in $(cut -f4 "$1/index.tsv"); do
     n=$((n + 1))
     "$CUZK" verify-post --registered-proof "$2" --miner-id 1000 --randomness "$RANDOMNESS" --vanilla "$3" \
       --params "$4" --proof "$proof" > /dev/null 2>&1 && ok=$((ok + 1))
-  done < "$1/index.tsv"
+  done
   echo "$ok/$n"
 }
 
@@ -134,22 +143,22 @@ for phase in "${PHASES[@]}"; do
   window)
     step "TEST-ONLY key $WINDOW"
     key "$WINDOW" "$WORK/params-window"
-    step "2,349 SYNTHETIC TEST DATA sectors' vanilla proofs"
-    [ -f wpost.json ] || timed gen-vanilla "$CUZK" gen-vanilla window-post --registered-proof "$WINDOW" --synthetic 2349 \
+    step "$WSECTORS SYNTHETIC TEST DATA sectors' vanilla proofs"
+    [ -f wpost.json ] || timed gen-vanilla "$CUZK" gen-vanilla window-post --registered-proof "$WINDOW" --synthetic "$WSECTORS" \
       --miner-id 1000 --randomness "$RANDOMNESS" -o wpost.json
     ls -la wpost.json
-    step "cuzk prove-post --backend cuda (key load included), twice"
+    step "cuzk prove-post --backend $BACKEND (key load included), twice"
     for i in 1 2; do
       timed "prove-post-$i" "$CUZK" prove-post --registered-proof "$WINDOW" --miner-id 1000 --randomness "$RANDOMNESS" \
-        --vanilla wpost.json --params "$WORK/params-window" --out "wpost-cli-$i.bin" --backend cuda 2>&1 | tail -6 | tee -a "$S"
+        --vanilla wpost.json --params "$WORK/params-window" --out "wpost-cli-$i.bin" --backend "$BACKEND" 2>&1 | tail -6 | tee -a "$S"
       "$CUZK" verify-post --registered-proof "$WINDOW" --miner-id 1000 --randomness "$RANDOMNESS" --vanilla wpost.json \
         --params "$WORK/params-window" --proof "wpost-cli-$i.bin" | tee -a "$S"
     done
     step "daemon: $RUNS window-post proofs, one at a time, key resident"
-    start_daemon "$WORK/params-window" wpost-32g
+    start_daemon "$WORK/params-window" "wpost-$ID"
     rm -rf wpost.proofs
     "$BENCH" -a "unix://$WORK/cuzk.sock" --json batch -t wpost --vanilla wpost.json --randomness "$RANDOMNESS" \
-      --registered-proof 13 -c "$RUNS" -j 1 --proofs-dir wpost.proofs > wpost-batch.json
+      --registered-proof "$WINDOW" -c "$RUNS" -j 1 --proofs-dir wpost.proofs > wpost-batch.json
     read -r n p50 p99 max avg <<< "$(lat_stats wpost-batch.json)"
     ver=$(verify_dir wpost.proofs "$WINDOW" wpost.json "$WORK/params-window")
     stop_daemon
@@ -175,18 +184,18 @@ for phase in "${PHASES[@]}"; do
       [ -f "c1/s$i.json" ] || "$CUZK" gen-c1 --registered-proof "$POREP" --sector-id "$i" --miner-id 1000 --rng-seed "$i" \
         --out "c1/s$i.json"
     done
-    start_daemon "$WORK/params-winning" porep-32g winning-32g
+    start_daemon "$WORK/params-winning" "porep-$ID" "winning-$ID"
     step "idle: $RUNS WinningPoSts one after another"
     rm -rf win-idle.proofs win-load.proofs porep.proofs
     "$BENCH" -a "unix://$WORK/cuzk.sock" --json batch -t winning --vanilla winning.json --randomness "$RANDOMNESS" \
-      --registered-proof 3 -c "$RUNS" -j 1 --proofs-dir win-idle.proofs > win-idle.json
+      --registered-proof "$WINNING" -c "$RUNS" -j 1 --proofs-dir win-idle.proofs > win-idle.json
     step "under load: a J=2 PoRep batch of $POREP_COUNT, then $RUNS WinningPoSts one after another"
     "$BENCH" -a "unix://$WORK/cuzk.sock" batch -t porep --c1 c1/s1.json --c1 c1/s2.json -c "$POREP_COUNT" -j 2 \
       --proofs-dir porep.proofs --timeline porep.svg > porep-batch.txt &
     PB=$!
-    sleep 20  # both PoRep jobs past their first partitions: the GPU is saturated
+    sleep "$LOAD_WAIT"  # both PoRep jobs past their first partitions: the GPU is saturated
     "$BENCH" -a "unix://$WORK/cuzk.sock" --json batch -t winning --vanilla winning.json --randomness "$RANDOMNESS" \
-      --registered-proof 3 -c "$RUNS" -j 1 --proofs-dir win-load.proofs > win-load.json
+      --registered-proof "$WINNING" -c "$RUNS" -j 1 --proofs-dir win-load.proofs > win-load.json
     wait "$PB"
     read -r n1 a50 a99 amax aavg <<< "$(lat_stats win-idle.json)"
     read -r n2 b50 b99 bmax bavg <<< "$(lat_stats win-load.json)"

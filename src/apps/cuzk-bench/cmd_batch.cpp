@@ -115,6 +115,7 @@ int run_batch(const Global& g, const ProofArgs& a) {
         BatchItem& it = items[i];
         it.done = true;
         if (!a.c1.empty()) it.input = a.c1[i % a.c1.size()];
+        else if (!a.vanilla.empty()) it.input = a.vanilla;  // PoSt / Snap
         it.wall_s = wall;
         it.end_s = std::chrono::duration<double>(Clock::now() - t_start).count();
         if (r) {
