@@ -209,7 +209,7 @@ for phase in "${PHASES[@]}"; do
     stop_daemon
     {
       echo
-      echo "| WinningPoSt 32 GiB | proofs | p50 s | p99 s | max s | avg s | verified |"
+      echo "| WinningPoSt $SIZE | proofs | p50 s | p99 s | max s | avg s | verified |"
       echo "|---|---|---|---|---|---|---|"
       echo "| idle | $n1 | $a50 | $a99 | $amax | $aavg | $v1 |"
       echo "| during a J=2 PoRep batch | $n2 | $b50 | $b99 | $bmax | $bavg | $v2 |"
