@@ -1,7 +1,9 @@
 // One PoSt partition proof from the command line (post::PostJob, as the daemon's window-post /
 // winning-post kinds run it):
 //   cuzk prove-post  --registered-proof NAME --miner-id N --randomness HEX --vanilla FILE… --params DIR
-//                    [--partition K] --out proof.bin [--backend auto|cpu|cuda]
+//                    [--partition K] --out proof.bin [--backend auto|cpu|cuda] [--repeat N]
+//                    (--test-key-seed N instead of --params: a TEST-ONLY key made in memory, for hosts
+//                    whose disk cannot hold the .params; --repeat proves N times with the key resident)
 //   cuzk verify-post (the same flags) --proof proof.bin
 // prove-post decodes and checks the vanilla proofs (shape, comm_r, paths, challenges) before any key
 // is loaded — a failure is one line naming the sector and check, exit 2 — then the shape (cached as
@@ -11,10 +13,12 @@
 // a proof whose points do not decode is INVALID too); malformed input is exit 2.
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "apps/common/device_backends.hpp"
+#include "apps/cuzk/multiplier.hpp"
 #include "apps/cuzk/commands.hpp"
 #include "apps/cuzk/environment.hpp"
 #include "apps/cuzk/post_common.hpp"
@@ -22,6 +26,7 @@
 #include "filecoin/post/post_job.hpp"
 #include "filecoin/post/shape.hpp"
 #include "groth16/proof.hpp"
+#include "groth16/test_setup.hpp"
 
 namespace cuzk::cli {
 namespace post = filecoin::post;
@@ -35,6 +40,8 @@ struct ProvePostArgs {
   std::string params_dir, out, proof;
   std::string backend = "auto";
   bool no_self_verify = false, quiet = false;
+  std::optional<std::uint64_t> test_key_seed;  // TEST-ONLY in-memory key instead of --params
+  std::uint32_t repeat = 1;
 };
 
 int run_prove_post(const ProvePostArgs& a) {
@@ -56,15 +63,36 @@ int run_prove_post(const ProvePostArgs& a) {
   if (!backend_name) return fail(cmd, backend_name.error());
   auto backends = apps::DeviceBackends::create(*backend_name, {}, environment().gpu);
   if (!backends) return fail(cmd, backends.error());
-  auto paths = params::param_paths(config.family(), config.sector_size, a.params_dir);
-  if (!paths) return fail(cmd, config.name + ": " + paths.error());
+  if (a.test_key_seed.has_value() == !a.params_dir.empty())
+    return fail(cmd, "give exactly one of --params DIR and --test-key-seed N");
+  std::optional<params::ParamPaths> paths;
+  if (!a.params_dir.empty()) {
+    auto p = params::param_paths(config.family(), config.sector_size, a.params_dir);
+    if (!p) return fail(cmd, config.name + ": " + p.error());
+    paths = *p;
+  }
   clock = {};
-  auto shape_load = post::load_or_record_post_shape(config, filecoin::shape_cache_path(paths->params), shape_cache_policy());
+  auto shape_load = post::load_or_record_post_shape(config, paths ? filecoin::shape_cache_path(paths->params) : "",
+                                                    shape_cache_policy());
   const groth16::R1csShape shape = std::move(shape_load.shape);
   if (auto st = job->check_key(shape); !st) return fail(cmd, st.error());
   const double shape_ms = clock.ms();
   clock = {};
-  auto key = params::load_proving_key(*paths, shape);
+  Result<groth16::ProvingKey> key = Error{"no key"};
+  if (paths) {
+    key = params::load_proving_key(*paths, shape);
+  } else {
+    // TEST-ONLY: a key from public toxic waste, made in memory (for a host whose disk cannot hold the
+    // .params, e.g. a 32 GiB WindowPoSt key of ~64 GB on a 64 GiB disk); the self-check uses its vk.
+    std::fprintf(stderr, "cuzk prove-post: TEST-ONLY key from --test-key-seed %llu, made in memory\n",
+                 static_cast<unsigned long long>(*a.test_key_seed));
+    auto mul = make_multiplier("auto");
+    if (!mul) return fail(cmd, mul.error());
+    groth16::SetupOptions so;
+    so.multiplier = mul->get();
+    key = groth16::generate_test_key(shape, groth16::HBasis::kMonomialOverZ,
+                                     groth16::ToxicWaste::from_seed(*a.test_key_seed), so);
+  }
   if (!key) return fail(cmd, key.error());
   const double key_ms = clock.ms();
   if (!a.quiet)
@@ -74,15 +102,18 @@ int run_prove_post(const ProvePostArgs& a) {
                  config.name.c_str(), req->partition, job->sectors().size(), prepare_ms, shape_ms,
                  filecoin::to_string(shape_load.source), key_ms, backend_name->c_str());
   auto backend = (*backends)->make(0);
-  post::PostTiming t;
-  auto proof = post::prove_post(*job, shape, *key, *backend, !a.no_self_verify, &t);
-  if (!proof) return fail(cmd, proof.error());
-  const auto bytes = proof->to_bytes();
-  if (auto st = write_file(a.out, bytes); !st) return fail(cmd, st.error());
-  if (!a.quiet)
-    std::fprintf(stderr, "cuzk prove-post: synthesis %.0f ms, prove %.0f ms, verify %.0f ms; wrote %s (%zu bytes)%s in %.2f s\n",
-                 t.synth_ms, t.prove_ms, t.verify_ms, a.out.c_str(), bytes.size(),
-                 a.no_self_verify ? "" : ", self-verified", total.ms() / 1000);
+  for (std::uint32_t rep = 0; rep < a.repeat; ++rep) {  // --repeat: the key stays resident after the first
+    Stopwatch each;
+    post::PostTiming t;
+    auto proof = post::prove_post(*job, shape, *key, *backend, !a.no_self_verify, &t);
+    if (!proof) return fail(cmd, proof.error());
+    const auto bytes = proof->to_bytes();
+    if (auto st = write_file(a.out, bytes); !st) return fail(cmd, st.error());
+    if (!a.quiet)
+      std::fprintf(stderr, "cuzk prove-post: synthesis %.0f ms, prove %.0f ms, verify %.0f ms; wrote %s (%zu bytes)%s in %.2f s\n",
+                   t.synth_ms, t.prove_ms, t.verify_ms, a.out.c_str(), bytes.size(),
+                   a.no_self_verify ? "" : ", self-verified", (rep == 0 ? total.ms() : each.ms()) / 1000);
+  }
   return kExitOk;
 }
 
@@ -103,6 +134,7 @@ int run_verify_post(const ProvePostArgs& a) {
   if (bytes->size() != groth16::kProofBytes)
     return fail(cmd, a.proof + ": " + std::to_string(bytes->size()) + " bytes, a " + config.name + " proof is " +
                          std::to_string(groth16::kProofBytes));
+  if (a.params_dir.empty()) return fail(cmd, "--params DIR is required");
   auto paths = params::param_paths(config.family(), config.sector_size, a.params_dir);
   if (!paths) return fail(cmd, config.name + ": " + paths.error());
   auto vk = params::load_verifying_key(*paths);
@@ -127,7 +159,7 @@ void add_shared(CLI::App* sub, ProvePostArgs& a) {
   sub->add_option("--vanilla", a.vanilla, "vanilla-proof file(s): raw bincode or a JSON array of base64; concatenated")
       ->required()
       ->check(CLI::ExistingFile);
-  sub->add_option("--params", a.params_dir, "parameter directory (official file names)")->required();
+  sub->add_option("--params", a.params_dir, "parameter directory (official file names)");
 }
 
 }  // namespace
@@ -138,6 +170,10 @@ void register_post_prove(CLI::App& app, int& exit_code) {
   add_shared(prove, *a);
   prove->add_option("--out", a->out, "the 192-byte proof")->required();
   prove->add_flag("--no-self-verify", a->no_self_verify, "skip verifying the proof before writing it");
+  prove->add_option("--test-key-seed", a->test_key_seed,
+                    "TEST-ONLY: instead of --params, a key made in memory from this (public) toxic-waste seed");
+  prove->add_option("--repeat", a->repeat, "prove this many times in one process (timings of each)")
+      ->check(CLI::Range(1, 1000));
   prove->add_flag("-q,--quiet", a->quiet, "no progress on stderr");
   prove->add_option("--backend", a->backend, "auto (CUDA when built and a GPU is present), cpu or cuda")
       ->check(CLI::IsMember({"auto", "cpu", "cuda"}))

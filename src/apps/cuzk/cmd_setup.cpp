@@ -13,15 +13,12 @@
 
 #include "apps/cuzk/commands.hpp"
 #include "apps/cuzk/common.hpp"
+#include "apps/cuzk/multiplier.hpp"
 #include "formats/snarkjs_json.hpp"
 #include "formats/snarkjs_r1cs.hpp"
 #include "formats/snarkjs_zkey.hpp"
 #include "groth16/fixed_base.hpp"
 #include "groth16/test_setup.hpp"
-#ifdef CUZK_HAVE_CUDA
-#include "gpu/fixed_base.hpp"
-#include "gpu/gpu.hpp"
-#endif
 #if __has_include("formats/bellperson/writer.hpp")
 #include "formats/bellperson/test_params_writer.hpp"
 #include "formats/bellperson/writer.hpp"
@@ -44,25 +41,6 @@ struct SetupArgs {
 };
 
 const char* kTestOnlyBanner = "cuzk setup: TEST-ONLY parameters (toxic waste %s); never use them for real proofs\n";
-
-// The fixed-base multiplier for --gpu auto|on|off: the GPU's when asked for (on) or available
-// (auto), else the CPU tables.
-Result<std::unique_ptr<groth16::FixedBaseMultiplier>> make_multiplier(const std::string& mode) {
-  if (mode != "auto" && mode != "on" && mode != "off") return Error{"--gpu must be auto, on or off, not " + mode};
-#ifdef CUZK_HAVE_CUDA
-  if (mode != "off") {
-    try {
-      if (gpu::device_available()) return gpu::make_cuda_fixed_base_multiplier();
-    } catch (const std::exception& e) {
-      if (mode == "on") return Error{std::string("--gpu on: ") + e.what()};
-    }
-    if (mode == "on") return Error{"--gpu on: no CUDA device is available"};
-  }
-#else
-  if (mode == "on") return Error{"--gpu on: this build has no CUDA backend"};
-#endif
-  return groth16::make_cpu_fixed_base_multiplier();
-}
 
 #ifdef CUZK_HAVE_BELLPERSON
 void print_detail(const formats::bellperson::TestParamsReport& d) {

@@ -1,0 +1,15 @@
+// The fixed-base multiplier of the TEST-ONLY key generators (`cuzk setup`, `prove-post --test-key-seed`):
+// --gpu auto|on|off gives the GPU's when asked for (on) or available (auto), else the CPU tables.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "base/result.hpp"
+#include "groth16/fixed_base.hpp"
+
+namespace cuzk::cli {
+
+Result<std::unique_ptr<groth16::FixedBaseMultiplier>> make_multiplier(const std::string& mode);
+
+}  // namespace cuzk::cli
