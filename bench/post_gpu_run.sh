@@ -18,7 +18,8 @@
 #             clean    removes the keys (the disk holds one 32 GiB family's key at a time)
 #
 # Environment: SEED (toxic waste, default 7), RUNS (default 20), POREP_COUNT (default 4),
-# RANDOMNESS (hex, byte 31 < 0x40), EXTRA_TOML (appended to the daemon config, e.g. lane settings),
+# RANDOMNESS (hex, byte 31 < 0x40), EXTRA_TOML (appended to the daemon config), GPUS_TOML (lines of
+# its [gpus] table, e.g. 'urgent_lane = "cpu"'),
 # SIZE (32GiB; 2KiB for a smoke test of the script), BACKEND (cuda; cpu for the smoke test),
 # LOAD_WAIT (seconds between the PoRep batch's start and the WinningPoSts, default 20).
 set -euo pipefail
@@ -31,6 +32,7 @@ RUNS=${RUNS:-20}
 POREP_COUNT=${POREP_COUNT:-4}
 RANDOMNESS=${RANDOMNESS:-0b0c0d0e0f101112131415161718191a1b1c1d1e1f202122232425262728292a}
 EXTRA_TOML=${EXTRA_TOML:-}
+GPUS_TOML=${GPUS_TOML:-}
 SIZE=${SIZE:-32GiB}
 BACKEND=${BACKEND:-cuda}
 LOAD_WAIT=${LOAD_WAIT:-20}
@@ -90,6 +92,7 @@ listen = "unix://$WORK/cuzk.sock"
 kind = "$BACKEND"
 [gpus]
 gpu_workers_per_device = 2
+$GPUS_TOML
 [pipeline]
 synthesis_concurrency = 2
 [srs]
@@ -184,6 +187,9 @@ for phase in "${PHASES[@]}"; do
       [ -f "c1/s$i.json" ] || "$CUZK" gen-c1 --registered-proof "$POREP" --sector-id "$i" --miner-id 1000 --rng-seed "$i" \
         --out "c1/s$i.json"
     done
+    step "cuzk prove-post --backend cpu, idle"
+    "$CUZK" prove-post --registered-proof "$WINNING" --miner-id 1000 --randomness "$RANDOMNESS" --vanilla winning.json \
+      --params "$WORK/params-winning" --out winning-cpu.bin --backend cpu 2>&1 | tail -2 | tee -a "$S"
     start_daemon "$WORK/params-winning" "porep-$ID" "winning-$ID"
     step "idle: $RUNS WinningPoSts one after another"
     rm -rf win-idle.proofs win-load.proofs porep.proofs
