@@ -104,4 +104,19 @@ std::shared_ptr<const KeyLoader> mapped_params_loader(const std::string& family)
   return std::make_shared<MappedLoader>(family, fp::ProofFamily::kSnapDeals);
 }
 
+Result<std::shared_ptr<LoadedKey>> load_key_with_shape(const std::string& path, groth16::R1csShape shape) {
+  auto pk = formats::bellperson::load_proving_key(path, shape);
+  if (!pk) return Error{pk.error()};
+  if (auto st = pk->check_consistency(); !st) return Error{path + ": " + st.error()};
+  auto key = std::make_shared<LoadedKey>();
+  key->has_proving_key = true;
+  key->n_public = shape.num_inputs - 1;
+  key->n_vars = std::uint32_t(shape.num_variables());
+  key->n_constraints = std::uint32_t(shape.num_constraints());
+  key->domain_size = std::uint32_t(pk->domain_size());
+  key->pk = std::move(*pk);
+  key->shape = std::move(shape);
+  return key;
+}
+
 }  // namespace cuzk::engine::kinds

@@ -44,6 +44,10 @@ std::shared_ptr<const KeyLoader> winning_key_loader(bool shape_cache = true);
 // A decoding loader's peak: the mapped .params file, its points decoded, and the recorded shape at
 // shape_bytes_per_row per domain row, + 16 MiB; the file's size when its header cannot be read.
 std::uint64_t decoded_params_estimate(const std::string& path, std::uint64_t shape_bytes_per_row);
+// A family loader's last step: the .params at `path` decoded against its circuit's recorded `shape`
+// (the file's counts checked against the shape before any point is decoded), checked for consistency,
+// as a LoadedKey holding both.
+Result<std::shared_ptr<LoadedKey>> load_key_with_shape(const std::string& path, groth16::R1csShape shape);
 // The parameter directory when the config names none: FIL_PROOFS_PARAMETER_CACHE's value as the
 // executable read it, else filecoin-proofs' default.
 std::string default_param_cache(const std::string& env_value);

@@ -62,19 +62,7 @@ class PorepLoader final : public FilecoinLoader {
     auto shape_load = porep::load_or_record_porep_shape(
         **config, porep::porep_shape_cache_path(path),
         shape_cache_ ? porep::ShapeCachePolicy::kEnabled : porep::ShapeCachePolicy::kDisabled);
-    groth16::R1csShape shape = std::move(shape_load.shape);
-    auto pk = formats::bellperson::load_proving_key(path, shape);
-    if (!pk) return Error{pk.error()};
-    if (auto st = pk->check_consistency(); !st) return Error{path + ": " + st.error()};
-    auto key = std::make_shared<LoadedKey>();
-    key->has_proving_key = true;
-    key->n_public = shape.num_inputs - 1;
-    key->n_vars = std::uint32_t(shape.num_variables());
-    key->n_constraints = std::uint32_t(shape.num_constraints());
-    key->domain_size = std::uint32_t(pk->domain_size());
-    key->pk = std::move(*pk);
-    key->shape = std::move(shape);
-    return key;
+    return load_key_with_shape(path, std::move(shape_load.shape));
   }
 
  private:

@@ -129,15 +129,8 @@ Status PorepJob::check_key(const groth16::R1csShape& shape) const {
   return ok_status();
 }
 
-// The model, from the partition shape and the witness counts (Fr = 32 bytes; n = variables,
-// m = 2^domain_log2 rows; C = the compact witness: inputs and non-binary aux as Fr, two bitmaps):
-//   synthesis  the compact witness while it grows (vector doubling: <= 3C)
-//   backend    cpu:  C + the dense assignment it expands to (n Fr) + a, b, c padded to m (3m Fr)
-//                    + one m-sized copy while they are resized + the A and B scalar selections
-//                    (<= 2n Fr) + MSM buckets (8 MiB)
-//              cuda: C + 8 MiB (the host holds only the witness until start() returns; the staging
-//                    buffers are the backend's, allocated once; everything else is device memory)
-// and 32 MiB for the C1-derived partition values, the parent columns and allocator slack.
+// The model (filecoin/common/partition_memory.hpp) with the compact witness C while it grows (vector
+// doubling: <= 3C) and 32 MiB for the C1-derived partition values, the parent columns and slack.
 // StackedDrg2KiBV1_1 (n = 2,685,713, m = 2^22, C = 2,074,496 bytes): cpu model 839 MB (800 MiB);
 // measured in the engine (engine_porep_test, which checks the model exactly and prints both) on 2
 // shared cores, one partition in flight, peak RSS growth from dispatch to the end of the backend
@@ -148,14 +141,8 @@ Status PorepJob::check_key(const groth16::R1csShape& shape) const {
 // 29.8 GB (27.8 GiB), as before (the dense n Fr it expands to replaces the old synthesis copy).
 PartitionBytes PorepJob::partition_memory(const groth16::R1csShape& shape, std::uint32_t domain_log2,
                                           bool device_backend) const {
-  const std::uint64_t fr = sizeof(math::Fr);
-  const std::uint64_t n = shape.num_variables();
-  const std::uint64_t m = std::uint64_t(1) << domain_log2;
   const std::uint64_t compact = count_porep_witness(*config_).compact_bytes();
-  const std::uint64_t synthesis = 3 * compact;
-  const std::uint64_t backend =
-      device_backend ? compact + (8u << 20) : compact + n * fr + 4 * m * fr + 2 * n * fr + (8u << 20);
-  return {std::max(synthesis, backend) + (32u << 20), 64u << 10};
+  return model_partition_bytes(compact, shape.num_variables(), domain_log2, device_backend, 3 * compact, 32u << 20);
 }
 
 Result<groth16::CompactAssignment> PorepJob::synthesize(std::uint32_t k, const groth16::R1csShape& shape,

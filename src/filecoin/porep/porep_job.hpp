@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "base/result.hpp"
+#include "filecoin/common/partition_memory.hpp"
 #include "filecoin/porep/c1.hpp"
 #include "filecoin/porep/config.hpp"
 #include "filecoin/porep/public_inputs.hpp"
@@ -36,9 +37,7 @@ namespace cuzk::filecoin::porep {
 
 // Memory one partition holds from dispatch until the backend's start() returns (`full`), and what it
 // still holds until finish() (`after_start`); mirrors engine::PartitionMemory.
-struct PartitionBytes {
-  std::uint64_t full = 0, after_start = 0;
-};
+using filecoin::PartitionBytes;
 
 class PorepJob {
  public:

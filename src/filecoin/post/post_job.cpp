@@ -151,21 +151,13 @@ Status PostJob::check_key(const groth16::R1csShape& shape) const {
   return ok_status();
 }
 
-// The model (as porep::PorepJob's; Fr = 32 bytes, n = variables, m = 2^domain_log2, C = the compact
-// witness, which for PoSt is nearly dense: Poseidon states are not bits): synthesis holds the chunks
-// and the concatenated witness (2C); the CPU backend C + the dense assignment (n Fr) + a, b, c over
-// the domain and one copy while resized (4m Fr) + the two scalar selections (2n Fr) + 8 MiB of MSM
-// buckets; the CUDA backend C + 8 MiB. Plus 16 MiB for the decoded vanilla values and slack.
+// The model (filecoin/common/partition_memory.hpp) with synthesis holding the chunks and the
+// concatenated witness (2C; a PoSt witness is nearly dense: Poseidon states are not bits) and 16 MiB
+// for the decoded vanilla values and slack.
 PostPartitionBytes PostJob::partition_memory(const groth16::R1csShape& shape, std::uint32_t domain_log2,
                                              bool device_backend) const {
-  const std::uint64_t fr = sizeof(math::Fr);
-  const std::uint64_t n = shape.num_variables();
-  const std::uint64_t m = std::uint64_t(1) << domain_log2;
   const std::uint64_t compact = count_post_circuit(*config_).compact_bytes();
-  const std::uint64_t synthesis = 2 * compact;
-  const std::uint64_t backend =
-      device_backend ? compact + (8u << 20) : compact + n * fr + 4 * m * fr + 2 * n * fr + (8u << 20);
-  return {std::max(synthesis, backend) + (16u << 20), 64u << 10};
+  return model_partition_bytes(compact, shape.num_variables(), domain_log2, device_backend, 2 * compact, 16u << 20);
 }
 
 Result<groth16::CompactAssignment> PostJob::synthesize(const groth16::R1csShape& shape,

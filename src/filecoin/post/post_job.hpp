@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "base/result.hpp"
+#include "filecoin/common/partition_memory.hpp"
 #include "filecoin/post/config.hpp"
 #include "filecoin/post/public_inputs.hpp"
 #include "filecoin/post/vanilla_check.hpp"
@@ -36,10 +37,8 @@
 namespace cuzk::filecoin::post {
 
 // Memory the partition holds from dispatch until the backend's start() returns (`full`), and what it
-// still holds until finish() (`after_start`).
-struct PostPartitionBytes {
-  std::uint64_t full = 0, after_start = 0;
-};
+// still holds until finish() (`after_start`): filecoin/common/partition_memory.hpp.
+using PostPartitionBytes = filecoin::PartitionBytes;
 
 class PostJob {
  public:
