@@ -1,24 +1,16 @@
 #include "filecoin/porep/shape.hpp"
 
 #include <atomic>
-#include <chrono>
-#include <cstdlib>
-#include <cstring>
-#include <filesystem>
 #include <map>
 #include <mutex>
 #include <string>
 
 #include "base/parallel.hpp"
 #include "circuit/constraint_system.hpp"
-#include "circuit/shape_io.hpp"
 #include "filecoin/porep/stacked_circuit.hpp"
 
 namespace cuzk::filecoin::porep {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-double secs_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 constexpr circuit::RecordOptions kShapeOnly{.values = false, .densities = false};
 
