@@ -119,4 +119,15 @@ Result<std::shared_ptr<LoadedKey>> load_key_with_shape(const std::string& path, 
   return key;
 }
 
+Result<SrsLease> acquire_proving_key(PrepareContext& ctx, const std::string& family, std::uint64_t sector_size,
+                                     const std::function<Status(const groth16::R1csShape&)>& check_key) {
+  auto id = filecoin_key_id(family, sector_size);
+  if (!id) return Error{id.error()};
+  auto lease = ctx.srs.acquire(*id, ctx.cancel.as_function(), &ctx.srs_load_ms);
+  if (!lease) return Error{lease.error()};
+  if (!(*lease)->has_proving_key) return Error{"proving key " + *id + " has no decoded proving key"};
+  if (auto st = check_key((*lease)->shape); !st) return Error{"proving key " + *id + ": " + st.error()};
+  return std::move(*lease);
+}
+
 }  // namespace cuzk::engine::kinds

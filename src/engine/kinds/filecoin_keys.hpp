@@ -2,10 +2,12 @@
 // snap-64g) for the five published sector sizes, each naming the official .params file in the
 // parameter cache (filecoin/params). A family whose circuit is proved here decodes its key with the
 // recorded partition shape (PoRep: porep_key_loader.cpp; WindowPoSt and WinningPoSt:
-// post_key_loader.cpp); SnapDeals only maps its file (tier "mapped") until its circuit lands. An empty parameter cache directory means default_param_cache("").
+// post_key_loader.cpp; SnapDeals: snap_key_loader.cpp), An empty
+// parameter cache directory means default_param_cache("").
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -13,7 +15,9 @@
 #include <vector>
 
 #include "base/result.hpp"
+#include "engine/job_kind.hpp"
 #include "engine/key_loader.hpp"
+#include "engine/srs_manager.hpp"
 
 namespace cuzk::engine::kinds {
 
@@ -53,5 +57,10 @@ Result<std::shared_ptr<LoadedKey>> load_key_with_shape(const std::string& path, 
 std::string default_param_cache(const std::string& env_value);
 // SnapDeals (snap-) keys: mapped only.
 std::shared_ptr<const KeyLoader> mapped_params_loader(const std::string& family);
+
+// Every Filecoin kind's last step of prepare: the lease of <family>-<size>, which must hold a decoded
+// proving key whose shape `check_key` accepts (the job's own check). Errors name the key id.
+Result<SrsLease> acquire_proving_key(PrepareContext& ctx, const std::string& family, std::uint64_t sector_size,
+                                     const std::function<Status(const groth16::R1csShape&)>& check_key);
 
 }  // namespace cuzk::engine::kinds

@@ -109,12 +109,9 @@ class PostKind final : public JobKind {
     if (ctx.cancel.cancelled()) return Error{"cancelled"};
     if (!job) return Error{k + job.error()};
 
-    auto id = kinds::filecoin_key_id(winning ? "winning" : "wpost", cfg.sector_size);
-    if (!id) return Error{k + id.error()};
-    auto lease = ctx.srs.acquire(*id, ctx.cancel.as_function(), &ctx.srs_load_ms);
+    auto lease = acquire_proving_key(ctx, winning ? "winning" : "wpost", cfg.sector_size,
+                                     [&](const groth16::R1csShape& sh) { return job->check_key(sh); });
     if (!lease) return Error{k + lease.error()};
-    if (!(*lease)->has_proving_key) return Error{k + "proving key " + *id + " has no decoded proving key"};
-    if (auto st = job->check_key((*lease)->shape); !st) return Error{k + "proving key " + *id + ": " + st.error()};
     return std::unique_ptr<PreparedJob>(
         std::make_unique<PostPrepared>(name, std::move(*job), std::move(*lease), ctx.backend == "cuda"));
   }

@@ -1,9 +1,9 @@
 #include "filecoin/porep/porep_job.hpp"
 
 #include <algorithm>
-#include <chrono>
 
 #include "circuit/constraint_system.hpp"
+#include "filecoin/common/partition_witness.hpp"
 #include "filecoin/porep/c1_io.hpp"
 #include "filecoin/porep/c1_shape.hpp"
 #include "filecoin/porep/c1_values.hpp"
@@ -15,10 +15,6 @@
 
 namespace cuzk::filecoin::porep {
 namespace {
-
-double ms_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
 
 SectorPublic sector_public(const C1Output& c1) { return {c1.replica_id, c1.comm_d, c1.comm_r, c1.seed}; }
 
@@ -52,17 +48,7 @@ Result<groth16::CompactAssignment> synthesize_porep_partition(const C1Output& c1
   circuit::Witness w = circuit::build_witness([&](auto& cs) { synthesize_stacked_circuit(cs, params, *values); });
   *values = {};
   if (stop()) return Error{"cancelled"};
-  if (w.num_variables() != shape.num_variables() || w.inputs.size() != shape.num_inputs)
-    return Error{"the witness has " + std::to_string(w.num_variables()) + " variables (" +
-                 std::to_string(w.inputs.size()) + " inputs), the circuit " + std::to_string(shape.num_variables()) +
-                 " (" + std::to_string(shape.num_inputs) + ")"};
-  if (auto st = w.check(); !st) return Error{st.error()};
-  if (derived_inputs.size() + 1 != shape.num_inputs)
-    return Error{std::to_string(derived_inputs.size()) + " derived public inputs, the circuit has " +
-                 std::to_string(shape.num_inputs - 1)};
-  for (std::size_t j = 0; j < derived_inputs.size(); ++j)
-    if (w.inputs[1 + j] != derived_inputs[j])
-      return Error{"public input " + std::to_string(j) + " of the witness differs from the derived one"};
+  if (auto st = check_partition_witness(w, shape, derived_inputs); !st) return Error{st.error()};
   return w;
 }
 
@@ -165,33 +151,9 @@ Result<bool> PorepJob::verify(const groth16::VerifyingKey& vk, std::span<const g
 Result<std::vector<groth16::Proof>> prove_porep(const PorepJob& job, const groth16::R1csShape& shape,
                                                 const groth16::ProvingKey& key, groth16::Backend& backend,
                                                 const PorepProveOptions& opt) {
-  std::vector<groth16::Proof> proofs;
-  for (std::uint32_t k = 0; k < job.partitions(); ++k) {
-    const std::string where = "partition " + std::to_string(k);
-    PartitionTiming t;
-    auto t0 = std::chrono::steady_clock::now();
-    auto synthesized = job.synthesize(k, shape);
-    if (!synthesized) return Error{where + ": " + synthesized.error()};
-    groth16::CompactAssignment w = std::move(*synthesized);
-    t.synth_ms = ms_since(t0);
-
-    t0 = std::chrono::steady_clock::now();
-    auto pending = backend.start(shape, w, key);  // compact: the CUDA backend expands it on the device
-    if (!pending) return Error{where + ": " + pending.error()};
-    w = {};
-    groth16::Proof proof = groth16::finish(*pending, key, groth16::ProofRandomness::random());
-    t.prove_ms = ms_since(t0);
-    if (opt.self_verify) {
-      t0 = std::chrono::steady_clock::now();
-      auto ok = groth16::verify(key.vk, job.public_inputs(k), proof);
-      if (!ok) return Error{where + ": self-verification: " + ok.error()};
-      if (!*ok) return Error{where + ": the proof failed self-verification"};
-      t.verify_ms = ms_since(t0);
-    }
-    if (opt.on_partition) opt.on_partition(k, t);
-    proofs.push_back(proof);
-  }
-  return proofs;
+  const PartitionSource src{job.partitions(), [&](std::uint32_t k) { return job.synthesize(k, shape); },
+                            [&](std::uint32_t k) { return job.public_inputs(k); }};
+  return prove_partitions(src, shape, key, backend, opt);
 }
 
 }  // namespace cuzk::filecoin::porep

@@ -24,6 +24,7 @@
 
 #include "base/result.hpp"
 #include "filecoin/common/partition_memory.hpp"
+#include "filecoin/common/partition_prover.hpp"
 #include "filecoin/porep/c1.hpp"
 #include "filecoin/porep/config.hpp"
 #include "filecoin/porep/public_inputs.hpp"
@@ -78,14 +79,8 @@ class PorepJob {
 
 // ---- The CLI's loop over a PorepJob.
 
-struct PartitionTiming {
-  double synth_ms = 0, prove_ms = 0, verify_ms = 0;
-};
-struct PorepProveOptions {
-  bool self_verify = true;
-  // Called after each partition (for progress output).
-  std::function<void(std::size_t partition, const PartitionTiming&)> on_partition;
-};
+using filecoin::PartitionTiming;
+using PorepProveOptions = filecoin::PartitionProveOptions;
 // Proves every partition with `backend` (shape = the key's partition shape), self-verifying each.
 Result<std::vector<groth16::Proof>> prove_porep(const PorepJob& job, const groth16::R1csShape& shape,
                                                 const groth16::ProvingKey& key, groth16::Backend& backend,
