@@ -66,7 +66,7 @@ struct UpdateConfig {
   SnapGeometry geometry;         // the partitioned variant
 
   params::ProofFamily family() const { return params::ProofFamily::kSnapDeals; }
-  static constexpr const char* kind_name() { return "snap-deals"; }  // the daemon's kind name
+  static constexpr const char* kind_name() { return "snap-update"; }  // the daemon's kind name
 };
 
 // All 5 registered update proofs, in code order.

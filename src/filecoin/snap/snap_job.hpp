@@ -21,6 +21,7 @@
 
 #include "base/result.hpp"
 #include "filecoin/common/partition_memory.hpp"
+#include "filecoin/common/partition_prover.hpp"
 #include "filecoin/snap/circuit_values.hpp"
 #include "filecoin/snap/config.hpp"
 #include "filecoin/snap/public_inputs.hpp"
@@ -65,13 +66,8 @@ class SnapJob {
 
 // ---- The CLI's loop over a SnapJob.
 
-struct SnapPartitionTiming {
-  double synth_ms = 0, prove_ms = 0, verify_ms = 0;
-};
-struct SnapProveOptions {
-  bool self_verify = true;
-  std::function<void(std::size_t partition, const SnapPartitionTiming&)> on_partition;
-};
+using SnapPartitionTiming = filecoin::PartitionTiming;
+using SnapProveOptions = filecoin::PartitionProveOptions;
 Result<std::vector<groth16::Proof>> prove_snap(const SnapJob& job, const groth16::R1csShape& shape,
                                                const groth16::ProvingKey& key, groth16::Backend& backend,
                                                const SnapProveOptions& opt = {});
