@@ -171,20 +171,21 @@ Result<PartitionValues> check_partition_proof(const SnapGeometry& g, const SnapP
   x.challenges = partition_challenges(g, pub.comm_r_new, k);
 
   out.challenges.resize(g.challenge_count);
-  // Challenge 0 first: the partition path every other challenge must share, and the apex root's climb.
-  auto first = check_challenge(x, q0, 0, nullptr);
-  if (!first) return Error{first.error()};
+  // The partition path every challenge must share is challenge 0's; the apex root must climb it to
+  // comm_d_new (checked first, so that a wrong apex leaf is named as such).
   circuit::MerkleProof path_d_0;
   if (partitioned) {
     const std::size_t pl = g.challenge_bits - g.partition_bits;
     auto full = to_circuit_path(q0.proof_d_new, x.arities_d, x.where + ": challenge_proofs[0].proof_d_new");
-    if (!full) return Error{full.error()};  // checked by check_challenge already
+    if (!full) return Error{full.error()};
     path_d_0 = std::move(*full);
     if (climb(path_d_0, TreeHash::kSha256, pl, g.challenge_bits, x.apex_rows.back()[0]) != pub.comm_d_new)
       return Error{x.where + ": apex_leafs: their apex root does not climb challenge_proofs[0]'s partition path to "
                              "comm_d_new"};
     for (std::size_t l = pl; l < g.challenge_bits; ++l) out.partition_path.push_back(path_d_0.siblings[l][0]);
   }
+  auto first = check_challenge(x, q0, 0, nullptr);
+  if (!first) return Error{first.error()};
   out.challenges[0] = std::move(*first);
 
   std::mutex mu;
