@@ -12,6 +12,7 @@
 
 #include "circuit/constraint_system.hpp"
 #include "filecoin/common/sha.hpp"
+#include "filecoin/common/vanilla_file.hpp"
 #include "filecoin/post/challenges.hpp"
 #include "filecoin/post/fallback_circuit.hpp"
 #include "filecoin/post/public_inputs.hpp"

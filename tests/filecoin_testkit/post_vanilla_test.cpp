@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "filecoin/common/vanilla_file.hpp"
 #include "filecoin/porep/config.hpp"
 #include "filecoin/porep/ids.hpp"
 #include "filecoin/post/post_job.hpp"
@@ -216,12 +217,12 @@ TEST(SyntheticPost, VanillaFilesOfSector91) {
   const auto proofs = synthetic_post_vanilla(cfg(5), 1, randomness(4), 0, 91, 1);
   const auto raw = post::write_sector_proof(proofs[0]);
   ASSERT_EQ(raw[0], '[');
-  auto blobs = post::read_vanilla_blobs(raw);
+  auto blobs = filecoin::read_vanilla_blobs(raw);
   ASSERT_TRUE(blobs) << blobs.error();
   ASSERT_EQ(blobs->size(), 1u);
   EXPECT_EQ((*blobs)[0], raw);
-  const std::string json = post::write_vanilla_json(std::vector<std::vector<std::uint8_t>>{raw, raw});
-  auto from_json = post::read_vanilla_blobs({reinterpret_cast<const std::uint8_t*>(json.data()), json.size()});
+  const std::string json = filecoin::write_vanilla_json(std::vector<std::vector<std::uint8_t>>{raw, raw});
+  auto from_json = filecoin::read_vanilla_blobs({reinterpret_cast<const std::uint8_t*>(json.data()), json.size()});
   ASSERT_TRUE(from_json) << from_json.error();
   ASSERT_EQ(from_json->size(), 2u);
   EXPECT_EQ((*from_json)[1], raw);

@@ -14,6 +14,7 @@
 
 #include "apps/cuzk-bench/common.hpp"
 #include "base/hex.hpp"
+#include "filecoin/common/vanilla_file.hpp"
 #include "filecoin/post/config.hpp"
 #include "filecoin/post/vanilla.hpp"
 #include "filecoin/snap/config.hpp"
@@ -119,7 +120,7 @@ Result<engine::ProofRequest> build_request(const ProofArgs& a, std::size_t c1_in
     auto v = read_file(a.vanilla);
     if (!v) return Error{"--vanilla: " + v.error()};
     // Go's json.Marshal([][]byte): an array of base64 strings; otherwise the file is one proof.
-    auto blobs = filecoin::post::read_vanilla_blobs(
+    auto blobs = filecoin::read_vanilla_blobs(
         std::span(reinterpret_cast<const std::uint8_t*>(v->data()), v->size()));
     if (!blobs) return Error{"--vanilla: " + a.vanilla + ": " + blobs.error()};
     for (const auto& b : *blobs) r.vanilla_proofs.emplace_back(b.begin(), b.end());

@@ -18,6 +18,7 @@
 
 #include "apps/cuzk/commands.hpp"
 #include "apps/cuzk/post_common.hpp"
+#include "filecoin/common/vanilla_file.hpp"
 #include "filecoin/post/vanilla_check.hpp"
 #include "filecoin/testkit/post_vanilla.hpp"
 
@@ -90,7 +91,7 @@ int run_gen(const GenArgs& a, post::PostType kind) {
     if (a.raw) {
       st = write_file(a.out, blobs[0]);
     } else {
-      const std::string json = post::write_vanilla_json(blobs);
+      const std::string json = filecoin::write_vanilla_json(blobs);
       st = write_file(a.out, {reinterpret_cast<const std::uint8_t*>(json.data()), json.size()});
     }
     if (!st) return fail(cmd, st.error());

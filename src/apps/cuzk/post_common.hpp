@@ -14,6 +14,7 @@
 #include "apps/cuzk/common.hpp"
 #include "base/result.hpp"
 #include "filecoin/common/bytes32.hpp"
+#include "filecoin/common/vanilla_file.hpp"
 #include "filecoin/porep/ids.hpp"
 #include "filecoin/post/challenges.hpp"
 #include "filecoin/post/config.hpp"
@@ -60,13 +61,13 @@ inline Result<PostRequest> parse_post_options(const PostOptions& o) {
   return r;
 }
 
-// The blobs of every file in order (post::read_vanilla_blobs), the error naming the file.
+// The blobs of every file in order (filecoin::read_vanilla_blobs), the error naming the file.
 inline Result<std::vector<std::vector<std::uint8_t>>> read_vanilla_files(const std::vector<std::string>& files) {
   std::vector<std::vector<std::uint8_t>> out;
   for (const std::string& f : files) {
     auto bytes = read_file(f);
     if (!bytes) return Error{bytes.error()};
-    auto blobs = filecoin::post::read_vanilla_blobs(*bytes);
+    auto blobs = filecoin::read_vanilla_blobs(*bytes);
     if (!blobs) return Error{f + ": " + blobs.error()};
     for (auto& b : *blobs) out.push_back(std::move(b));
   }

@@ -9,7 +9,8 @@
 // vanilla_challenges inclusion proofs, the ProofData variant of the tree shape (Single 8-0-0, Sub
 // 8-8-0, Top 8-8-2), the level count and 7 (or 1) siblings per level, positions below the arity, and
 // no trailing bytes. Lengths are checked before anything is allocated (formats/bincode.hpp). Errors
-// name the sector (its index in the request and its id) and the field.
+// name the sector (its index in the request and its id) and the field. The file form the tools read
+// (raw or a JSON array of base64 blobs) is filecoin/common/vanilla_file.hpp.
 #pragma once
 
 #include <cstdint>
@@ -48,14 +49,5 @@ std::size_t sector_proof_bincode_size(const FallbackPostSectorProof& p);
 // The exact encoded size of one sector's proof for `config` (post-snap.md §2.2: Window 2 KiB 5,680 …
 // 32 GiB 24,960; Winning 32 GiB 164,064).
 std::size_t expected_sector_proof_size(const PostConfig& config);
-
-// A vanilla-proof file as the tools take it: one raw bincode FallbackPoStSectorProof, or a JSON array
-// of base64 strings (what Curio's tooling and the Rust `cuzk-bench --vanilla` use). The blobs are
-// returned undecoded. JSON is a file whose first non-blank byte is '[' and that has no NUL byte: a
-// bincode proof always has NULs (the high bytes of its u64 lengths) but may start with '[' (sector
-// 91 = 0x5b).
-Result<std::vector<std::vector<std::uint8_t>>> read_vanilla_blobs(std::span<const std::uint8_t> file);
-// The JSON array form.
-std::string write_vanilla_json(std::span<const std::vector<std::uint8_t>> blobs);
 
 }  // namespace cuzk::filecoin::post

@@ -6,14 +6,18 @@
 //   Poseidon2(comm_c, root_r_new) = comm_r_new (MerkleTree tag);
 //   per challenge c (challenges.hpp): the three paths hash to root_r_old / comm_d_new / root_r_new, each
 //   opens node c, leaf_r_new = leaf_r_old + leaf_d_new·ρ(c >> (cb − h));
-//   the apex: apex leaves hash (SHA, ab levels) to the partition's TreeD node, each challenge's
-//   tree D path passes through apex leaf c's apex index (bits [apex_level, cb − pb) of c) with that
-//   value, every challenge's partition path (tree D levels [cb − pb, cb)) equals challenge 0's, and it
-//   climbs from the apex root to comm_d_new.
+//   the apex: apex leaves hash (SHA, ab levels) to the partition's TreeD node, and that apex root
+//   climbs challenge 0's partition path (tree D levels [cb − pb, cb)) to comm_d_new (checked first, so
+//   a wrong apex leaf is named as such); each challenge's tree D path reaches, at apex_level, exactly
+//   apex leaf (c >> apex_level) & (A − 1), its siblings at levels [apex_level, cb − pb) are the apex
+//   tree's nodes (stricter than the vanilla verifier's row-membership test), and its partition path
+//   equals challenge 0's.
 //
 // A failure is an error naming the partition, the challenge and the check, never an abort. Paths are
 // hashed on all threads (a 32 GiB partition: 86 × (2 × 10 Poseidon-8 + 30 SHA) levels). On success the
-// circuit's private values come back, so the witness does not convert the bytes again.
+// circuit's private values come back, so the witness does not convert the bytes again. Partitioned
+// variant: ChallengeValues.path_d_new keeps levels [0, apex_level) and its root is the apex leaf it
+// reaches; PartitionValues.partition_path is challenge 0's tree D siblings of levels [cb − pb, cb).
 #pragma once
 
 #include <functional>

@@ -43,6 +43,8 @@ struct UpdatedSector {
 // Encodes `data` (sector-size fr32-padded nodes, each < r) into the sealed sector's replica
 // (`old_replica` nodes, the tree R leaves; comm_r_old = Poseidon2(comm_c, root)). Errors name the node
 // that is not a field element or the size that does not match.
+// The partitioned variant only (the Poseidon variant's tree D is
+// not SHA-256; synthetic_snap_vanilla covers it).
 Result<UpdatedSector> encode_update(const snap::SnapGeometry& g, std::span<const Bytes32> old_replica,
                                     const Bytes32& comm_c, std::span<const Bytes32> data);
 
@@ -50,7 +52,8 @@ Result<UpdatedSector> encode_update(const snap::SnapGeometry& g, std::span<const
 snap::PartitionProof snap_partition_proof(const UpdatedSector& s, std::size_t k);
 
 // STRUCTURED SYNTHETIC TEST DATA (see above): the commitments and the P partition proofs of an updated
-// sector of g's size, every value derived from rng_seed. Passes snap::check_partition_proofs.
+// sector of g's size, every value derived from rng_seed. Passes snap::check_partition_proofs. Either
+// variant (Poseidon: tree D is a tree-R-shaped Poseidon tree over the data, no apex leaves).
 struct SyntheticSnap {
   snap::SnapCommitments comms;
   std::vector<snap::PartitionProof> partitions;  // k order
