@@ -1,6 +1,7 @@
 #include "filecoin/snap/snap_job.hpp"
 
 #include "circuit/constraint_system.hpp"
+#include "filecoin/common/merkle_path.hpp"
 #include "filecoin/common/partition_witness.hpp"
 #include "filecoin/snap/shape.hpp"
 #include "filecoin/snap/update_circuit.hpp"
