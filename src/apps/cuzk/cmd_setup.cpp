@@ -5,6 +5,11 @@
 //   --registered-proof NAME --out DIR                 a PoRep or PoSt partition circuit, official file
 //                                                     names (StackedDrg2KiBV1_1, StackedDrgWindow2KiBV1_1,
 //                                                     StackedDrgWinning2KiBV1, the …V1_2 aliases)
+//   --update-proof NAME --out DIR [--poseidon]        a SnapDeals partition circuit (StackedDrg2KiBV1 …
+//                                                     StackedDrg64GiBV1 or code 0–4), official file names
+//                                                     v28-empty-sector-update-…; --poseidon: the
+//                                                     single-partition variant, v28-empty-sector-update-
+//                                                     poseidon-… (published for 32/64 GiB only)
 // The bellperson files are written section by section (formats/bellperson/test_params_writer.hpp), so
 // a 32 GiB PoRep key (~47 GB) never sits in memory. The fixed-base products run on the GPU when this
 // is a CUDA build and a device is present (--gpu auto), else on the CPU threads.
@@ -30,12 +35,17 @@
 #include "filecoin/testkit/test_params.hpp"
 #define CUZK_HAVE_C2 1
 #endif
+#ifdef CUZK_HAVE_SNAP_CIRCUIT
+#include "filecoin/snap/config.hpp"
+#include "filecoin/snap/shape.hpp"
+#endif
 
 namespace cuzk::cli {
 namespace {
 
 struct SetupArgs {
-  std::string r1cs, zkey, vk_json, out_dir, registered_proof;
+  std::string r1cs, zkey, vk_json, out_dir, registered_proof, update_proof;
+  bool poseidon = false;
   std::string gpu = "auto";
   std::optional<std::uint64_t> seed;
 };
@@ -109,8 +119,66 @@ int run_setup_registered(const SetupArgs& args) {
 #endif
 }
 
+#ifdef CUZK_HAVE_SNAP_CIRCUIT
+// SnapDeals: write_test_params with the update circuit's shape, under ProofFamily kSnapDeals (or
+// kSnapDealsPoseidon) of the update proof's sector size.
+int run_setup_update(const SetupArgs& args) {
+  const std::string cmd = "setup";
+  namespace snap = filecoin::snap;
+  if (args.out_dir.empty()) return fail(cmd, "--update-proof needs --out DIR");
+  if (!args.zkey.empty() || !args.r1cs.empty() || !args.registered_proof.empty())
+    return fail(cmd, "--update-proof excludes --r1cs, --zkey and --registered-proof");
+  auto c = snap::update_config_by_name(args.update_proof);
+  if (!c) return fail(cmd, "--update-proof: " + c.error());
+  const snap::UpdateConfig& config = **c;
+  snap::SnapGeometry g = config.geometry;
+  if (args.poseidon) {
+    auto pg = snap::snap_geometry(config.sector_size, snap::UpdateVariant::kPoseidon);
+    if (!pg) return fail(cmd, "--poseidon: " + pg.error());
+    g = *pg;
+  }
+  const auto family = args.poseidon ? filecoin::params::ProofFamily::kSnapDealsPoseidon
+                                    : filecoin::params::ProofFamily::kSnapDeals;
+  const std::string name = config.name + (args.poseidon ? " (Poseidon variant)" : "");
+  auto pc = filecoin::params::make_param_config(family, config.sector_size);
+  if (!pc)
+    return fail(cmd, name + ": no published " + std::string(filecoin::params::family_name(family)) +
+                         " parameter set of this sector size");
+  auto mul = make_multiplier(args.gpu);
+  if (!mul) return fail(cmd, mul.error());
+  auto toxic = args.seed ? groth16::ToxicWaste::from_seed(*args.seed) : groth16::ToxicWaste::random();
+  std::fprintf(stderr, kTestOnlyBanner, args.seed ? "from --seed, i.e. public" : "random and discarded");
+  filecoin::testkit::SetupReport rep;
+  filecoin::testkit::TestSetupOptions opt;
+  opt.shape_cache = shape_cache_policy();
+  opt.multiplier = mul->get();
+  auto source = [&](const std::string& cache, filecoin::ShapeCachePolicy policy) {
+    return snap::load_or_record_update_shape(g, name, cache, policy);
+  };
+  auto paths = filecoin::testkit::write_test_params(*pc, name, source, args.out_dir, toxic, &rep, opt);
+  if (!paths) return fail(cmd, paths.error());
+  std::fprintf(stderr,
+               "cuzk setup: %s partition: %zu rows (with input rows), %zu inputs, %zu aux, domain 2^%u; "
+               "shape %.1f s (%s, %.2f GB)\n",
+               name.c_str(), rep.rows, rep.inputs, rep.aux, rep.domain_log2, rep.shape_s, rep.shape_source.c_str(),
+               rep.shape_bytes / 1e9);
+  print_detail(rep.detail);
+  std::fprintf(stderr, "cuzk setup: keys %.1f s, write (waits) %.1f s\n", rep.keygen_s, rep.write_s);
+  std::printf("%s\n%s\n%s\n", paths->params.c_str(), paths->vk.c_str(), paths->meta.c_str());
+  return kExitOk;
+}
+#endif
+
 int run_setup(const SetupArgs& args) {
   const std::string cmd = "setup";
+  if (!args.update_proof.empty()) {
+#ifdef CUZK_HAVE_SNAP_CIRCUIT
+    return run_setup_update(args);
+#else
+    return fail(cmd, "--update-proof is not supported in this build (no SnapDeals circuit)");
+#endif
+  }
+  if (args.poseidon) return fail(cmd, "--poseidon goes with --update-proof");
   if (!args.registered_proof.empty()) return run_setup_registered(args);
   if (args.r1cs.empty()) return fail(cmd, "give --r1cs FILE or --registered-proof NAME");
   if (args.zkey.empty() && args.out_dir.empty()) return fail(cmd, "give --zkey FILE and/or --out DIR");
@@ -167,6 +235,11 @@ void register_setup(CLI::App& app, int& exit_code) {
   sub->add_option("--registered-proof", args->registered_proof,
                   "a PoRep or PoSt partition circuit (StackedDrg2KiBV1_1, StackedDrgWindow2KiBV1_1, "
                   "StackedDrgWinning2KiBV1, ...): writes DIR/v28-<official name>.{params,vk,meta}");
+  sub->add_option("--update-proof", args->update_proof,
+                  "a SnapDeals partition circuit (StackedDrg2KiBV1 ... StackedDrg64GiBV1 or code 0-4): writes "
+                  "DIR/v28-empty-sector-update-<...>.{params,vk,meta}");
+  sub->add_flag("--poseidon", args->poseidon,
+                "with --update-proof: the single-partition SnapDeals-Poseidon variant (published for 32/64 GiB only)");
   sub->add_option("--zkey", args->zkey, "write a snarkjs-layout .zkey");
   sub->add_option("--vk-json", args->vk_json, "with --zkey: also write verification_key.json");
   sub->add_option("--out", args->out_dir, "write bellperson-layout DIR/<name>.params and DIR/<name>.vk");

@@ -23,6 +23,9 @@ void register_gen_c1(CLI::App& app, int& exit_code);  // SYNTHETIC TEST DATA C1 
 void register_post(CLI::App& app, int& exit_code);         // post list|stats|inputs|check
 void register_gen_vanilla(CLI::App& app, int& exit_code);  // PoSt vanilla proofs: sealed or SYNTHETIC sectors
 void register_post_prove(CLI::App& app, int& exit_code);   // prove-post, verify-post
+void register_snap_encode(CLI::App& app, int& exit_code);  // SnapDeals test inputs from a `cuzk seal` sector
+void register_snap(CLI::App& app, int& exit_code);         // snap stats|inputs|check
+void register_snap_prove(CLI::App& app, int& exit_code);   // prove-snap, verify-snap
 
 // Prints "cuzk <cmd>: <message>" to stderr and returns kExitError.
 int fail(const std::string& cmd, const std::string& message);
