@@ -5,11 +5,13 @@
 #
 #   PACK_DIR  bin/{cuzk,cuzk-daemon,cuzk-bench} + lib/ (bench/pack_for_gpu_host.sh), CUDA build
 #   WORK_DIR  key, vanilla proofs, logs, proofs and summary-<phase>.md land here (reused)
-#   PHASE     snap   TEST-ONLY key for StackedDrg<SIZE>V1 (`cuzk setup --update-proof`, GPU setup;
+#   PHASE     snap   = key cli daemon
+#             key    TEST-ONLY key for StackedDrg<SIZE>V1 (`cuzk setup --update-proof`, GPU setup;
 #                    the shape cached beside it); the P partition proofs of a STRUCTURED SYNTHETIC TEST
-#                    DATA update (`cuzk gen-vanilla snap --synthetic`); `cuzk prove-snap --backend
-#                    $BACKEND` once (per-partition synthesis / prove / self-check); then the daemon (key
-#                    resident): a batch of COUNT snap proofs at each J in JS through cuzk-bench, every
+#                    DATA update (`cuzk gen-vanilla snap --synthetic`)
+#             cli    `cuzk prove-snap --backend $BACKEND` once (per-partition synthesis / prove /
+#                    self-check), verified with `cuzk verify-snap`
+#             daemon the daemon (key resident): a batch of COUNT snap proofs at each J in JS through cuzk-bench, every
 #                    proof verified with the .vk (`cuzk verify-snap`); s/proof (steady), device s per
 #                    partition, device busy, daemon RSS and peak
 #             clean  removes the key (the disk holds one 32 GiB family's key at a time)
@@ -41,11 +43,17 @@ PARAMS=$WORK/params-snap
 
 comm() { python3 -c "import json,sys;print(json.load(open('snap-comm.json'))[sys.argv[1]])" "$1"; }
 
+EXPANDED=()
 for phase in "${PHASES[@]}"; do
+  if [ "$phase" = snap ]; then EXPANDED+=(key cli daemon); else EXPANDED+=("$phase"); fi
+done
+C=()
+comm_args() { C=(--update-proof "$PROOF" --comm-r-old "$(comm comm_r_old)" --comm-r-new "$(comm comm_r_new)" --comm-d-new "$(comm comm_d_new)"); }
+for phase in "${EXPANDED[@]}"; do
   S=$WORK/summary-$phase.md
   echo "# $phase $PROOF ($(date -u +%F)); host $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo); GPU: $(gpu_line)" > "$S"
   case $phase in
-  snap)
+  key)
     step "TEST-ONLY key $PROOF"
     if ls "$PARAMS"/*.vk > /dev/null 2>&1; then
       echo "   present: $(ls "$PARAMS"/*.params)"
@@ -59,11 +67,16 @@ for phase in "${PHASES[@]}"; do
     [ -f snap.json ] || timed gen-vanilla "$CUZK" gen-vanilla snap --synthetic --update-proof "$PROOF" --seed 3 \
       -o snap.json --comm-out snap-comm.json
     ls -la snap.json
-    C=(--update-proof "$PROOF" --comm-r-old "$(comm comm_r_old)" --comm-r-new "$(comm comm_r_new)" --comm-d-new "$(comm comm_d_new)")
+    ;;
+  cli)
+    comm_args
     step "cuzk prove-snap --backend $BACKEND (key load and shape included)"
     timed prove-snap "$CUZK" prove-snap "${C[@]}" --vanilla snap.json --params "$PARAMS" --out snap-cli.bin \
       --backend "$BACKEND" 2>&1 | tail -20 | tee -a "$S"
     "$CUZK" verify-snap "${C[@]}" --params "$PARAMS" --proof snap-cli.bin | tee -a "$S"
+    ;;
+  daemon)
+    comm_args
     cat > cuzk.toml << TOML
 [daemon]
 listen = "unix://$WORK/cuzk.sock"
