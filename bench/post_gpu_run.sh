@@ -44,28 +44,7 @@ case $SIZE in
   *) echo "SIZE must be 2KiB, 32GiB or 64GiB" >&2; exit 2 ;;
 esac
 
-if [ -x "$PACK/bin/cuzk" ]; then
-  BIN=$PACK/bin
-  export LD_LIBRARY_PATH=$PACK/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-else
-  BIN=$PACK/src/apps
-fi
-tool() { if [ -f "$BIN/$1" ]; then echo "$BIN/$1"; else echo "$BIN/$1/$1"; fi; }
-CUZK=$(tool cuzk)
-DAEMON=$(tool cuzk-daemon)
-BENCH=$(tool cuzk-bench)
-mkdir -p "$WORK"
-cd "$WORK"
-step() { printf '\n== [%s] %s\n' "$(date -u +%T)" "$*"; }
-timed() {
-  local tag=$1
-  shift
-  /usr/bin/time -f "%e %M" -o "$tag.time" "$@"
-  read -r wall kb < "$tag.time"
-  printf '%s wall %.1f s, peak RSS %.2f GB\n' "$tag" "$wall" "$(awk -v k="$kb" 'BEGIN {print k / 1e6}')" | tee -a steps.txt
-}
-[ -x /usr/bin/time ] || timed() { shift; "$@"; }
-gpu_line() { nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2> /dev/null || echo none; }
+source "$(dirname "$(realpath "$0")")/run_lib.sh"
 
 key() {  # key PROOF DIR
   if ls "$2"/*.vk > /dev/null 2>&1; then
@@ -77,10 +56,7 @@ key() {  # key PROOF DIR
   mv "$2.tmp" "$2"
 }
 
-DPID=""
-cleanup() { [ -n "$DPID" ] && kill -TERM "$DPID" 2> /dev/null; true; }
-trap cleanup EXIT
-start_daemon() {  # start_daemon PARAMS_DIR PRELOAD...
+start_post_daemon() {  # start_post_daemon PARAMS_DIR PRELOAD...
   local params=$1
   shift
   local pre=""
@@ -100,34 +76,7 @@ param_cache = "$params"
 preload = [$pre]
 $EXTRA_TOML
 TOML
-  rm -f daemon.out daemon.log
-  local t0
-  t0=$(date +%s.%N)
-  "$DAEMON" --config cuzk.toml > daemon.out 2> daemon.log &
-  DPID=$!
-  for _ in $(seq 1 2400); do
-    grep -q '^READY' daemon.out 2> /dev/null && break
-    kill -0 "$DPID" 2> /dev/null || { tail -20 daemon.log >&2; exit 1; }
-    sleep 0.25
-  done
-  grep -q '^READY' daemon.out || { echo "daemon not ready" >&2; exit 1; }
-  printf '   READY after %.1f s (%s)\n' "$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {print b - a}')" "$*"
-}
-stop_daemon() {
-  kill -TERM "$DPID"
-  wait "$DPID" || { echo "daemon exit status $?" >&2; exit 1; }
-  DPID=""
-}
-# percentiles of the wall_s of a cuzk-bench --json summary: "n p50 p99 max avg" (nearest rank)
-lat_stats() {
-  python3 - "$1" << 'PY'
-import json, math, sys
-d = json.load(open(sys.argv[1]))
-w = sorted(p["wall_s"] for p in d["proofs"] if p["status"] == "COMPLETED")
-if not w: print("0 - - - -"); sys.exit()
-r = lambda q: w[min(len(w) - 1, max(0, math.ceil(q * len(w)) - 1))]
-print(len(w), "%.3f" % r(0.5), "%.3f" % r(0.99), "%.3f" % w[-1], "%.3f" % (sum(w) / len(w)))
-PY
+  start_daemon cuzk.toml "$*"
 }
 verify_dir() {  # verify_dir PROOFS_DIR PROOF_NAME VANILLA PARAMS -> "ok/total"
   local ok=0 n=0
@@ -158,7 +107,7 @@ for phase in "${PHASES[@]}"; do
         --params "$WORK/params-window" --proof "wpost-cli-$i.bin" | tee -a "$S"
     done
     step "daemon: $RUNS window-post proofs, one at a time, key resident"
-    start_daemon "$WORK/params-window" "wpost-$ID"
+    start_post_daemon "$WORK/params-window" "wpost-$ID"
     rm -rf wpost.proofs
     "$BENCH" -a "unix://$WORK/cuzk.sock" --json batch -t wpost --vanilla wpost.json --randomness "$RANDOMNESS" \
       --registered-proof "$WINDOW" -c "$RUNS" -j 1 --proofs-dir wpost.proofs > wpost-batch.json
@@ -190,7 +139,7 @@ for phase in "${PHASES[@]}"; do
     step "cuzk prove-post --backend cpu, idle"
     "$CUZK" prove-post --registered-proof "$WINNING" --miner-id 1000 --randomness "$RANDOMNESS" --vanilla winning.json \
       --params "$WORK/params-winning" --out winning-cpu.bin --backend cpu 2>&1 | tail -2 | tee -a "$S"
-    start_daemon "$WORK/params-winning" "porep-$ID" "winning-$ID"
+    start_post_daemon "$WORK/params-winning" "porep-$ID" "winning-$ID"
     step "idle: $RUNS WinningPoSts one after another"
     rm -rf win-idle.proofs win-load.proofs porep.proofs
     "$BENCH" -a "unix://$WORK/cuzk.sock" --json batch -t winning --vanilla winning.json --randomness "$RANDOMNESS" \

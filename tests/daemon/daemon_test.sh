@@ -390,6 +390,53 @@ preload = [\"wpost-2k\"]"
   stop_daemon 60
   ;;
 
+snap_e2e)
+  # SnapDeals end to end at 2 KiB: a TEST-ONLY key from `cuzk setup --update-proof StackedDrg2KiBV1`
+  # (fixture snap_params_2k), a sector sealed by `cuzk seal`, its update encoded by `cuzk snap-encode`,
+  # the partition proof from `cuzk gen-vanilla snap`, proved through the daemon (SNAP_DEALS_UPDATE from
+  # cuzk-bench), verified by `cuzk verify-snap`.
+  : "${CUZK:?}" "${PARAMS:?}"
+  hex() { printf "%064x" "$1"; }
+  "$CUZK" seal --registered-proof StackedDrg2KiBV1_1 --random --rng-seed 41 --ticket "$(hex 41)" --seed "$(hex 141)" \
+    --miner-id 1000 --sector-id 41 --out s41 > /dev/null || fail "cuzk seal"
+  python3 -c "import random; random.seed(41); open('data.bin','wb').write(bytes(random.getrandbits(8) for _ in range(2032)))"
+  "$CUZK" snap-encode --sector s41 --data data.bin --out u41 > /dev/null || fail "cuzk snap-encode"
+  "$CUZK" gen-vanilla snap --sector s41 --updated u41 -o snap.json > /dev/null || fail "gen-vanilla snap"
+  C=(--comm-r-old "$(jq -r .comm_r_old u41/comm.json)" --comm-r-new "$(jq -r .comm_r_new u41/comm.json)"
+     --comm-d-new "$(jq -r .comm_d_new u41/comm.json)")
+  write_config cuzk.toml "[srs]
+param_cache = \"$PARAMS\"
+preload = [\"snap-2k\"]"
+  sed -i 's/^total_budget = "1GiB"$/total_budget = "4GiB"/' cuzk.toml
+  start_daemon cuzk.toml
+  status_json | jq -e '.loaded_srs[] | select(.circuit_id == "snap-2k") | .tier_name == "host"' > /dev/null \
+    || fail "srs.preload snap-2k: $(status_json | jq -c .loaded_srs)"
+  B() { "$BENCH" -a "$GRPC_UNIX" "$@"; }
+  V() { "$CUZK" verify-snap --update-proof StackedDrg2KiBV1 "$@" --params "$PARAMS"; }
+  timeout 300 "$BENCH" -a "$GRPC_UNIX" single -t snap --registered-proof StackedDrg2KiBV1 --vanilla snap.json "${C[@]}" \
+    --out snap.bin > single.txt || fail "snap single: $(cat single.txt)"
+  grep -q '^status:    COMPLETED$' single.txt && grep -Eq '^proof:     192 bytes \(hex: [0-9a-f]{384}\)$' single.txt \
+    || fail "snap single output: $(cat single.txt)"
+  out=$(V "${C[@]}" --proof snap.bin) || fail "verify-snap: $out"
+  echo "$out" | grep -q '^OK' || fail "verify-snap: $out"
+  set +e; out=$(V --comm-r-old "$(jq -r .comm_r_new u41/comm.json)" --comm-r-new "$(jq -r .comm_r_new u41/comm.json)" \
+    --comm-d-new "$(jq -r .comm_d_new u41/comm.json)" --proof snap.bin); rc=$?; set -e
+  [ "$rc" = 1 ] && echo "$out" | grep -q '^INVALID' || fail "verify-snap accepted the proof for another comm_r_old: rc=$rc $out"
+  pass "Prove SNAP_DEALS_UPDATE (StackedDrg2KiBV1): accepted by cuzk verify-snap, not for another comm_r_old"
+  timeout 300 "$BENCH" -a "$GRPC_UNIX" batch -t snap --registered-proof 0 --vanilla snap.json "${C[@]}" -c 2 -j 2 \
+    --proofs-dir pd > batch.txt || fail "snap batch: $(cat batch.txt)"
+  grep -q '^completed:     2$' batch.txt || fail "snap batch: $(cat batch.txt)"
+  for n in 1 2; do
+    out=$(V "${C[@]}" --proof "pd/proof-$n.bin") || fail "verify-snap batch proof $n: $out"
+  done
+  # A tampered partition proof: FAILED naming it, nothing proved.
+  jq -c '.[0] |= (.[0:60] + (if .[60:61] == "A" then "B" else "A" end) + .[61:])' snap.json > bad.json
+  set +e; B single -t snap --registered-proof 0 --vanilla bad.json "${C[@]}" > bad.txt; rc=$?; set -e
+  [ "$rc" = 1 ] && grep -Eq '^error:     snap-update: vanilla_proofs\[0\]' bad.txt || fail "tampered vanilla: rc=$rc $(cat bad.txt)"
+  pass "batch -t snap -c 2 -j 2: both proofs verify; a tampered partition proof FAILED naming vanilla_proofs[0]"
+  stop_daemon 60
+  ;;
+
 config_errors)
   cat > bad.toml <<TOML
 [memory]

@@ -535,7 +535,8 @@ TEST(Engine, MalformedRequestsFailWithClearMessagesAndTheEngineKeepsServing) {
   expect_failed(snap, "snap-update: comm_r_new must be 32 bytes, got 31");
   snap.comm_r_new = std::string(32, 'b');
   snap.comm_d_new = std::string(32, 'c');
-  expect_failed(snap, "not supported yet: snap-update");
+  expect_failed(snap, "snap-update: vanilla_proofs[0]");
+  // (tests/engine/snap_kind_test.cpp proves real SnapDeals jobs and refuses each malformed field.)
 
   ProofRequest g = generic_request("mulchain");
   g.circuit_id = "no-such-circuit";

@@ -17,6 +17,7 @@
 #include "filecoin/common/vanilla_file.hpp"
 #include "filecoin/post/config.hpp"
 #include "filecoin/post/vanilla.hpp"
+#include "filecoin/snap/config.hpp"
 #include "engine/kinds/builtin_kinds.hpp"
 #include "engine/process_memory.hpp"
 #include "engine/units.hpp"
@@ -66,14 +67,21 @@ Result<std::uint32_t> parse_type(const std::string& t) {
   return Error{"unknown proof type: " + t + ". Use: " + names};
 }
 
-// --registered-proof: a number as it is; for PoSt also a registered-proof name; empty: the kind's default.
+// --registered-proof: a number as it is; for PoSt and Snap also a registered-proof name (PoSt
+// StackedDrgWindow32GiBV1_1, Snap StackedDrg32GiBV1); empty: the kind's default (the 32 GiB codes).
 static Result<std::uint64_t> registered_proof_code(const std::string& text, std::uint32_t kind) {
   const bool wpost = kind == std::uint32_t(engine::ProofKind::kWindowPoSt);
   const bool winning = kind == std::uint32_t(engine::ProofKind::kWinningPoSt);
-  if (text.empty()) return wpost ? 13 : winning ? 3 : 0;
+  const bool snap = kind == std::uint32_t(engine::ProofKind::kSnapUpdate);
+  if (text.empty()) return wpost ? 13 : winning || snap ? 3 : 0;
   std::uint64_t code = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), code);
   if (ec == std::errc() && end == text.data() + text.size()) return code;
+  if (snap) {
+    auto c = filecoin::snap::update_config_by_name(text);
+    if (!c) return Error{"--registered-proof: " + c.error()};
+    return std::uint64_t((*c)->code);
+  }
   if (!wpost && !winning) return Error{"--registered-proof: expected a number, got '" + text + "'"};
   auto c = filecoin::post::post_config_by_name(text);
   if (!c) return Error{"--registered-proof: " + c.error()};
@@ -193,7 +201,7 @@ void add_proof_options(CLI::App* sub, ProofArgs& a, bool batch) {
   }
   sub->add_option("--vanilla", a.vanilla, "PoSt/Snap: JSON array of base64 vanilla proofs (or one raw proof)");
   sub->add_option("--registered-proof", a.registered_proof,
-                  "registered proof: a number, or for PoSt a name (default: wpost 13, winning 3, else 0)");
+                  "registered proof: a number, or for PoSt/Snap a name (default: wpost 13, winning 3, snap 3, else 0)");
   sub->add_option("--sector-num", a.sector_num, "sector number")->capture_default_str();
   sub->add_option("--miner-id", a.miner_id, "miner actor id")->capture_default_str();
   sub->add_option("--sector-size", a.sector_size, "sector size in bytes (0: taken from the input)")->capture_default_str();

@@ -12,8 +12,10 @@
 // fields; `batch` takes --c1 more than once and cycles over the files, so a run proves different
 // sectors instead of replaying one input; PoSt: --vanilla FILE (a JSON array of base64
 // FallbackPoStSectorProofs or one raw bincode proof) --randomness HEX [--registered-proof N|NAME,
-// default wpost 13, winning 3] [--partition K] [--miner-id N]) or generic (--circuit-id ID with --wtns FILE, sent inline, or --wtns-path PATH, read by
-// the daemon). Exit status: 0 when every proof completed, 1 when any did not, 2 on usage or
+// default wpost 13, winning 3] [--partition K] [--miner-id N]; Snap: --vanilla FILE (the JSON array
+// of base64 PartitionProofs Curio keeps as snap-vproof.json) --comm-r-old HEX --comm-r-new HEX
+// --comm-d-new HEX [--registered-proof N|NAME, default 3 = StackedDrg32GiBV1]) or generic
+// (--circuit-id ID with --wtns FILE, sent inline, or --wtns-path PATH, read by the daemon). Exit status: 0 when every proof completed, 1 when any did not, 2 on usage or
 #include <CLI/CLI.hpp>
 #include <cstdio>
 

@@ -89,4 +89,32 @@ void por_circuit(CS& cs, const TreeShape& shape, const MerkleProof& proof, const
   }
 }
 
+// storage-proofs-core por_no_challenge_input: the index bits are given (consumed LSB first: log2(arity)
+// per level, base levels, then sub, then top; every bit used), the siblings are already allocated
+// (per level, arity-1 each), and the computed root must equal `root` (row computed·1 = root). No
+// public input. Level cost: insert + the tree's hash (octree 527, binary Poseidon 313, SHA 45,381).
+template <class CS>
+void por_no_challenge_input(CS& cs, const TreeShape& shape, std::span<const Boolean> bits, const AllocatedNum& leaf,
+                            const std::vector<std::vector<AllocatedNum>>& path, const AllocatedNum& root) {
+  using LC = typename CS::LC;
+  const auto arities = shape.level_arities();
+  assert(arities.size() == path.size());
+  AllocatedNum cur = leaf;
+  std::size_t used = 0;
+  for (std::size_t level = 0; level < path.size(); ++level) {
+    const std::size_t nbits = std::size_t(std::countr_zero(arities[level]));
+    assert(path[level].size() + 1 == arities[level]);
+    std::vector<AllocatedNum> preimage;
+    {
+      auto g = cs.ns(Name("merkle proof insert (height)", std::int64_t(level)));
+      preimage = insert(cs, cur, bits.subspan(used, nbits), path[level]);
+    }
+    used += nbits;
+    auto g = cs.ns(Name("merkle proof hash (height)", std::int64_t(level)));
+    cur = tree_hash_circuit(cs, shape.hash, preimage);
+  }
+  assert(used == bits.size());
+  cs.enforce("calculated root == provided root", LC(cur.var), LC(Var::one()), LC(root.var));
+}
+
 }  // namespace cuzk::circuit

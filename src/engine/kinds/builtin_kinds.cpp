@@ -4,9 +4,9 @@
 
 #include "engine/kinds/filecoin_keys.hpp"
 #include "engine/kinds/generic_groth16_kind.hpp"
-#include "engine/kinds/pending_kinds.hpp"
 #include "engine/kinds/porep_kind.hpp"
 #include "engine/kinds/post_kind.hpp"
+#include "engine/kinds/snap_kind.hpp"
 
 namespace cuzk::engine::kinds {
 namespace {
@@ -29,7 +29,7 @@ void register_builtin_kinds(KindRegistry& r, const BuiltinKindOptions& o) {
   add(r, {wire(ProofKind::kPoRepC2), "POREP_SEAL_COMMIT", "porep-c2", Priority::kNormal, {"porep", "seal-commit"},
           make_porep_c2_kind(), {porep_key_loader(o.shape_cache)}});
   add(r, {wire(ProofKind::kSnapUpdate), "SNAP_DEALS_UPDATE", "snap-update", Priority::kNormal,
-          {"snap", "snap-deals", "update"}, make_pending_snap_kind("snap-update"), {mapped_params_loader("snap")}});
+          {"snap", "snap-deals", "update"}, make_snap_update_kind(), {snap_key_loader(o.shape_cache)}});
   add(r, {wire(ProofKind::kWindowPoSt), "WINDOW_POST_PARTITION", "window-post", Priority::kHigh,
           {"wpost", "windowpost"}, make_window_post_kind(), {wpost_key_loader(o.shape_cache)}});
   add(r, {wire(ProofKind::kWinningPoSt), "WINNING_POST", "winning-post", Priority::kCritical,

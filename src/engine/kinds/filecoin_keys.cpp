@@ -22,39 +22,6 @@ constexpr std::array<SizeLabel, 5> kSizes{{{"2k", 2048},
                                            {"64g", std::uint64_t(64) << 30}}};
 
 
-// A .params file mapped, its verifying key read; nothing decoded.
-class MappedLoader final : public FilecoinLoader {
- public:
-  MappedLoader(std::string family, fp::ProofFamily params_family)
-      : FilecoinLoader(std::move(family)), params_family_(params_family) {}
-  Result<std::string> path(const KeyId& id, const std::string& param_cache) const override {
-    auto cfg = fp::make_param_config(params_family_, id.sector_size);
-    if (!cfg) return Error{"no published parameters for " + id.text};
-    return cache_dir(param_cache) + "/" + cfg->params_file();
-  }
-  std::uint64_t load_estimate(const KeyId&, const std::string& path) const override {
-    std::error_code ec;
-    auto n = std::filesystem::file_size(path, ec);
-    return ec ? 0 : n;
-  }
-  Result<std::shared_ptr<LoadedKey>> load(const KeyId&, const std::string& path) const override {
-    auto f = formats::bellperson::ParamsFile::open(path);
-    if (!f) return Error{f.error()};
-    auto file = std::make_shared<formats::bellperson::ParamsFile>(std::move(*f));
-    auto key = std::make_shared<LoadedKey>();
-    key->pk.vk = file->vk();
-    key->n_public = file->num_inputs() > 0 ? file->num_inputs() - 1 : 0;
-    key->n_vars = file->num_inputs() + file->num_aux();
-    key->domain_size = std::uint32_t(1) << file->domain_log2();
-    key->bytes = file->file_size();
-    key->mapped_file = std::move(file);
-    return key;
-  }
-
- private:
-  fp::ProofFamily params_family_;
-};
-
 }  // namespace
 
 std::string FilecoinLoader::cache_dir(const std::string& param_cache) {
@@ -99,10 +66,6 @@ std::uint64_t decoded_params_estimate(const std::string& path, std::uint64_t sha
 }
 
 std::string default_param_cache(const std::string& env_value) { return fp::parameter_cache_dir(env_value); }
-
-std::shared_ptr<const KeyLoader> mapped_params_loader(const std::string& family) {
-  return std::make_shared<MappedLoader>(family, fp::ProofFamily::kSnapDeals);
-}
 
 Result<std::shared_ptr<LoadedKey>> load_key_with_shape(const std::string& path, groth16::R1csShape shape) {
   auto pk = formats::bellperson::load_proving_key(path, shape);

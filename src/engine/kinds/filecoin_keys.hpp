@@ -55,8 +55,9 @@ Result<std::shared_ptr<LoadedKey>> load_key_with_shape(const std::string& path, 
 // The parameter directory when the config names none: FIL_PROOFS_PARAMETER_CACHE's value as the
 // executable read it, else filecoin-proofs' default.
 std::string default_param_cache(const std::string& env_value);
-// SnapDeals (snap-) keys: mapped only.
-std::shared_ptr<const KeyLoader> mapped_params_loader(const std::string& family);
+// SnapDeals keys (snap-<size>): decoded, with the recorded partition shape (cached beside the .params
+// when shape_cache). snap_key_loader.cpp.
+std::shared_ptr<const KeyLoader> snap_key_loader(bool shape_cache = true);
 
 // Every Filecoin kind's last step of prepare: the lease of <family>-<size>, which must hold a decoded
 // proving key whose shape `check_key` accepts (the job's own check). Errors name the key id.

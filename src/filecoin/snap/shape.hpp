@@ -12,7 +12,10 @@
 
 namespace cuzk::filecoin::snap {
 
+// Parallel over default_threads() (the partitioned variant's challenge blocks); the sequential
+// recording is the reference the parallel one is tested against.
 groth16::R1csShape record_update_shape(const SnapGeometry& g);
+groth16::R1csShape record_update_shape_sequential(const SnapGeometry& g);
 
 ShapeLoad load_or_record_update_shape(const SnapGeometry& g, const std::string& name, const std::string& cache_path,
                                       ShapeCachePolicy policy = ShapeCachePolicy::kEnabled);
