@@ -119,11 +119,11 @@ need_params() {
 case "$CASE" in
 snap_stats)
   cat > want.txt <<'EOF'
-0 rows=1705039 inputs=5
-1 rows=10007503 inputs=5
-2 rows=57450479 inputs=5
-3 rows=81049499 inputs=5
-4 rows=85006101 inputs=5
+0 rows=1705039 inputs=5 domain=2^21
+1 rows=10007503 inputs=5 domain=2^24
+2 rows=57450479 inputs=5 domain=2^26
+3 rows=81049499 inputs=5 domain=2^27
+4 rows=85006101 inputs=5 domain=2^27
 EOF
   "$CUZK" snap list | awk '{print $1, $2}' > names.txt
   [ "$(wc -l < names.txt)" -eq 5 ] || die "snap list: $(wc -l < names.txt) proofs"
@@ -131,7 +131,7 @@ EOF
   while read -r code name; do
     expect_exit 0 "$CUZK" snap stats --update-proof "$name"
     echo "$code $name: $(tr '\n' ' ' < out.txt)"
-    echo "$code $(head -1 out.txt | awk '{print $1, $2}')" >> got.txt
+    echo "$code $(head -1 out.txt | awk '{print $1, $2, $4}')" >> got.txt
     # The code names the same circuit.
     "$CUZK" snap stats --update-proof "$code" > bycode.txt 2>&1 || die "snap stats --update-proof $code failed"
     cmp -s out.txt bycode.txt || die "code $code and $name differ"
