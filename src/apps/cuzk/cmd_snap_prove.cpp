@@ -140,6 +140,16 @@ int run_verify_snap(const ProveSnapArgs& a) {
   if (!paths) return fail(cmd, label(*req) + ": " + paths.error());
   auto vk = params::load_verifying_key(*paths);
   if (!vk) return fail(cmd, vk.error());
+  // A partition proof whose points do not decode does not verify (INVALID, not malformed input).
+  for (std::size_t k = 0; k < g.partitions; ++k) {
+    auto decoded = groth16::split_proofs(std::span<const std::uint8_t>(*bytes).subspan(k * groth16::kProofBytes,
+                                                                                        groth16::kProofBytes));
+    if (!decoded) {
+      std::printf("INVALID (partition %zu of %zu does not verify)\n", k, g.partitions);
+      std::fprintf(stderr, "cuzk %s: %s: partition %zu: %s\n", cmd.c_str(), a.proof.c_str(), k, decoded.error().c_str());
+      return kExitInvalid;
+    }
+  }
   std::size_t failed = 0;
   auto ok = snap::verify_snap(g, req->comms, *vk, *bytes, &failed);
   if (!ok) return fail(cmd, a.proof + ": " + ok.error());
