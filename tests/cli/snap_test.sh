@@ -9,12 +9,11 @@
 #                   INVALID for a flipped proof byte and for other commitments
 #   snap_tampering  no keys: snap-encode's input rules and folder checks; a changed tree-D leaf, an
 #                   apex leaf, comm_c, a wrong comm_d_new / comm_r_old, swapped partitions (8 MiB, P=4)
-#                   refused by `snap check` (exit 1, the reason named) and, in builds with the update
-#                   circuit, by prove-snap (exit 2, before any key load); malformed files and usage
+#                   refused by `snap check` (exit 1, the reason named) and by prove-snap (exit 2,
+#                   before any key load); malformed files and usage
 #                   errors exit 2 with one line; SYNTHETIC TEST DATA at 32 GiB (both variants) checks
 #   snap_8m         8 MiB (P = 4) end to end like snap_2k, with its own TEST-ONLY key (long: see CMake)
-# Run by ctest as `snap_test.sh CASE` with CUZK, ROOT, WORK (PARAMS for snap_2k; SNAP_CIRCUIT=1 when
-# the tool was built with the update circuit).
+# Run by ctest as `snap_test.sh CASE` with CUZK, ROOT, WORK (PARAMS for snap_2k).
 set -uo pipefail
 CASE=$1
 : "${CUZK:?}" "${ROOT:?}" "${WORK:?}"
@@ -242,10 +241,8 @@ for k in ('comm_r_old','comm_r_new','comm_d_new'): assert len(j[k])==64, k
     [ "$(wc -l < err.txt)" -eq 1 ] || die "$f: reason is not one line: $(cat err.txt)"
     grep -qF -- "$reason" err.txt || die "$f: snap check reason lacks '$reason': $(cat err.txt)"
     local why; why=$(cat err.txt)
-    if [ "${SNAP_CIRCUIT:-0}" = 1 ]; then
-      expect_error "$reason" "$CUZK" prove-snap --update-proof $up "${c[@]}" --vanilla "$f" --params no-such-params --out x.bin
-      [ -e x.bin ] && die "$f: a proof was written"
-    fi
+    expect_error "$reason" "$CUZK" prove-snap --update-proof $up "${c[@]}" --vanilla "$f" --params no-such-params --out x.bin
+    [ -e x.bin ] && die "$f: a proof was written"
     ok "$f: $why"
   }
   # Challenge 3's tree-D leaf (proof_d_new.leaf at 304 + 3·1476 + 556 + 36), apex leaf 2, comm_c.
@@ -288,11 +285,9 @@ for k in ('comm_r_old','comm_r_new','comm_d_new'): assert len(j[k])==64, k
   expect_error "--sector DIR --updated DIR2" "$CUZK" gen-vanilla snap -o x.json
   expect_error "--synthetic needs --update-proof" "$CUZK" gen-vanilla snap --synthetic -o x.json
   expect_error "--data" "$CUZK" snap-encode --sector s3 --out x
-  if [ "${SNAP_CIRCUIT:-0}" = 1 ]; then
-    expect_error "cannot open" "$CUZK" prove-snap --update-proof $P "${C[@]}" --vanilla good.json --params no-such-params --out x.bin
-    expect_error "--params DIR and --test-key-seed" "$CUZK" prove-snap --update-proof $P "${C[@]}" --vanilla good.json --out x.bin
-    expect_error "--proof" "$CUZK" verify-snap --update-proof $P "${C[@]}" --params no-such-params
-  fi
+  expect_error "cannot open" "$CUZK" prove-snap --update-proof $P "${C[@]}" --vanilla good.json --params no-such-params --out x.bin
+  expect_error "--params DIR and --test-key-seed" "$CUZK" prove-snap --update-proof $P "${C[@]}" --vanilla good.json --out x.bin
+  expect_error "--proof" "$CUZK" verify-snap --update-proof $P "${C[@]}" --params no-such-params
   # SYNTHETIC TEST DATA at 32 GiB, both variants, passes the checks.
   expect_exit 0 "$CUZK" gen-vanilla snap --synthetic --update-proof StackedDrg32GiBV1 -o syn32.json --comm-out syn32.comm
   [ "$(vtool size syn32.json 15)" -eq 561768 ] || die "a 32 GiB partition proof is not 561,768 bytes"

@@ -35,10 +35,8 @@
 #include "filecoin/testkit/test_params.hpp"
 #define CUZK_HAVE_C2 1
 #endif
-#ifdef CUZK_HAVE_SNAP_CIRCUIT
 #include "filecoin/snap/config.hpp"
 #include "filecoin/snap/shape.hpp"
-#endif
 
 namespace cuzk::cli {
 namespace {
@@ -119,7 +117,6 @@ int run_setup_registered(const SetupArgs& args) {
 #endif
 }
 
-#ifdef CUZK_HAVE_SNAP_CIRCUIT
 // SnapDeals: write_test_params with the update circuit's shape, under ProofFamily kSnapDeals (or
 // kSnapDealsPoseidon) of the update proof's sector size.
 int run_setup_update(const SetupArgs& args) {
@@ -167,16 +164,11 @@ int run_setup_update(const SetupArgs& args) {
   std::printf("%s\n%s\n%s\n", paths->params.c_str(), paths->vk.c_str(), paths->meta.c_str());
   return kExitOk;
 }
-#endif
 
 int run_setup(const SetupArgs& args) {
   const std::string cmd = "setup";
   if (!args.update_proof.empty()) {
-#ifdef CUZK_HAVE_SNAP_CIRCUIT
     return run_setup_update(args);
-#else
-    return fail(cmd, "--update-proof is not supported in this build (no SnapDeals circuit)");
-#endif
   }
   if (args.poseidon) return fail(cmd, "--poseidon goes with --update-proof");
   if (!args.registered_proof.empty()) return run_setup_registered(args);

@@ -25,9 +25,7 @@
 #include "filecoin/snap/vanilla.hpp"
 #include "filecoin/snap/vanilla_check.hpp"
 #include "formats/snarkjs_common.hpp"
-#ifdef CUZK_HAVE_SNAP_CIRCUIT
 #include "filecoin/snap/shape.hpp"
-#endif
 
 namespace cuzk::cli {
 namespace snap = filecoin::snap;
@@ -46,7 +44,6 @@ std::string fr_text(const math::Fr& x, bool hex) {
   return formats::le_bytes_to_decimal(le);
 }
 
-#ifdef CUZK_HAVE_SNAP_CIRCUIT
 int run_stats(const UpdateOptions& o) {
   const std::string cmd = "snap stats";
   auto req = parse_update_options(o, false);
@@ -65,7 +62,6 @@ int run_stats(const UpdateOptions& o) {
               << params::sector_size_name(req->config->sector_size) << ")\n";
   return kExitOk;
 }
-#endif
 
 struct InputsArgs {
   UpdateOptions update;
@@ -148,14 +144,12 @@ void register_snap(CLI::App& app, int& exit_code) {
     exit_code = kExitOk;
   });
 
-#ifdef CUZK_HAVE_SNAP_CIRCUIT
   auto so = std::make_shared<UpdateOptions>();
   auto* stats = cmd->add_subcommand(
       "stats", "Count one partition circuit: rows (before input rows), inputs (incl. ONE), aux, domain; geometry; files");
   add_update_proof_option(stats, *so);
   add_poseidon_flag(stats, *so);
   stats->callback([so, &exit_code] { exit_code = run_stats(*so); });
-#endif
 
   auto in = std::make_shared<InputsArgs>();
   auto* inputs = cmd->add_subcommand("inputs", "Print the partitions' public inputs (ONE excluded)");

@@ -47,9 +47,7 @@ int main(int argc, char** argv) {
   cuzk::cli::register_post_prove(app, exit_code);
   cuzk::cli::register_snap_encode(app, exit_code);
   cuzk::cli::register_snap(app, exit_code);
-#ifdef CUZK_HAVE_SNAP_CIRCUIT
   cuzk::cli::register_snap_prove(app, exit_code);
-#endif
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
