@@ -73,46 +73,23 @@ UpdatePrefix synthesize_update_prefix(CS& cs, const SnapGeometry& g, const Parti
     const auto bits = booleans(p.partition_bits);
     partition = circuit::pack_bits(cs, std::span<const Boolean>(bits));
   }
-  auto public_num = [&](const char* name, const char* input_name, const Fr& value) {
-    AllocatedNum x;
-    {
-      auto n = cs.ns(name);
-      x = circuit::alloc_num(cs, value);
-    }
-    auto n = cs.ns(input_name);
-    circuit::inputize(cs, x);
-    return x;
-  };
-  const AllocatedNum comm_r_old = public_num("comm_r_old", "comm_r_old_input", v.comm_r_old);
-  p.comm_d_new = public_num("comm_d_new", "comm_d_new_input", v.comm_d_new);
-  const AllocatedNum comm_r_new = public_num("comm_r_new", "comm_r_new_input", v.comm_r_new);
+  const AllocatedNum comm_r_old = alloc_public_num(cs, "comm_r_old", "comm_r_old_input", v.comm_r_old);
+  p.comm_d_new = alloc_public_num(cs, "comm_d_new", "comm_d_new_input", v.comm_d_new);
+  const AllocatedNum comm_r_new = alloc_public_num(cs, "comm_r_new", "comm_r_new_input", v.comm_r_new);
   {
     auto n = cs.ns("phi");
     p.phi = gen_randomness_circuit(cs, p.comm_d_new, comm_r_old);
   }
-  auto private_num = [&](Name name, const Fr& value) {
-    auto n = cs.ns(name);
-    return circuit::alloc_num(cs, value);
-  };
-  const AllocatedNum comm_c = private_num("comm_c", v.comm_c);
-  p.root_r_old = private_num("root_r_old", v.root_r_old);
-  p.root_r_new = private_num("root_r_new", v.root_r_new);
+  const AllocatedNum comm_c = alloc_private_num(cs, "comm_c", v.comm_c);
+  p.root_r_old = alloc_private_num(cs, "root_r_old", v.root_r_old);
+  p.root_r_new = alloc_private_num(cs, "root_r_new", v.root_r_new);
   for (std::size_t i = 0; i < v.apex_leafs.size(); ++i)
-    p.apex_leafs.push_back(private_num(Name("apex_leaf", std::int64_t(i)), v.apex_leafs[i]));
+    p.apex_leafs.push_back(alloc_private_num(cs, Name("apex_leaf", std::int64_t(i)), v.apex_leafs[i]));
   std::vector<std::vector<AllocatedNum>> partition_path;
   for (std::size_t i = 0; i < v.partition_path.size(); ++i)
-    partition_path.push_back({private_num(Name("partition_path_sibling", std::int64_t(i)), v.partition_path[i])});
-  auto comm_r_check = [&](const char* name, const char* eq, const AllocatedNum& root, const AllocatedNum& comm_r) {
-    AllocatedNum calc;
-    {
-      auto n = cs.ns(name);
-      const AllocatedNum pre[2] = {comm_c, root};
-      calc = circuit::poseidon_hash_circuit(cs, std::span<const AllocatedNum>(pre, 2), circuit::poseidon_constants(2));
-    }
-    cs.enforce(eq, LC(calc.var), LC(Var::one()), LC(comm_r.var));
-  };
-  comm_r_check("comm_r_old_calc", "enforce comm_r_old_calc == comm_r_old", p.root_r_old, comm_r_old);
-  comm_r_check("comm_r_new_calc", "enforce comm_r_new_calc == comm_r_new", p.root_r_new, comm_r_new);
+    partition_path.push_back({alloc_private_num(cs, Name("partition_path_sibling", std::int64_t(i)), v.partition_path[i])});
+  enforce_comm_r(cs, "comm_r_old_calc", "enforce comm_r_old_calc == comm_r_old", comm_c, p.root_r_old, comm_r_old);
+  enforce_comm_r(cs, "comm_r_new_calc", "enforce comm_r_new_calc == comm_r_new", comm_c, p.root_r_new, comm_r_new);
   {
     auto n = cs.ns("apex_gadget");
     apex_por(cs, p.apex_leafs, p.partition_bits, partition_path, p.comm_d_new);

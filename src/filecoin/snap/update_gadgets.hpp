@@ -201,6 +201,39 @@ std::vector<std::vector<AllocatedNum>> alloc_path(CS& cs, const circuit::MerkleP
   return out;
 }
 
+// aux `name` + inputize (under `input_name`): the circuits' public commitments.
+template <class CS>
+AllocatedNum alloc_public_num(CS& cs, const char* name, const char* input_name, const Fr& value) {
+  AllocatedNum x;
+  {
+    auto n = cs.ns(name);
+    x = circuit::alloc_num(cs, value);
+  }
+  auto n = cs.ns(input_name);
+  circuit::inputize(cs, x);
+  return x;
+}
+
+template <class CS>
+AllocatedNum alloc_private_num(CS& cs, Name name, const Fr& value) {
+  auto n = cs.ns(name);
+  return circuit::alloc_num(cs, value);
+}
+
+// Poseidon2(MerkleTree tag)(comm_c, root) under `name`, then the row calc·1 = comm_r (`eq`).
+template <class CS>
+void enforce_comm_r(CS& cs, const char* name, const char* eq, const AllocatedNum& comm_c, const AllocatedNum& root,
+                    const AllocatedNum& comm_r) {
+  using LC = typename CS::LC;
+  AllocatedNum calc;
+  {
+    auto n = cs.ns(name);
+    const AllocatedNum pre[2] = {comm_c, root};
+    calc = circuit::poseidon_hash_circuit(cs, std::span<const AllocatedNum>(pre, 2), circuit::poseidon_constants(2));
+  }
+  cs.enforce(eq, LC(calc.var), LC(Var::one()), LC(comm_r.var));
+}
+
 inline std::vector<Boolean> booleans(std::span<const AllocatedBit> bits) {
   std::vector<Boolean> out;
   out.reserve(bits.size());

@@ -40,43 +40,20 @@ void synthesize_update_poseidon_circuit(CS& cs, const SnapGeometry& g, const Par
     }
     cs.enforce("h_select binary decomp", lc, LC(Var::one()), LC(h_select.var));
   }
-  auto public_num = [&](const char* name, const char* input_name, const Fr& value) {
-    AllocatedNum x;
-    {
-      auto n = cs.ns(name);
-      x = circuit::alloc_num(cs, value);
-    }
-    auto n = cs.ns(input_name);
-    circuit::inputize(cs, x);
-    return x;
-  };
-  const AllocatedNum comm_r_old = public_num("comm_r_old", "comm_r_old_input", v.comm_r_old);
-  const AllocatedNum comm_d_new = public_num("comm_d_new", "comm_d_new_input", v.comm_d_new);
-  const AllocatedNum comm_r_new = public_num("comm_r_new", "comm_r_new_input", v.comm_r_new);
+  const AllocatedNum comm_r_old = alloc_public_num(cs, "comm_r_old", "comm_r_old_input", v.comm_r_old);
+  const AllocatedNum comm_d_new = alloc_public_num(cs, "comm_d_new", "comm_d_new_input", v.comm_d_new);
+  const AllocatedNum comm_r_new = alloc_public_num(cs, "comm_r_new", "comm_r_new_input", v.comm_r_new);
   AllocatedNum phi;
   {
     auto n = cs.ns("phi");
     phi = gen_randomness_circuit(cs, comm_d_new, comm_r_old);
   }
-  auto private_num = [&](const char* name, const Fr& value) {
-    auto n = cs.ns(name);
-    return circuit::alloc_num(cs, value);
-  };
-  const AllocatedNum comm_c = private_num("comm_c", v.comm_c);
-  const AllocatedNum root_r_old = private_num("root_r_old", v.root_r_old);
-  const AllocatedNum root_r_new = private_num("root_r_new", v.root_r_new);
-  auto comm_r_check = [&](const char* name, const char* eq, const AllocatedNum& root, const AllocatedNum& comm_r) {
-    AllocatedNum calc;
-    {
-      auto n = cs.ns(name);
-      const AllocatedNum pre[2] = {comm_c, root};
-      calc = circuit::poseidon_hash_circuit(cs, std::span<const AllocatedNum>(pre, 2), circuit::poseidon_constants(2));
-    }
-    cs.enforce(eq, LC(calc.var), LC(Var::one()), LC(comm_r.var));
-  };
-  comm_r_check("comm_r_old_calc", "enforce comm_r_old_calc == comm_r_old", root_r_old, comm_r_old);
-  comm_r_check("comm_r_new_calc", "enforce comm_r_new_calc == comm_r_new", root_r_new, comm_r_new);
-  const AllocatedNum partition = private_num("gen_challenge_bits partition zero", Fr::zero());
+  const AllocatedNum comm_c = alloc_private_num(cs, "comm_c", v.comm_c);
+  const AllocatedNum root_r_old = alloc_private_num(cs, "root_r_old", v.root_r_old);
+  const AllocatedNum root_r_new = alloc_private_num(cs, "root_r_new", v.root_r_new);
+  enforce_comm_r(cs, "comm_r_old_calc", "enforce comm_r_old_calc == comm_r_old", comm_c, root_r_old, comm_r_old);
+  enforce_comm_r(cs, "comm_r_new_calc", "enforce comm_r_new_calc == comm_r_new", comm_c, root_r_new, comm_r_new);
+  const AllocatedNum partition = alloc_private_num(cs, "gen_challenge_bits partition zero", Fr::zero());
   std::vector<std::vector<AllocatedBit>> generated;
   {
     auto n = cs.ns("gen_challenge_bits");
