@@ -37,37 +37,16 @@ SEED=${SEED:-7}
 GPU_WORKERS=${GPU_WORKERS:-2}
 KEY_RESIDENCY=${KEY_RESIDENCY:-auto}
 
-if [ -x "$PACK/bin/cuzk" ]; then
-  BIN=$PACK/bin
-  export LD_LIBRARY_PATH=$PACK/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-else
-  BIN=$PACK/src/apps
-fi
-tool() { if [ -f "$BIN/$1" ]; then echo "$BIN/$1"; else echo "$BIN/$1/$1"; fi; }
-CUZK=$(tool cuzk)
-DAEMON=$(tool cuzk-daemon)
-BENCH=$(tool cuzk-bench)
-mkdir -p "$WORK"
-cd "$WORK"
+source "$(dirname "$(realpath "$0")")/run_lib.sh"
 PARAMS=$WORK/params
 SUMMARY=$WORK/summary.md
 has_phase() { [[ " $PHASES " == *" $1 "* ]]; }
-step() { printf '\n== [%s] %s\n' "$(date -u +%T)" "$*"; }
-# Peak RSS (GB) and wall seconds of a command, from GNU time's -f output.
-timed() {
-  local tag=$1
-  shift
-  /usr/bin/time -f "%e %M" -o "$tag.time" "$@"
-  read -r wall kb < "$tag.time"
-  printf '%s wall %.1f s, peak RSS %.2f GB\n' "$tag" "$wall" "$(awk -v k="$kb" 'BEGIN {print k / 1e6}')" | tee -a "$WORK/steps.txt"
-}
-[ -x /usr/bin/time ] || timed() { shift; "$@"; }
 : > "$WORK/steps.txt"
 {
   echo "# PoRep C2 on the GPU: $PROOF ($(date -u +%F))"
   echo
   echo "Host: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo) RAM;" \
-    "GPU: $(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null || echo none)."
+    "GPU: $(gpu_line)."
   echo "Disk free in WORK_DIR: $(df -h --output=avail "$WORK" | tail -1 | tr -d ' ')."
 } > "$SUMMARY.head"
 
