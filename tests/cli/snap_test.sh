@@ -105,6 +105,9 @@ prove_flow() {
   local timing; timing=$(tail -1 err.txt)
   expect_exit 0 "$CUZK" verify-snap --update-proof "$up" "${c[@]}" --params params --proof "$name.bin"
   [ "$(cat out.txt)" = "OK ($up, $p partition proofs)" ] || die "$name: verify-snap printed '$(cat out.txt)'"
+  # The form: the same flags as prove-snap (--vanilla checked against the commitments too).
+  expect_exit 0 "$CUZK" verify-snap --update-proof "$up" "${c[@]}" --vanilla "$v" --params params --proof "$name.bin"
+  [ "$(cat out.txt)" = "OK ($up, $p partition proofs)" ] || die "$name: verify-snap --vanilla printed '$(cat out.txt)'"
   noble_check "params/$stem.vk" "$name.bin" "$up" "$p" "${c[@]}"
   ok "$name ($up, P=$p): proved, verified by cuzk and noble; $timing"
 }

@@ -8,7 +8,8 @@
 // — then the shape (cached as "<params>.shape" beside the keys) and the key under the official file
 // name in DIR (ProofFamily kSnapDeals; kSnapDealsPoseidon with --poseidon), proves every partition,
 // self-verifies each and writes the 192·P bytes, partition proofs in k order; one progress line per
-// partition on stderr. verify-snap derives the public inputs from the three commitments alone and
+// partition on stderr. verify-snap derives the public inputs from the three commitments alone (with
+// --vanilla, the partition proofs are checked against them as well) and
 // prints `OK (NAME, P partition proofs)` (exit 0) or `INVALID (partition k of P does not verify)`
 // (exit 1; a proof whose points do not decode is INVALID too); malformed input is exit 2.
 #include <cstdio>
@@ -131,6 +132,18 @@ int run_verify_snap(const ProveSnapArgs& a) {
   auto req = parse_update_options(a.update);
   if (!req) return fail(cmd, req.error());
   const snap::SnapGeometry& g = req->geometry;
+  // --vanilla (optional): the partition proofs must also check against the commitments (the inputs
+  // never come from them); a request whose vanilla proofs do not check is INVALID.
+  if (!a.vanilla.empty()) {
+    auto blobs = read_vanilla_files(a.vanilla);
+    if (!blobs) return fail(cmd, blobs.error());
+    std::vector<std::span<const std::uint8_t>> spans(blobs->begin(), blobs->end());
+    if (auto job = snap::SnapJob::prepare(g, req->comms, spans); !job) {
+      std::printf("INVALID (vanilla proofs)\n");
+      std::fprintf(stderr, "cuzk %s: %s\n", cmd.c_str(), job.error().c_str());
+      return kExitInvalid;
+    }
+  }
   auto bytes = read_file(a.proof);
   if (!bytes) return fail(cmd, bytes.error());
   if (bytes->size() != g.partitions * groth16::kProofBytes)
@@ -187,6 +200,9 @@ void register_snap_prove(CLI::App& app, int& exit_code) {
   auto* verify = app.add_subcommand("verify-snap", "Verify a SnapDeals update proof against the three commitments");
   add_update_options(verify, v->update);
   add_poseidon_flag(verify, v->update);
+  verify->add_option("--vanilla", v->vanilla,
+                     "optional: the partition proofs too, checked against the commitments (the public inputs never "
+                     "come from them)");
   verify->add_option("--params", v->params_dir, "parameter directory (official file names)")->required();
   verify->add_option("--proof", v->proof, "the 192 x P byte proof")->required()->check(CLI::ExistingFile);
   verify->callback([v, &exit_code] { exit_code = run_verify_snap(*v); });
