@@ -139,6 +139,21 @@ EOF
     cmp -s out.txt bycode.txt || die "code $code and $name differ"
   done < names.txt
   diff want.txt got.txt || die "snap stats row counts differ from post-snap.md §4.2"
+  # Every code's geometry (post-snap.md §3.5; tree R levels of 8-0-0 / 8-8-0 / 8-8-2) and official file
+  # (parameters.json, §5).
+  H=v28-empty-sector-update-merkletree-poseidon_hasher
+  cat > want_files.txt <<EOF
+0 partitions=1 challenges=10 apex_leaves=8 h=1 h_select=1 tree_r_levels=2 params=$H-8-0-0-fb9e095bebdd77511c0269b967b4d87ba8b8a525edaa0e165de23ba454510194.params
+1 partitions=4 challenges=10 apex_leaves=128 h=10 h_select=8 tree_r_levels=6 params=$H-8-0-0-92180959e1918d26350b8e6cfe217bbdd0a2d8de51ebec269078b364b715ad63.params
+2 partitions=16 challenges=86 apex_leaves=128 h=10 h_select=8 tree_r_levels=8 params=$H-8-0-0-61fa69f38b9cc771ba27b670124714b4ea77fbeae05e377fb859c4a43b73a30c.params
+3 partitions=16 challenges=86 apex_leaves=128 h=10 h_select=8 tree_r_levels=10 params=$H-8-8-0-3b7f44a9362e3985369454947bc94022e118211e49fd672d52bec1cbfd599d18.params
+4 partitions=16 challenges=86 apex_leaves=128 h=10 h_select=8 tree_r_levels=11 params=$H-8-8-2-102e1444a7e9a97ebf1e3d6855dcc77e66c011ea66f936d9b2c508f87f2f83a7.params
+EOF
+  for code in 0 1 2 3 4; do
+    expect_exit 0 "$CUZK" snap stats --update-proof $code
+    echo "$code $(sed -n 2p out.txt | cut -d' ' -f2-) $(grep '^params=' out.txt)" >> got_files.txt
+  done
+  diff want_files.txt got_files.txt || die "snap stats geometry or parameter names differ from post-snap.md §3.5 / §5"
   expect_exit 0 "$CUZK" snap stats --update-proof StackedDrg2KiBV1
   grep -qx "params=$STEM_2K.params" out.txt || die "2 KiB params file: $(cat out.txt)"
   grep -q "partitions=1 challenges=10 apex_leaves=8 h=1 h_select=1" out.txt || die "2 KiB geometry: $(cat out.txt)"
@@ -163,6 +178,19 @@ snap_2k)
   update StackedDrg2KiBV1_1 3 2032
   prove_flow snap2k StackedDrg2KiBV1 1 "$STEM_2K" u3 v3.json
   read -ra C <<< "$(comms u3)"
+  # Tree D new is the SDR sealer's tree D of the same data: `cuzk seal --data` computes the same comm_d.
+  expect_exit 0 "$CUZK" seal --registered-proof StackedDrg2KiBV1_1 --data d3.bin --ticket "$(printf %064x 1)" \
+    --seed "$(printf %064x 2)" --out sd
+  [ "$(jget sd/comm.json comm_d)" = "$(jget u3/comm.json comm_d_new)" ] || die "comm_d_new differs from seal's comm_d of the data"
+  # The inputs: [k_and_h_select = 1, comm_r_old, comm_d_new, comm_r_new] as little-endian integers.
+  python3 -c "
+import json, sys
+got = [int(l) for l in open('inputs.0.txt')]
+j = json.load(open('u3/comm.json'))
+le = lambda k: int.from_bytes(bytes.fromhex(j[k]), 'little')
+sys.exit(got != [1, le('comm_r_old'), le('comm_d_new'), le('comm_r_new')])" \
+    || die "snap inputs are not [1, comm_r_old, comm_d_new, comm_r_new]: $(cat inputs.0.txt)"
+  ok "comm_d_new = seal's comm_d of the same data; inputs [1, comm_r_old, comm_d_new, comm_r_new]"
   for off in 0 60 150; do
     python3 -c "import sys;b=bytearray(open('snap2k.bin','rb').read());b[$off]^=1;open('flip.bin','wb').write(b)"
     expect_exit 1 "$CUZK" verify-snap --update-proof StackedDrg2KiBV1 "${C[@]}" --params params --proof flip.bin
@@ -263,6 +291,9 @@ for k in ('comm_r_old','comm_r_new','comm_d_new'): assert len(j[k])==64, k
   grep -q "SYNTHETIC TEST DATA" err.txt || die "no SYNTHETIC TEST DATA note: $(cat err.txt)"
   read -ra C8 <<< "$(comms syn8.comm)"
   expect_exit 0 "$CUZK" snap check --update-proof StackedDrg8MiBV1 "${C8[@]}" --vanilla syn8.json
+  # k_and_h_select = k | h_select << log2 P (post-snap.md §3.4): 8 MiB k + 32.
+  expect_exit 0 "$CUZK" snap inputs --update-proof StackedDrg8MiBV1 "${C8[@]}"
+  [ "$(cut -d' ' -f1 out.txt | tr '\n' ' ')" = "32 33 34 35 " ] || die "8 MiB k_and_h_select: $(cut -d' ' -f1 out.txt | tr '\n' ' ')"
   vtool swap syn8.json swapped.json 1 2
   refused swapped.json "vanilla_proofs[1]: challenge_proofs[0].proof_r_old: opens node" "${C8[@]}"
   # Malformed input: exit 2, one line.
@@ -296,6 +327,8 @@ for k in ('comm_r_old','comm_r_new','comm_d_new'): assert len(j[k])==64, k
   [ "$(vtool size syn32.json 15)" -eq 561768 ] || die "a 32 GiB partition proof is not 561,768 bytes"
   read -ra C32 <<< "$(comms syn32.comm)"
   expect_exit 0 "$CUZK" snap check --update-proof StackedDrg32GiBV1 "${C32[@]}" --vanilla syn32.json
+  expect_exit 0 "$CUZK" snap inputs --update-proof StackedDrg32GiBV1 "${C32[@]}"
+  [ "$(cut -d' ' -f1 out.txt | tr '\n' ' ')" = "$(seq -s ' ' 128 143) " ] || die "32 GiB k_and_h_select: $(cut -d' ' -f1 out.txt | tr '\n' ' ')"
   expect_exit 0 "$CUZK" gen-vanilla snap --synthetic --update-proof 3 --poseidon -o syn32p.json --comm-out syn32p.comm
   read -ra C32P <<< "$(comms syn32p.comm)"
   expect_exit 0 "$CUZK" snap check --update-proof 3 --poseidon "${C32P[@]}" --vanilla syn32p.json
