@@ -78,21 +78,7 @@ int run_prove_post(const ProvePostArgs& a) {
   if (auto st = job->check_key(shape); !st) return fail(cmd, st.error());
   const double shape_ms = clock.ms();
   clock = {};
-  Result<groth16::ProvingKey> key = Error{"no key"};
-  if (paths) {
-    key = params::load_proving_key(*paths, shape);
-  } else {
-    // TEST-ONLY: a key from public toxic waste, made in memory (for a host whose disk cannot hold the
-    // .params, e.g. a 32 GiB WindowPoSt key of ~64 GB on a 64 GiB disk); the self-check uses its vk.
-    std::fprintf(stderr, "cuzk prove-post: TEST-ONLY key from --test-key-seed %llu, made in memory\n",
-                 static_cast<unsigned long long>(*a.test_key_seed));
-    auto mul = make_multiplier("auto");
-    if (!mul) return fail(cmd, mul.error());
-    groth16::SetupOptions so;
-    so.multiplier = mul->get();
-    key = groth16::generate_test_key(shape, groth16::HBasis::kMonomialOverZ,
-                                     groth16::ToxicWaste::from_seed(*a.test_key_seed), so);
-  }
+  auto key = command_proving_key("prove-post", paths, shape, a.test_key_seed);
   if (!key) return fail(cmd, key.error());
   const double key_ms = clock.ms();
   if (!a.quiet)

@@ -88,19 +88,7 @@ int run_prove_snap(const ProveSnapArgs& a) {
   if (auto st = job->check_key(shape); !st) return fail(cmd, st.error());
   const double shape_ms = clock.ms();
   clock = {};
-  Result<groth16::ProvingKey> key = Error{"no key"};
-  if (paths) {
-    key = params::load_proving_key(*paths, shape);
-  } else {
-    std::fprintf(stderr, "cuzk prove-snap: TEST-ONLY key from --test-key-seed %llu, made in memory\n",
-                 static_cast<unsigned long long>(*a.test_key_seed));
-    auto mul = make_multiplier("auto");
-    if (!mul) return fail(cmd, mul.error());
-    groth16::SetupOptions so;
-    so.multiplier = mul->get();
-    key = groth16::generate_test_key(shape, groth16::HBasis::kMonomialOverZ,
-                                     groth16::ToxicWaste::from_seed(*a.test_key_seed), so);
-  }
+  auto key = command_proving_key("prove-snap", paths, shape, a.test_key_seed);
   if (!key) return fail(cmd, key.error());
   const double key_ms = clock.ms();
   if (!a.quiet)

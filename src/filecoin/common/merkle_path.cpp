@@ -66,4 +66,9 @@ PathResult hash_path(const circuit::MerkleProof& path, circuit::TreeHash hash) {
   return r;
 }
 
+math::Fr comm_r_of(const math::Fr& comm_c, const math::Fr& comm_r_last) {
+  const math::Fr pre[2] = {comm_c, comm_r_last};
+  return circuit::tree_hash_native(circuit::TreeHash::kPoseidon, std::span<const math::Fr>(pre, 2));
+}
+
 }  // namespace cuzk::filecoin

@@ -30,4 +30,7 @@ struct PathResult {
 };
 PathResult hash_path(const circuit::MerkleProof& path, circuit::TreeHash hash);
 
+// A sealed or updated sector's comm_r = Poseidon2(comm_c, comm_r_last) (MerkleTree tag).
+math::Fr comm_r_of(const math::Fr& comm_c, const math::Fr& comm_r_last);
+
 }  // namespace cuzk::filecoin

@@ -17,10 +17,6 @@ using math::Fr;
 
 std::string str(std::uint64_t x) { return std::to_string(x); }
 
-Fr poseidon2(const Fr& a, const Fr& b) {
-  const Fr pre[2] = {a, b};
-  return circuit::poseidon_hash(circuit::poseidon_constants(2), std::span<const Fr>(pre, 2));
-}
 Fr sha_pair(const Fr& l, const Fr& r) {
   const Fr c[2] = {l, r};
   return circuit::tree_hash_native(TreeHash::kSha256, std::span<const Fr>(c, 2));
@@ -140,9 +136,9 @@ Result<PartitionValues> check_partition_proof(const SnapGeometry& g, const SnapP
   if (!root_new) return Error{root_new.error()};
   x.root_r_old = out.root_r_old = *root_old;
   x.root_r_new = out.root_r_new = *root_new;
-  if (poseidon2(out.comm_c, out.root_r_old) != pub.comm_r_old)
+  if (comm_r_of(out.comm_c, out.root_r_old) != pub.comm_r_old)
     return Error{x.where + ": comm_r_old is not Poseidon(comm_c, challenge_proofs[0].proof_r_old.root)"};
-  if (poseidon2(out.comm_c, out.root_r_new) != pub.comm_r_new)
+  if (comm_r_of(out.comm_c, out.root_r_new) != pub.comm_r_new)
     return Error{x.where + ": comm_r_new is not Poseidon(comm_c, challenge_proofs[0].proof_r_new.root)"};
 
   x.phi = phi(pub.comm_d_new, pub.comm_r_old);

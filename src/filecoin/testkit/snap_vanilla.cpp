@@ -18,10 +18,6 @@ using snap::SnapGeometry;
 
 std::string str(std::uint64_t x) { return std::to_string(x); }
 
-Fr poseidon2(const Fr& a, const Fr& b) {
-  const Fr pre[2] = {a, b};
-  return circuit::poseidon_hash(circuit::poseidon_constants(2), std::span<const Fr>(pre, 2));
-}
 
 // The hash of `arity` equal children (every node of a uniform level, every in-block node of tree R new).
 Fr hash_equal_children(TreeHash hash, std::size_t arity, const Fr& child) {
@@ -133,7 +129,7 @@ Result<UpdatedSector> encode_update(const SnapGeometry& g, std::span<const Bytes
   s.tree_r_old = PoseidonTree(g.tree_r, old_nodes);
   s.tree_d_new = ShaTree(std::vector<Bytes32>(data.begin(), data.end()));
   s.comm_r_last_old = fr_to_bytes(s.tree_r_old.root());
-  const Fr comm_r_old = poseidon2(*c, s.tree_r_old.root());
+  const Fr comm_r_old = comm_r_of(*c, s.tree_r_old.root());
   s.comm_r_old = fr_to_bytes(comm_r_old);
   s.comm_d_new = s.tree_d_new.root();
   const Fr phi = snap::phi(fr_from_bytes(s.comm_d_new), comm_r_old);
@@ -144,7 +140,7 @@ Result<UpdatedSector> encode_update(const SnapGeometry& g, std::span<const Bytes
                4096);
   s.tree_r_new = PoseidonTree(g.tree_r, std::move(new_nodes));
   s.comm_r_last_new = fr_to_bytes(s.tree_r_new.root());
-  s.comm_r_new = fr_to_bytes(poseidon2(*c, s.tree_r_new.root()));
+  s.comm_r_new = fr_to_bytes(comm_r_of(*c, s.tree_r_new.root()));
   return s;
 }
 
@@ -182,7 +178,7 @@ SyntheticSnap synthetic_snap_vanilla(const SnapGeometry& g, std::uint64_t rng_se
   const VirtualTree tree_d = uniform_tree(frame_d, partitioned ? TreeHash::kSha256 : TreeHash::kPoseidon, d);
   const VirtualTree tree_r_old = uniform_tree(tree_r_frame(g), TreeHash::kPoseidon, v_old);
   const Fr comm_d_new = tree_d.root();
-  const Fr comm_r_old = poseidon2(comm_c, tree_r_old.root());
+  const Fr comm_r_old = comm_r_of(comm_c, tree_r_old.root());
   const Fr phi = snap::phi(comm_d_new, comm_r_old);
 
   // Tree R new: leaf i = v_old + d·ρ(i >> (cb − h)), constant on each of the 2^h blocks. A node whose
@@ -221,7 +217,7 @@ SyntheticSnap synthetic_snap_vanilla(const SnapGeometry& g, std::uint64_t rng_se
     (*upper)[l] = std::move(row);
   }
   tree_r_new.node = node_new;
-  const Fr comm_r_new = poseidon2(comm_c, tree_r_new.root());
+  const Fr comm_r_new = comm_r_of(comm_c, tree_r_new.root());
 
   SyntheticSnap out;
   out.comms = {fr_to_bytes(comm_r_old), fr_to_bytes(comm_r_new), fr_to_bytes(comm_d_new)};
