@@ -424,7 +424,7 @@ Result<EngineOptions> engine_options_from(const DaemonConfig& c, unsigned hardwa
   o.prepare_workers = std::max<std::uint32_t>(2, c.synthesis_concurrency);
   std::uint32_t synth = c.max_parallel_synthesis ? c.max_parallel_synthesis : 18;
   o.synthesis_workers = std::max<std::uint32_t>(1, std::min<std::uint32_t>(synth, hardware_threads));
-  o.devices = c.devices.empty() ? std::vector<std::uint32_t>{0} : c.devices;
+  o.devices = c.devices;
   o.workers_per_device = std::max<std::uint32_t>(1, c.gpu_workers_per_device);
   o.backend_queue_depth = c.max_gpu_queue_depth;
   o.finalizer_threads = c.finalizer_threads;
@@ -438,6 +438,15 @@ Result<EngineOptions> engine_options_from(const DaemonConfig& c, unsigned hardwa
   auto backend = resolve_backend(c.backend, avail);
   if (!backend) return Error{backend.error()};
   o.backend_name = *backend;
+  if (o.devices.empty()) {
+    if (o.backend_name == "cuda" && !avail.usable_devices.empty()) {
+      o.devices = avail.usable_devices;
+    } else if (o.backend_name == "cuda") {
+      for (std::uint32_t d = 0; d < avail.cuda_devices; ++d) o.devices.push_back(d);
+    } else {
+      o.devices = {0};  // the CPU backend's one device slot
+    }
+  }
   // Urgent work and its lane (docs/daemon.md, "Deadlines under load").
   if (c.urgent_priority == "off") o.urgent_priority.reset();
   else o.urgent_priority = c.urgent_priority == "critical" ? Priority::kCritical : Priority::kHigh;

@@ -93,6 +93,9 @@ Status check_listen_address(const std::string& addr);
 struct BackendAvailability {
   bool cuda_built = false;         // this build has the CUDA backend
   std::uint32_t cuda_devices = 0;  // CUDA devices present
+  // The present devices this binary can prove on (kernels load, enough memory); empty = all of
+  // 0..cuda_devices-1 (callers that do not check). gpus.devices = [] means these.
+  std::vector<std::uint32_t> usable_devices;
 };
 
 // backend.kind -> the backend to run: "cpu" as asked; "cuda" when built and a device is present (else
@@ -101,7 +104,7 @@ Result<std::string> resolve_backend(const std::string& kind, const BackendAvaila
 
 // Engine options from a config: resolves total_budget = "auto" (MemTotal - safety_margin), the
 // worker counts and the backend (resolve_backend; with "cuda", gpus.devices must name present
-// devices). `hardware_threads` is std::thread::hardware_concurrency() unless a test says otherwise.
+// devices, and an empty gpus.devices means every usable device, as in the Rust daemon). `hardware_threads` is std::thread::hardware_concurrency() unless a test says otherwise.
 // backend_factory is left empty: the daemon sets it (it links the CUDA backend when built), and so
 // is lane_backend_factory (the GPU lane's; the CPU lane uses the engine's default CPU backend).
 // gpus.urgent_lane = "auto" resolves to "gpu" on the CUDA backend and "cpu" on the CPU backend.

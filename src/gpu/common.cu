@@ -41,6 +41,77 @@ std::string device_name() {
 
 void device_synchronize() { CUZK_CUDA(cudaDeviceSynchronize()); }
 
+namespace {
+// Compiled for the same architectures as every other kernel: if the device can load this one, it
+// can load them all.
+__global__ void probe_kernel() {}
+}  // namespace
+
+std::vector<DeviceInfo> device_infos() {
+  std::vector<DeviceInfo> out;
+  const std::uint32_t n = device_count();
+  int prev = 0;
+  const bool had_prev = cudaGetDevice(&prev) == cudaSuccess;
+  for (std::uint32_t d = 0; d < n; ++d) {
+    DeviceInfo info;
+    info.ordinal = d;
+    cudaDeviceProp prop{};
+    if (cudaGetDeviceProperties(&prop, int(d)) != cudaSuccess) {
+      info.problem = std::string("cannot be queried: ") + cudaGetErrorString(cudaGetLastError());
+      out.push_back(std::move(info));
+      continue;
+    }
+    info.name = prop.name;
+    info.cc_major = prop.major;
+    info.cc_minor = prop.minor;
+    info.total_bytes = prop.totalGlobalMem;
+    info.multiprocessors = prop.multiProcessorCount;
+    cudaFuncAttributes attr{};
+    cudaError_t e = cudaSetDevice(int(d));
+    if (e == cudaSuccess) e = cudaFuncGetAttributes(&attr, probe_kernel);
+    if (e == cudaSuccess) {
+      std::size_t free_b = 0, total_b = 0;
+      if (cudaMemGetInfo(&free_b, &total_b) == cudaSuccess) info.free_bytes = free_b;
+      info.loadable = true;
+    } else {
+      cudaGetLastError();
+      info.problem = e == cudaErrorNoKernelImageForDevice || e == cudaErrorInvalidDeviceFunction ||
+                             e == cudaErrorUnsupportedPtxVersion
+                         ? "compute capability " + std::to_string(prop.major) + "." + std::to_string(prop.minor) +
+                               " is not in this build (" + built_architectures() + ")"
+                         : std::string("cannot run kernels: ") + cudaGetErrorString(e);
+    }
+    out.push_back(std::move(info));
+  }
+  if (had_prev) cudaSetDevice(prev);
+  return out;
+}
+
+void device_memory(std::uint32_t ordinal, std::uint64_t* free_bytes, std::uint64_t* total_bytes) {
+  *free_bytes = *total_bytes = 0;
+  int prev = 0;
+  if (cudaGetDevice(&prev) != cudaSuccess || cudaSetDevice(int(ordinal)) != cudaSuccess) {
+    cudaGetLastError();
+    return;
+  }
+  std::size_t f = 0, t = 0;
+  if (cudaMemGetInfo(&f, &t) == cudaSuccess) {
+    *free_bytes = f;
+    *total_bytes = t;
+  } else {
+    cudaGetLastError();
+  }
+  cudaSetDevice(prev);
+}
+
+std::string built_architectures() {
+#ifdef CUZK_CUDA_ARCHITECTURES
+  return CUZK_CUDA_ARCHITECTURES;
+#else
+  return "unknown";
+#endif
+}
+
 namespace detail {
 void free_device(void* p) { cudaFree(p); }
 void free_pinned(void* p) { cudaFreeHost(p); }

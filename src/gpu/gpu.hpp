@@ -16,6 +16,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "gpu/tuning.hpp"
 #include "math/ec/bls12_381.hpp"
@@ -26,6 +27,26 @@ bool device_available();    // at least one CUDA device can be used
 std::uint32_t device_count();  // CUDA devices present (0 without a driver or device)
 std::string device_name();  // name of the current device ("" when none)
 void device_synchronize();
+
+// One device as the daemon checks it at start-up (never throws). `loadable` is whether this binary
+// holds a kernel image the device can run: SASS for its architecture, or PTX it can JIT-compile
+// (cudaFuncGetAttributes on a probe kernel built with the same architecture list as every other
+// kernel). `problem` says why not ("" when loadable), in words an operator can act on.
+struct DeviceInfo {
+  std::uint32_t ordinal = 0;
+  std::string name;
+  int cc_major = 0, cc_minor = 0;
+  std::uint64_t total_bytes = 0, free_bytes = 0;
+  int multiprocessors = 0;
+  bool loadable = false;
+  std::string problem;
+};
+std::vector<DeviceInfo> device_infos();
+// Free and total memory of one device now (0, 0 when it cannot be asked).
+void device_memory(std::uint32_t ordinal, std::uint64_t* free_bytes, std::uint64_t* total_bytes);
+// The CUDA architectures this binary was built for, as nvcc names them ("sm_80 sm_90a compute_90"),
+// from the build configuration.
+std::string built_architectures();
 
 namespace detail {
 void free_device(void* p);  // cudaFree, errors ignored (destructors)

@@ -253,7 +253,14 @@ TEST(Config, BackendSelection) {
   ASSERT_TRUE(o) << o.error();
   EXPECT_EQ(o->backend_name, "cuda");
   EXPECT_EQ(o->workers_per_device, 3u);
-  EXPECT_EQ(o->devices, std::vector<std::uint32_t>{0});
+  // gpus.devices = [] means every device (the Rust daemon's default), or every usable one when the
+  // daemon checked them (device 0 not loadable here: only device 1 serves).
+  EXPECT_EQ(o->devices, (std::vector<std::uint32_t>{0, 1}));
+  BackendAvailability second_usable = two_gpus;
+  second_usable.usable_devices = {1};
+  auto only1 = engine_options_from(c, 4, second_usable);
+  ASSERT_TRUE(only1) << only1.error();
+  EXPECT_EQ(only1->devices, std::vector<std::uint32_t>{1});
   c.devices = {0, 2};
   auto missing = engine_options_from(c, 4, two_gpus);
   ASSERT_FALSE(missing);

@@ -185,22 +185,62 @@ BackendProbe probe_backends() {
   BackendProbe p;
 #if CUZK_HAVE_CUDA
   p.cuda_built = true;
+  p.architectures = gpu::built_architectures();
   try {
-    p.cuda_devices = gpu::device_count();
-    if (p.cuda_devices) p.device_name = gpu::device_name();
+    for (auto& d : gpu::device_infos()) {
+      GpuDevice g{d.ordinal, d.name, d.cc_major, d.cc_minor, d.total_bytes, d.free_bytes, d.loadable, d.problem};
+      if (g.usable && g.total_bytes < kMinDeviceMemory) {
+        g.usable = false;
+        g.problem = "too little memory (" + std::to_string(g.total_bytes >> 20) + " MiB; at least " +
+                    std::to_string(kMinDeviceMemory >> 20) + " MiB needed)";
+      }
+      p.devices.push_back(std::move(g));
+    }
+    p.cuda_devices = std::uint32_t(p.devices.size());
+    if (!p.devices.empty()) p.device_name = p.devices[0].name;
   } catch (const std::exception&) {
     p.cuda_devices = 0;
+    p.devices.clear();
   }
 #endif
   return p;
 }
 
+std::vector<std::uint32_t> BackendProbe::usable() const {
+  std::vector<std::uint32_t> out;
+  for (const auto& d : devices)
+    if (d.usable) out.push_back(d.ordinal);
+  return out;
+}
+
+std::string describe(const GpuDevice& d) {
+  auto gib = [](std::uint64_t b) {
+    char s[32];
+    std::snprintf(s, sizeof s, "%.1f GiB", double(b) / double(1ull << 30));
+    return std::string(s);
+  };
+  return "GPU " + std::to_string(d.ordinal) + ": " + (d.name.empty() ? "(unknown)" : d.name) + ", compute " +
+         std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor) + ", " + gib(d.total_bytes) +
+         (d.usable ? " (" + gib(d.free_bytes) + " free): usable" : ": not used: " + d.problem);
+}
+
+void device_memory(std::uint32_t ordinal, std::uint64_t* free_bytes, std::uint64_t* total_bytes) {
+#if CUZK_HAVE_CUDA
+  gpu::device_memory(ordinal, free_bytes, total_bytes);
+#else
+  (void)ordinal;
+  *free_bytes = *total_bytes = 0;
+#endif
+}
+
 Result<std::string> choose_backend(const std::string& requested, const BackendProbe& probe) {
   if (requested == "cpu") return std::string("cpu");
-  if (requested == "auto") return std::string(probe.cuda_built && probe.cuda_devices ? "cuda" : "cpu");
+  const bool usable = !probe.usable().empty();
+  if (requested == "auto") return std::string(probe.cuda_built && usable ? "cuda" : "cpu");
   if (requested != "cuda") return Error{"backend: expected auto, cpu or cuda, got \"" + requested + "\""};
   if (!probe.cuda_built) return Error{"backend cuda: this build has no CUDA backend; use cpu or auto"};
   if (!probe.cuda_devices) return Error{"backend cuda: no CUDA device found; use cpu or auto"};
+  if (!usable) return Error{"backend cuda: no usable CUDA device (" + describe(probe.devices[0]) + "); use cpu or auto"};
   return std::string("cuda");
 }
 

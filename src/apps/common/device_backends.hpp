@@ -33,13 +33,37 @@
 
 namespace cuzk::apps {
 
+// One CUDA device as found at start-up (gpu::device_infos), with the verdict: `usable` when this
+// binary's kernels load on it and it has at least kMinDeviceMemory; otherwise `problem` says why, and
+// the daemon serves without it (on the other devices, or on the CPU backend when none is left).
+struct GpuDevice {
+  std::uint32_t ordinal = 0;
+  std::string name;
+  int cc_major = 0, cc_minor = 0;
+  std::uint64_t total_bytes = 0, free_bytes = 0;
+  bool usable = false;
+  std::string problem;
+};
+// Below this a device cannot hold even a streamed 32 GiB proof's working buffers (the smallest card
+// SPs run for PoRep, an RTX 3080, has 10 GB); smaller keys stream too, but such a device is not worth
+// the risk of out-of-memory failures mid-proof.
+inline constexpr std::uint64_t kMinDeviceMemory = std::uint64_t(6) << 30;
+
 struct BackendProbe {
   bool cuda_built = false;
-  std::uint32_t cuda_devices = 0;
-  std::string device_name;  // of device 0, "" when none
+  std::uint32_t cuda_devices = 0;  // present, usable or not
+  std::string device_name;         // of device 0, "" when none
+  std::string architectures;       // the CUDA architectures this binary holds ("" without CUDA)
+  std::vector<GpuDevice> devices;  // every present device
+  std::vector<std::uint32_t> usable() const;
 };
 // Never throws; a machine without a driver reports 0 devices.
 BackendProbe probe_backends();
+// One line per device for the start-up log: "GPU 0: NVIDIA H200, compute 9.0, 139.8 GiB (139.2 GiB
+// free): usable" or "...: not used: <problem>".
+std::string describe(const GpuDevice& d);
+// Free and total memory of one device now (0, 0 without CUDA).
+void device_memory(std::uint32_t ordinal, std::uint64_t* free_bytes, std::uint64_t* total_bytes);
 
 // "auto" | "cpu" | "cuda" as the command line spells it -> "cpu" | "cuda", or a one-line error.
 Result<std::string> choose_backend(const std::string& requested, const BackendProbe& probe);

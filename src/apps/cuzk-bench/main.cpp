@@ -19,6 +19,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
+#include "apps/common/cli_parse.hpp"
 #include "apps/cuzk-bench/common.hpp"
 #include "apps/cuzk-bench/gen_circuit.hpp"
 
@@ -80,7 +81,7 @@ int main(int argc, char** argv) {
                 r->constraints, r->variables, r->seconds);
   });
 
-  CLI11_PARSE(app, argc, argv);
+  if (auto code = cuzk::apps::parse_command_line(app, argc, argv, "cuzk-bench")) return *code;
   return rc;
 }
 

@@ -1,8 +1,17 @@
+// cuzk: the offline tool (one cmd_*.cpp per subcommand) and, for the Rust daemon's command lines,
+// the proving daemon. Curio installs the Rust daemon as /usr/local/bin/cuzk and documents
+// `cuzk`, `cuzk --config FILE`, `cuzk --listen ADDR` and `cuzk --log-level L`: with no subcommand,
+// or when the first argument is a daemon flag, or with the subcommand `daemon`, this binary runs
+// the daemon (apps/cuzk-daemon/daemon.hpp) — so a unit written for the Rust daemon works unchanged.
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
+#include <string_view>
 
+#include "apps/common/cli_parse.hpp"
 #include "apps/common/cpu_tuning.hpp"
+#include "apps/cuzk-daemon/daemon.hpp"
 #include "apps/cuzk/commands.hpp"
 #include "apps/cuzk/environment.hpp"
 
@@ -13,7 +22,24 @@ int fail(const std::string& cmd, const std::string& message) {
 }
 }  // namespace cuzk::cli
 
+namespace {
+
+// The Rust daemon's flags (and ours): a command line that starts with one of them is the daemon's.
+bool is_daemon_flag(std::string_view a) {
+  for (std::string_view f : {"-c", "--config", "-l", "--listen", "--log-level", "--status-listen", "--check-config"}) {
+    if (a == f || (a.size() > f.size() && a.substr(0, f.size()) == f && a[f.size()] == '=')) return true;
+  }
+  return a.size() > 2 && (a.substr(0, 2) == "-c" || a.substr(0, 2) == "-l") && a[1] != '-';  // -cFILE, -lADDR
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  if (argc == 1 || is_daemon_flag(argv[1])) return cuzk::apps::run_daemon(argc, argv, "cuzk");
+  if (std::strcmp(argv[1], "daemon") == 0) {
+    argv[1] = argv[0];
+    return cuzk::apps::run_daemon(argc - 1, argv + 1, "cuzk daemon");
+  }
   // The math layers' tuning (CUZK_THREADS, CUZK_NO_IFMA, CUZK_NTT_IFMA): read once, here.
   auto tuning = cuzk::apps::cpu_tuning_from_env([](const char* n) { return std::getenv(n); });
   if (!tuning) {
@@ -29,9 +55,12 @@ int main(int argc, char** argv) {
     return cuzk::cli::kExitError;
   }
   cuzk::cli::set_environment(std::move(*env));
-  CLI::App app{"cuzk: Groth16 proving engine for Filecoin (BLS12-381)"};
+  CLI::App app{"cuzk: Groth16 proving engine for Filecoin (BLS12-381)", "cuzk"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "cuzk 0.1.0");
+  app.set_version_flag("--version", "cuzk " CUZK_VERSION_STRING);
+  app.footer(
+      "The proving daemon: cuzk [--config FILE] [-l ADDR]... [--log-level L] (the Rust daemon's command line),\n"
+      "cuzk daemon [...] or cuzk-daemon [...]; `cuzk daemon --help` lists its flags.");
   int exit_code = cuzk::cli::kExitOk;
   cuzk::cli::register_prove(app, exit_code);
   cuzk::cli::register_verify(app, exit_code);
@@ -48,18 +77,6 @@ int main(int argc, char** argv) {
   cuzk::cli::register_snap_encode(app, exit_code);
   cuzk::cli::register_snap(app, exit_code);
   cuzk::cli::register_snap_prove(app, exit_code);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    // Usage errors get the same one-line form as every other error.
-    std::cerr << "cuzk: " << e.what() << " (see --help)\n";
-    return cuzk::cli::kExitError;
-  }
+  if (auto rc = cuzk::apps::parse_command_line(app, argc, argv, "cuzk")) return *rc;
   return exit_code;
 }

@@ -1,0 +1,335 @@
+// The proving daemon (apps/cuzk-daemon/daemon.hpp): config, logging, devices, engine, keys, servers,
+// signals. Start-up order: config (file, then flags), logging, the devices' check, engine, proving
+// keys from the config, gRPC on every listen address, HTTP status, then READY (stdout line and
+// sd_notify). SIGTERM / SIGINT: stop accepting jobs, drain (or cancel, per daemon.shutdown) within
+// daemon.drain_timeout, then stop the servers and exit 0. A second signal cancels what is left.
+#include "apps/cuzk-daemon/daemon.hpp"
+
+#include <signal.h>
+
+#include <CLI/CLI.hpp>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
+
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include "apps/common/cli_parse.hpp"
+#include "apps/common/cpu_tuning.hpp"
+#include "apps/common/device_backends.hpp"
+#include "apps/common/filecoin_env.hpp"
+#include "apps/common/gpu_tuning.hpp"
+#include "engine/config.hpp"
+#include "engine/engine.hpp"
+#include "engine/kinds/builtin_kinds.hpp"
+#include "engine/kinds/filecoin_keys.hpp"
+#include "engine/units.hpp"
+#include "server/grpc_server.hpp"
+#include "server/http_status.hpp"
+#include "server/status_render.hpp"
+
+#if CUZK_HAVE_SYSTEMD
+#include <systemd/sd-daemon.h>
+#endif
+
+namespace {
+
+using namespace cuzk;
+
+void setup_logging(const std::string& level, const std::string& format) {
+  auto logger = spdlog::stderr_color_mt("cuzk");
+  spdlog::set_default_logger(logger);
+  spdlog::set_level(spdlog::level::from_str(level));
+  if (format == "json") {
+    spdlog::set_pattern(R"({"time":"%Y-%m-%dT%H:%M:%S.%eZ","level":"%l","target":"cuzk-daemon","msg":"%v"})",
+                        spdlog::pattern_time_type::utc);
+  } else {
+    spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%l%$ %v");
+  }
+  spdlog::flush_on(spdlog::level::info);
+}
+
+std::string g_prog = "cuzk-daemon";
+
+int fail(const std::string& msg) {
+  std::fprintf(stderr, "%s: %s\n", g_prog.c_str(), msg.c_str());
+  return 2;
+}
+
+// systemd's notification socket (Type=notify): READY=1 after the keys are loaded and the servers
+// listen, STATUS= lines while starting and draining, STOPPING=1 at the first signal. A no-op when
+// the daemon is not run by systemd (no $NOTIFY_SOCKET) or the build has no libsystemd.
+void notify(const std::string& state) {
+#if CUZK_HAVE_SYSTEMD
+  sd_notify(0, state.c_str());
+#else
+  (void)state;
+#endif
+}
+
+}  // namespace
+
+namespace cuzk::apps {
+
+int run_daemon(int argc, char** argv, const std::string& prog) {
+  g_prog = prog;
+  // Signals are taken synchronously by sigwait below; every thread started from here inherits the mask.
+  sigset_t sigs;
+  sigemptyset(&sigs);
+  sigaddset(&sigs, SIGTERM);
+  sigaddset(&sigs, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &sigs, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+
+  CLI::App app{prog + ": Groth16 proving daemon for Filecoin (cuzk.v1.ProvingEngine over gRPC)", prog};
+  std::string config_path = "/data/zk/cuzk.toml";
+  std::vector<std::string> listen;
+  std::string status_listen, log_level;
+  bool check_only = false;
+  app.add_option("-c,--config", config_path, "TOML config file (defaults are used if it does not exist)")
+      ->capture_default_str();
+  app.add_option("-l,--listen", listen, "gRPC address, repeatable: unix:///path or host:port (overrides daemon.listen)");
+  app.add_option("--status-listen", status_listen, "HTTP /status and /metrics address host:port (overrides daemon.status_listen)");
+  app.add_option("--log-level", log_level, "trace, debug, info, warn, error or off (overrides logging.level)");
+  app.add_flag("--check-config", check_only, "validate the config, print the effective settings and exit");
+  app.set_version_flag("--version", prog + " " CUZK_VERSION_STRING);
+  if (auto rc = parse_command_line(app, argc, argv, prog)) return *rc;
+
+  bool missing = false;
+  auto cfg = engine::load_config(config_path, &missing);
+  if (!cfg) return fail(cfg.error());
+  if (!listen.empty()) {
+    for (auto& l : listen) {
+      if (auto st = engine::check_listen_address(l); !st) return fail("--listen: " + st.error());
+    }
+    cfg->listen = listen;
+  }
+  if (!status_listen.empty()) cfg->status_listen = status_listen;
+  if (!log_level.empty()) {
+    static const char* levels[] = {"trace", "debug", "info", "warn", "error", "off"};
+    if (std::find(std::begin(levels), std::end(levels), log_level) == std::end(levels)) {
+      return fail("--log-level: expected trace, debug, info, warn, error or off");
+    }
+    cfg->log_level = log_level;
+  }
+  if (const char* env = std::getenv("CUZK_LOG"); env && *env) cfg->log_level = env;
+  setup_logging(cfg->log_level, cfg->log_format);
+  if (prog == "cuzk") {
+    spdlog::info("cuzk: running the proving daemon (the Rust cuzk's command line; `cuzk --help` lists the tool's subcommands)");
+  }
+  if (missing) spdlog::warn("config file {} not found; using the defaults", config_path);
+  else spdlog::info("config: {}", config_path);
+  for (const auto& w : cfg->warnings) spdlog::warn("{}", w);
+
+  // The math layers' tuning: the environment first, then the config's thread count (synthesis.threads,
+  // else gpus.gpu_threads, the Rust daemon's name for the prover's host pool) where it sets one.
+  auto tuning = apps::cpu_tuning_from_env([](const char* n) { return std::getenv(n); });
+  if (!tuning) return fail(tuning.error());
+  const std::uint32_t cfg_threads = cfg->synthesis_threads ? cfg->synthesis_threads : cfg->gpu_threads;
+  if (cfg_threads > 0) tuning->threads = cfg_threads;
+  apps::apply(*tuning);
+  for (const auto& v : tuning->non_default) spdlog::info("tuning: {} (from the environment)", v);
+  if (cfg_threads > 0) spdlog::info("tuning: {} math threads (from the config)", cfg_threads);
+
+  // backend.kind: "auto" takes the CUDA backend when this build has it and a device is present.
+  // The devices: each one's name, capability and memory, and whether this binary can prove on it.
+  // A device it cannot use is left out with the reason; with none left, the CPU backend serves.
+  const apps::BackendProbe probe = apps::probe_backends();
+  if (probe.cuda_built) {
+    spdlog::info("CUDA build for {}; {} device(s) present", probe.architectures, probe.cuda_devices);
+    for (const auto& d : probe.devices) {
+      if (d.usable) spdlog::info("{}", apps::describe(d));
+      else spdlog::warn("{}", apps::describe(d));
+    }
+  }
+  const std::vector<std::uint32_t> usable = probe.usable();
+  if (cfg->backend != "cpu" && !cfg->devices.empty()) {
+    std::vector<std::uint32_t> kept;
+    for (std::uint32_t d : cfg->devices) {
+      const bool present = d < probe.devices.size();
+      if (!present || std::find(usable.begin(), usable.end(), d) != usable.end()) kept.push_back(d);
+      else spdlog::warn("gpus.devices: GPU {} is left out: {}", d, probe.devices[d].problem);
+    }
+    if (kept.empty() && !usable.empty()) kept = usable;  // none of the listed ones: every usable one
+    if (!kept.empty()) cfg->devices = kept;
+  }
+  if (probe.cuda_devices > 0 && usable.empty() && cfg->backend != "cpu") {
+    spdlog::warn("no usable CUDA device: proving on the CPU backend (backend.kind = \"{}\")", cfg->backend);
+    cfg->backend = "cpu";
+    cfg->devices.clear();
+  }
+  auto opts = engine::engine_options_from(*cfg, std::thread::hardware_concurrency(),
+                                          {probe.cuda_built, probe.cuda_devices, usable});
+  if (!opts) return fail(opts.error());
+  // The Filecoin libraries' environment (FIL_PROOFS_PARAMETER_CACHE, CUZK_SHAPE_CACHE), read once.
+  auto fil_env = apps::filecoin_env_from([](const char* n) { return std::getenv(n); });
+  if (!fil_env) return fail(fil_env.error());
+  for (const auto& v : fil_env->non_default) spdlog::info("environment: {}", v);
+  if (opts->param_cache.empty()) opts->param_cache = engine::kinds::default_param_cache(fil_env->param_cache);
+  engine::kinds::register_builtin_kinds(opts->kinds, {fil_env->shape_cache});
+  // The GPU backend's tuning (CUZK_MSM_*, CUZK_NTT_*, CUZK_GPU_*): read and checked here, once.
+  auto gpu_env = apps::gpu_tuning_from_env([](const char* n) { return std::getenv(n); });
+  if (!gpu_env) return fail(gpu_env.error());
+  for (const auto& v : gpu_env->non_default) spdlog::info("tuning: {} (from the environment)", v);
+  const bool gpu_lane = opts->lane_name == "gpu";
+  auto backends = apps::DeviceBackends::create(
+      opts->backend_name, {cfg->key_residency, cfg->max_resident_key_bytes, cfg->stream_chunk_bases, cfg->h_copies},
+      *gpu_env, gpu_lane);
+  if (!backends) return fail(backends.error());
+  opts->backend_factory = [b = *backends](std::uint32_t device) { return b->make(device); };
+  // The urgent lane: a second CUDA backend per device (the CPU lane is the engine's default).
+  if (gpu_lane) opts->lane_backend_factory = [b = *backends](std::uint32_t device) { return b->make_lane(device); };
+  opts->device_memory_bytes = [b = *backends] { return b->device_bytes(); };
+  // A key the SrsManager unloads leaves the GPUs too (with a streamed key's pinned copy).
+  opts->on_key_unloaded = [b = *backends](const engine::LoadedKey& k) {
+    if (k.has_proving_key) b->forget(k.pk, &k.shape);
+  };
+  if (cfg->timeline) {
+    opts->timeline_sink = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
+  }
+  const std::string urgent_line =
+      !opts->urgent_priority
+          ? std::string("urgent work off")
+          : std::string("urgent from ") + engine::priority_name(*opts->urgent_priority) + " (" +
+                std::to_string(opts->urgent_synthesis_workers) + " reserved synthesis workers, headroom " +
+                (opts->urgent_memory_reserve ? engine::format_bytes(*opts->urgent_memory_reserve) : std::string("auto")) +
+                "), lane " +
+                (opts->lane_devices.empty() ? std::string("off")
+                                            : opts->lane_name + " up to 2^" + std::to_string(opts->lane_max_domain_log2));
+  if (check_only) {
+    std::printf("config ok: budget %s, %u synthesis workers, %zu device(s) x %u backend workers, backend %s\n"
+                "deadlines: %s\n",
+                engine::format_bytes(opts->memory_budget_bytes).c_str(), opts->synthesis_workers,
+                opts->devices.size(), opts->workers_per_device, opts->backend_name.c_str(), urgent_line.c_str());
+    return 0;
+  }
+
+  engine::Engine eng(*opts);
+  // A streamed key's pinned host copy is as large as the key's bases: it is charged to the memory
+  // budget like the key itself, and a key that cannot be charged fails its proof with the reason.
+  (*backends)->set_host_charger(
+      [&eng](std::uint64_t bytes) { return eng.budget().charge(bytes, engine::MemoryBudget::kSrs); });
+  // The charges point into the engine's budget: the backends drop them before the engine goes.
+  struct DropChargesFirst {
+    std::shared_ptr<apps::DeviceBackends> b;
+    ~DropChargesFirst() {
+      b->set_host_charger({});
+      b->evict_all();
+    }
+  } drop_charges_first{*backends};
+  if (opts->backend_name == "cuda") {
+    spdlog::info("CUDA backend: {} device(s) present ({}); serving device(s) {} with one shared backend each; "
+                 "proving keys {}{}",
+                 probe.cuda_devices, probe.device_name, [&] {
+                   std::string d;
+                   for (auto x : opts->devices) d += (d.empty() ? "" : ",") + std::to_string(x);
+                   return d;
+                 }(), cfg->key_residency,
+                 cfg->key_residency == "auto" && cfg->max_resident_key_bytes
+                     ? " (streamed above " + engine::format_bytes(cfg->max_resident_key_bytes) + ")"
+                     : std::string(cfg->key_residency == "auto" ? " (streamed when they do not fit)" : ""));
+  } else if (probe.cuda_built) {
+    spdlog::info("CPU backend ({} CUDA device(s) present, backend.kind = {})", probe.cuda_devices, cfg->backend);
+  }
+  spdlog::info("engine: backend {}, memory budget {}, {} synthesis workers, {} device(s) x {} backend workers, "
+               "{} finalizers, self-verify {}",
+               opts->backend_name, engine::format_bytes(opts->memory_budget_bytes), opts->synthesis_workers,
+               opts->devices.size(), opts->workers_per_device, opts->finalizer_threads,
+               opts->self_verify ? "on" : "off");
+  spdlog::info("deadlines: {}", urgent_line);
+  for (const auto& c : cfg->circuits) {
+    if (auto st = eng.srs().register_zkey(c.id, c.zkey); !st) return fail("srs.circuits: " + c.id + ": " + st.error());
+    spdlog::info("circuit {} registered: {}", c.id, c.zkey);
+  }
+  std::vector<std::string> preload = cfg->preload;
+  for (const auto& c : cfg->circuits)
+    if (c.preload) preload.push_back(c.id);
+  for (const auto& id : preload) {
+    notify("STATUS=loading proving key " + id);
+    auto r = eng.srs().preload(id);
+    if (!r) {
+      spdlog::warn("preload {}: {}", id, r.error());
+      continue;
+    }
+    spdlog::info("preloaded {} in {} ms", id, r->load_ms);
+    if (opts->backend_name != "cuda") continue;
+    // Upload it and its circuit's shape to every device too, so the first proof does not pay for
+    // the transfer (a 32 GiB PoRep shape took the first partition ~8 s). The backend keys its device
+    // caches by the host objects, which the SrsManager keeps while the key is loaded.
+    auto lease = eng.srs().acquire(id);
+    if (!lease || !(*lease)->has_proving_key) continue;
+    const auto t0 = std::chrono::steady_clock::now();
+    const groth16::R1csShape* shape = (*lease)->shape.num_constraints() ? &(*lease)->shape : nullptr;
+    // A small urgent kind's key goes to the lanes' backends, which prove with it.
+    const bool on_lane = engine::lane_key(*opts, id, (*lease)->pk.domain_log2);
+    if (auto st = (*backends)->preload((*lease)->pk, shape, opts->devices, on_lane); !st) {
+      spdlog::warn("preload {} to the GPU: {}", id, st.error());
+    } else {
+      spdlog::info("{}{} resident on the GPU{} in {} ms ({} of device memory in use)", id,
+                   shape ? " and its shape" : "", on_lane ? " (urgent lane)" : "",
+                   std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count(),
+                   engine::format_bytes((*backends)->device_bytes()));
+    }
+  }
+
+  server::ServerOptions sopts;
+  sopts.listen = cfg->listen;
+  sopts.max_message_bytes = cfg->max_message_bytes;
+  auto grpc = server::GrpcServer::start(eng, sopts);
+  if (!grpc) return fail(grpc.error());
+  std::unique_ptr<server::HttpStatusServer> http;
+  if (!cfg->status_listen.empty()) {
+    auto h = server::HttpStatusServer::start(
+        cfg->status_listen, {[&eng] { return server::status_json(eng.status(), eng.kinds()); },
+                             [&eng] { return server::prometheus_text(eng.status(), eng.kinds()); }});
+    if (!h) return fail(h.error());
+    http = std::move(*h);
+  }
+  std::string eps;
+  for (const auto& e : (*grpc)->endpoints()) eps += (eps.empty() ? "" : ",") + e;
+  spdlog::info("serving cuzk.v1.ProvingEngine on {}{}", eps, http ? ", HTTP status on " + http->endpoint() : "");
+  std::printf("READY grpc=%s http=%s\n", eps.c_str(), http ? http->endpoint().c_str() : "-");
+  std::fflush(stdout);
+  notify("READY=1\nSTATUS=serving cuzk.v1.ProvingEngine on " + eps);
+
+  int sig = 0;
+  sigwait(&sigs, &sig);
+  spdlog::info("received {}: no new jobs; {}", sig == SIGTERM ? "SIGTERM" : "SIGINT",
+               cfg->shutdown_drain ? "draining running jobs" : "cancelling running jobs");
+  notify(std::string("STOPPING=1\nSTATUS=") + (cfg->shutdown_drain ? "draining running jobs" : "cancelling running jobs"));
+  eng.stop_accepting();
+  std::atomic<bool> drained{false};
+  // A second signal while draining cancels what is left.
+  std::thread second([&] {
+    int s2 = 0;
+    sigwait(&sigs, &s2);
+    if (!drained.load()) {
+      spdlog::warn("second signal: cancelling running jobs");
+      eng.cancel_all("the daemon is shutting down");
+    }
+  });
+  if (cfg->shutdown_drain) {
+    if (!eng.drain(cfg->drain_timeout)) {
+      spdlog::warn("drain timed out after {} ms; cancelling what is left", cfg->drain_timeout.count());
+      eng.cancel_all("the daemon is shutting down (drain timed out)");
+    }
+  } else {
+    eng.cancel_all("the daemon is shutting down");
+  }
+  eng.drain(std::chrono::seconds(30));
+  drained = true;
+  // Callers waiting in Prove/AwaitProof now have their results; give them a moment to receive them.
+  (*grpc)->shutdown(std::chrono::seconds(2));
+  if (http) http->stop();
+  eng.shutdown();
+  auto s = eng.status();
+  spdlog::info("stopped: {} completed, {} failed, {} cancelled", s.completed, s.failed, s.cancelled);
+  pthread_kill(second.native_handle(), SIGTERM);  // wake the second-signal waiter
+  second.join();
+  return 0;
+}
+
+}  // namespace cuzk::apps
