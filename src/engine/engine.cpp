@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "engine/log.hpp"
 #include "engine/pipeline.hpp"
 
 namespace cuzk::engine {
@@ -98,10 +99,14 @@ Result<SubmitOutcome> Engine::submit(ProofRequest request) {
     if (it != im.jobs.end()) {
       auto& existing = it->second;
       if (existing->fingerprint != fp) {
-        return Error{"request_id \"" + request.request_id + "\" is already used by a different request"};
+        std::string err = "request_id \"" + request.request_id + "\" is already used by a different request";
+        log::engine()->warn("job {} refused: {}", request.request_id, err);
+        return Error{std::move(err)};
       }
       auto r = existing->current_result();
       if (!r || r->status == ResultStatus::kCompleted) {
+        log::engine()->debug("job {}: the same request again, joined the {} job", existing->id,
+                             r ? "finished" : "running");
         out.job_id = existing->id;
         out.joined = true;
         out.job = existing;
@@ -115,8 +120,11 @@ Result<SubmitOutcome> Engine::submit(ProofRequest request) {
     const bool urgent = im.policy.urgent(prio);
     if (auto st = admit(im.accepting, urgent ? im.active_urgent : im.active - im.active_urgent,
                         options_.max_active_jobs);
-        !st)
+        !st) {
+      log::engine()->warn("job {} ({}) refused: {}", request.request_id, options_.kinds.name(request.proof_kind),
+                          st.error());
       return Error{st.error()};
+    }
     job = std::make_shared<Job>();
     job->id = request.request_id;
     job->seq = im.next_seq++;
@@ -135,6 +143,8 @@ Result<SubmitOutcome> Engine::submit(ProofRequest request) {
       im.sched.queue_job(k, job);
     }
   }
+  log::engine()->info("job {} accepted: {}, priority {}, {} job(s) ahead", job->id, im.kind_name(job->kind),
+                      priority_name(job->priority), out.queue_position);
   if (unknown_kind) {
     im.fail(job, options_.kinds.unknown_kind_message(job->kind));
   } else {
@@ -193,8 +203,14 @@ void Engine::cancel_all(const std::string& reason) {
 }
 
 void Engine::stop_accepting() {
-  std::lock_guard<std::mutex> g(impl_->mu);
-  impl_->accepting = false;
+  std::uint32_t active = 0;
+  {
+    std::lock_guard<std::mutex> g(impl_->mu);
+    if (!impl_->accepting) return;
+    impl_->accepting = false;
+    active = impl_->active;
+  }
+  log::engine()->info("no longer accepting jobs ({} unfinished)", active);
 }
 
 bool Engine::accepting() const {
@@ -203,8 +219,20 @@ bool Engine::accepting() const {
 }
 
 bool Engine::drain(std::chrono::milliseconds timeout) {
+  const auto t0 = std::chrono::steady_clock::now();
   std::unique_lock<std::mutex> lk(impl_->mu);
-  return impl_->idle_cv.wait_for(lk, timeout, [&] { return impl_->active == 0; });
+  const std::uint32_t at_start = impl_->active;
+  if (at_start == 0) return true;
+  lk.unlock();
+  log::engine()->info("draining: {} unfinished job(s), waiting up to {} ms", at_start, timeout.count());
+  lk.lock();
+  const bool drained = impl_->idle_cv.wait_for(lk, timeout, [&] { return impl_->active == 0; });
+  const std::uint32_t left = impl_->active;
+  lk.unlock();
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+  if (drained) log::engine()->info("drained in {} ms: no unfinished jobs", ms);
+  else log::engine()->warn("drain timed out after {} ms: {} job(s) left", ms, left);
+  return drained;
 }
 
 void Engine::shutdown() {

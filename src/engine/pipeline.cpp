@@ -2,6 +2,7 @@
 // janitor that drops expired results.
 #include <algorithm>
 
+#include "engine/log.hpp"
 #include "engine/pipeline.hpp"
 #include "engine/units.hpp"
 
@@ -86,6 +87,7 @@ bool Engine::Impl::finish(const std::shared_ptr<Job>& job, ResultStatus st, std:
   } else {
     timeline("JOB_DONE", job->id, "total_ms=" + std::to_string(r.total_ms));
   }
+  log_end(*job, r);
   // Published only now, so that whoever sees the result also sees the counters.
   job->publish(std::move(claim->result));
   backend_q.notify_space();
@@ -97,6 +99,21 @@ bool Engine::Impl::finish(const std::shared_ptr<Job>& job, ResultStatus st, std:
   dropped.clear();  // reservations go back here, outside every lock
   claim.reset();    // and the proving-key lease and the request
   return true;
+}
+
+void Engine::Impl::log_end(const Job& job, const JobResult& r) const {
+  const std::string kind = kind_name(job.kind);
+  const double total_s = r.total_ms / 1000.0;
+  if (r.status == ResultStatus::kCompleted) {
+    log::engine()->info("job {} done: {} in {:.3f} s, {} partition(s), queue wait {} ms, key {} ms, synthesis {} ms, "
+                        "prove {} ms, verify {} ms",
+                        job.id, kind, total_s, r.num_partitions, r.queue_wait_ms, r.srs_load_ms, r.synthesis_ms,
+                        r.gpu_compute_ms, r.verify_ms);
+  } else if (r.status == ResultStatus::kCancelled) {
+    log::engine()->info("job {} cancelled: {} after {:.3f} s: {}", job.id, kind, total_s, r.error);
+  } else {
+    log::engine()->error("job {} failed: {} after {:.3f} s: {}", job.id, kind, total_s, r.error);
+  }
 }
 
 void Engine::Impl::fail(const std::shared_ptr<Job>& job, std::string error) {
@@ -185,6 +202,8 @@ void Engine::Impl::prepare_one(const std::shared_ptr<Job>& job) {
     job->srs_load_ms = ctx.srs_load_ms;
     job->state = Job::State::kRunning;
   }
+  log::engine()->info("job {} prepared: {}, {} partition(s), key {} (ready in {} ms)", job->id, kind->name(), n,
+                      p->circuit_id(), ctx.srs_load_ms);
   {
     std::lock_guard<std::mutex> g(mu);
     if (job->stop.load()) return;
@@ -315,6 +334,7 @@ void Engine::Impl::synthesize(TaskPtr& t, std::int32_t worker) {
       if (!job->stop.load()) fail(job, "partition " + std::to_string(t->index) + " synthesis failed: " + r.error());
     } else {
       timeline("SYNTH_END", job->id, pdetail + ",synth_ms=" + std::to_string(synth_ms));
+      log::engine()->debug("job {} partition {}: synthesized in {} ms", job->id, t->index, synth_ms);
       t->synth = std::move(*r);
       bool lane = false;
       {
@@ -395,6 +415,8 @@ void Engine::Impl::prove(TaskPtr& t, groth16::Backend& backend, std::int32_t wor
       gpu_ms = ms_between(tm.backend_start, tm.backend_end);
     }
     timeline("GPU_END", job->id, wdetail + ",gpu_ms=" + std::to_string(gpu_ms));
+    if (r) log::engine()->debug("job {} partition {}: backend stage {} ms on {} {} (worker {}, device wait included)",
+                                job->id, t->index, gpu_ms, claim ? "device" : "lane", device, worker);
     t->synth.reset();  // the witness is no longer needed
     t->res.release(t->res.bytes() - std::min(t->res.bytes(), t->mem.after_start));
     if (!r) {
@@ -467,6 +489,8 @@ void Engine::Impl::finalize(TaskPtr& t, std::int32_t worker) {
     }
     std::vector<groth16::Proof> proofs;
     const bool all_done = job->add_proof(t->index, proof, proofs);
+    log::engine()->debug("job {} partition {}: finalized in {} ms", job->id, t->index,
+                         ms_between(tm.finalize_start, tm.finalize_end));
     {
       std::lock_guard<std::mutex> g(mu);
       stage_sum_s[0] += (tm.dispatched > tm.queued ? tm.dispatched - tm.queued : 0) / 1e6;

@@ -157,6 +157,9 @@ struct Engine::Impl {
               std::uint64_t verify_ms = 0);
 
   void fail(const std::shared_ptr<Job>& job, std::string error);
+  // The job's end as one operator log line (engine logger): done at info with its timings,
+  // cancelled at info with the reason, failed at error with the error.
+  void log_end(const Job& job, const JobResult& r) const;
 
   // ---- prepare
 

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <filesystem>
 
+#include "engine/log.hpp"
 #include "engine/units.hpp"
 #include "formats/snarkjs_zkey.hpp"
 
@@ -169,6 +170,15 @@ Result<std::string> SrsManager::params_path(const std::string& id) const {
   return *p;
 }
 
+Result<std::string> SrsManager::key_path(const std::string& id) const {
+  {
+    std::lock_guard<std::mutex> g(state_->mu);
+    auto it = state_->entries.find(id);
+    if (it != state_->entries.end()) return it->second->path;
+  }
+  return params_path(id);
+}
+
 Result<std::shared_ptr<SrsEntry>> SrsManager::find_or_create(const std::string& id) {
   auto it = state_->entries.find(id);
   if (it != state_->entries.end()) return it->second;
@@ -240,6 +250,7 @@ Status SrsManager::register_zkey(const std::string& id, const std::string& path,
     e.last_error.clear();
     if (replaced) *replaced = true;
   }
+  log::srs()->info("circuit {} re-registered: {}{}", id, path, dropped_key ? " (its loaded key was dropped)" : "");
   unloaded(dropped_key);
   return ok_status();  // `dropped` returns the memory as it goes out of scope, outside the lock
 }
@@ -288,6 +299,10 @@ Result<SrsLease> SrsManager::acquire(const std::string& id, const std::function<
     std::vector<Reservation> held;
     std::shared_ptr<const LoadedKey> key;
     const std::uint64_t estimate = load_estimate(snapshot_for_load);
+    if (estimate != 0) {
+      log::srs()->info("loading proving key {} from {} ({} file, up to {} while loading)", id, snapshot_for_load.path,
+                       format_bytes(file_size_or_zero(snapshot_for_load.path)), format_bytes(estimate));
+    }
     if (estimate == 0) {
       err = (snapshot_for_load.loader ? "parameter file not found: " : "zkey file not found: ") + snapshot_for_load.path;
     } else {
@@ -326,12 +341,19 @@ Result<SrsLease> SrsManager::acquire(const std::string& id, const std::function<
       state_->cv.notify_all();
       lk.unlock();
       held.clear();
+      if (cancelled && cancelled()) log::srs()->info("loading proving key {} stopped: {}", id, err);
+      else log::srs()->error("loading proving key {} failed after {} ms: {}", id, elapsed_ms(), err);
       return Error{err};
     }
     e->st = SrsEntry::St::kLoaded;
     e->key = key;
     e->reservations = std::move(held);
     e->load_ms = elapsed_ms();
+    {
+      std::uint64_t charged = 0;
+      for (const auto& r : e->reservations) charged += r.bytes();
+      log::srs()->info("loaded proving key {} in {} ms ({} in memory)", id, e->load_ms, format_bytes(charged));
+    }
     e->last_error.clear();
     e->refs++;
     e->last_used = Clock::now();
@@ -381,6 +403,7 @@ Result<SrsManager::EvictOutcome> SrsManager::evict(const std::string& id) {
     e.key.reset();
     e.st = SrsEntry::St::kCold;
   }
+  log::srs()->info("evicted proving key {} on request ({} freed)", id, format_bytes(out.freed_bytes));
   unloaded(key);
   return out;
 }
@@ -388,6 +411,11 @@ Result<SrsManager::EvictOutcome> SrsManager::evict(const std::string& id) {
 std::uint64_t SrsManager::evict_idle(std::uint64_t needed) {
   std::vector<Reservation> dropped;
   std::vector<std::shared_ptr<const LoadedKey>> keys;
+  struct Evicted {
+    std::string id;
+    std::uint64_t bytes, idle_s;
+  };
+  std::vector<Evicted> evicted;
   std::uint64_t freed = 0;
   {
     std::lock_guard<std::mutex> g(state_->mu);
@@ -401,16 +429,22 @@ std::uint64_t SrsManager::evict_idle(std::uint64_t needed) {
     std::sort(cand.begin(), cand.end(), [](auto* a, auto* b) { return a->last_used < b->last_used; });
     for (SrsEntry* e : cand) {
       if (freed >= needed) break;
+      std::uint64_t bytes = 0;
       for (auto& r : e->reservations) {
-        freed += r.bytes();
+        bytes += r.bytes();
         dropped.push_back(std::move(r));
       }
+      freed += bytes;
+      evicted.push_back({e->id, bytes, std::uint64_t(std::chrono::duration_cast<std::chrono::seconds>(now - e->last_used).count())});
       e->reservations.clear();
       keys.push_back(std::move(e->key));
       e->key.reset();
       e->st = SrsEntry::St::kCold;
     }
   }
+  for (const auto& v : evicted)
+    log::srs()->info("evicted idle proving key {} ({} freed, idle {} s) to make room for {}", v.id,
+                     format_bytes(v.bytes), v.idle_s, format_bytes(needed));
   for (const auto& k : keys) unloaded(k);
   dropped.clear();  // returns the memory (and wakes budget waiters) outside the lock
   return freed;

@@ -134,6 +134,8 @@ class SrsManager {
   // Every id the loaders serve, and the file an id maps to.
   std::vector<std::string> loader_ids() const;
   Result<std::string> params_path(const std::string& id) const;
+  // The file behind `id`: a registered .zkey's path, else the loader's parameter file.
+  Result<std::string> key_path(const std::string& id) const;
 
  private:
   Result<std::shared_ptr<detail::SrsEntry>> find_or_create(const std::string& id);  // state lock held

@@ -378,7 +378,7 @@ preload = [\"wpost-2k\"]"
   # Two window-post jobs in flight at once, proofs written by --proofs-dir.
   timeout 300 "$BENCH" -a "$GRPC_UNIX" batch -t wpost --registered-proof StackedDrgWindow2KiBV1_2 --vanilla wpost.json \
     --randomness "$RAND" -c 2 -j 2 --proofs-dir pd > batch.txt || fail "wpost batch: $(cat batch.txt)"
-  grep -q '^completed:     2$' batch.txt || fail "wpost batch: $(cat batch.txt)"
+  grep -q '^completed:     3$' batch.txt || fail "wpost batch: $(cat batch.txt)"
   for n in 1 2; do
     out=$(V StackedDrgWindow2KiBV1_1 "$RAND" wpost.json "pd/proof-$n.bin") || fail "verify-post batch proof $n: $out"
   done
@@ -425,7 +425,7 @@ preload = [\"snap-2k\"]"
   pass "Prove SNAP_DEALS_UPDATE (StackedDrg2KiBV1): accepted by cuzk verify-snap, not for another comm_r_old"
   timeout 300 "$BENCH" -a "$GRPC_UNIX" batch -t snap --registered-proof 0 --vanilla snap.json "${C[@]}" -c 2 -j 2 \
     --proofs-dir pd > batch.txt || fail "snap batch: $(cat batch.txt)"
-  grep -q '^completed:     2$' batch.txt || fail "snap batch: $(cat batch.txt)"
+  grep -q '^completed:     3$' batch.txt || fail "snap batch: $(cat batch.txt)"
   for n in 1 2; do
     out=$(V "${C[@]}" --proof "pd/proof-$n.bin") || fail "verify-snap batch proof $n: $out"
   done
@@ -435,6 +435,87 @@ preload = [\"snap-2k\"]"
   [ "$rc" = 1 ] && grep -Eq '^error:     snap-update: vanilla_proofs\[0\]' bad.txt || fail "tampered vanilla: rc=$rc $(cat bad.txt)"
   pass "batch -t snap -c 2 -j 2: both proofs verify; a tampered partition proof FAILED naming vanilla_proofs[0]"
   stop_daemon 60
+  ;;
+
+logs_json)
+  # Operator logs as JSON lines (apps/common/logging.hpp), RUST_LOG applied: one success, one failure
+  # (a witness of another circuit; its error text has quotes) and one cancellation of a running job
+  # through CancelProof; every stderr line must be one JSON object, and the lifecycle lines must be there.
+  slow=$(slow_circuit 16384)
+  write_config cuzk.toml "[[srs.circuits]]
+id = \"slow\"
+zkey = \"$slow/chain.zkey\"
+preload = true"
+  sed -i 's/^level = "info"$/level = "warn"\nformat = "json"/' cuzk.toml
+  # A bad RUST_LOG level is one line and exit 2, before anything runs.
+  set +e; RUST_LOG="info,cuzk_core=loud" "$DAEMON" --config cuzk.toml --check-config > out.txt 2> err.txt; rc=$?; set -e
+  [ "$rc" = 2 ] && [ "$(wc -l < err.txt)" = 1 ] \
+    && grep -qx 'cuzk-daemon: RUST_LOG: log filter "info,cuzk_core=loud": directive "cuzk_core=loud": level "loud" is not trace, debug, info, warn, error or off' err.txt \
+    || fail "bad RUST_LOG: rc=$rc $(cat err.txt)"
+  # RUST_LOG wins over logging.level = "warn": the base is info, the engine's loggers debug.
+  export RUST_LOG="info,cuzk_core=debug,tonic=warn"
+  start_daemon cuzk.toml
+  unset RUST_LOG
+  B() { "$BENCH" -a "$GRPC_UNIX" "$@"; }
+  B single -t generic --circuit-id bits --wtns "$FIX/bits/witness.wtns" --request-id 'ok-"1"' > ok.txt || fail "success: $(cat ok.txt)"
+  set +e; B single -t generic --circuit-id bits --wtns "$FIX/mulchain/witness.wtns" --request-id bad-1 > bad.txt; rc=$?; set -e
+  [ "$rc" = 1 ] && grep -q '^status:    FAILED$' bad.txt || fail "failure: rc=$rc $(cat bad.txt)"
+  # Three slow jobs (~0.3-0.8 s each on the device), then a fourth behind them, cancelled through
+  # CancelProof as soon as it is prepared (running, not finished).
+  logged() { jq -R -r 'fromjson? | .msg' daemon.err | grep -q "$1"; }
+  B batch -t generic --circuit-id slow --wtns "$slow/chain.wtns" --request-id long -c 3 -j 3 > batch.txt 2>&1 &
+  BPID=$!
+  for i in 1 2 3; do wait_for 60 logged "^job long-$i prepared: " || fail "long-$i never prepared"; done
+  B single -t generic --circuit-id slow --wtns "$slow/chain.wtns" --request-id long-4 > long4.txt 2>&1 &
+  LPID=$!
+  wait_for 60 logged '^job long-4 prepared: ' || fail "long-4 never prepared"
+  out=$(B cancel long-4) || fail "cancel: $out"
+  [ "$out" = "long-4 cancelled" ] || fail "cancel long-4: $out"
+  set +e; timeout 120 tail --pid="$LPID" -f /dev/null; wait "$LPID"; rc=$?; set -e
+  [ "$rc" = 1 ] && grep -q '^status:    CANCELLED$' long4.txt || fail "long-4: rc=$rc $(cat long4.txt)"
+  timeout 120 tail --pid="$BPID" -f /dev/null || fail "batch did not finish"
+  wait "$BPID" || fail "batch: $(cat batch.txt)"
+  grep -q '^completed:     3$' batch.txt || fail "batch: $(cat batch.txt)"
+  stop_daemon
+  cp daemon.err json.log  # kept for a look after the run
+  # Every line is one JSON object {time, level, target, msg}, time UTC RFC 3339 with milliseconds.
+  n=$(wc -l < daemon.err)
+  [ "$n" -gt 10 ] || fail "only $n log lines"
+  jq -R -e 'fromjson' daemon.err > /dev/null || fail "a stderr line is not JSON: $(jq -R 'fromjson? // .' daemon.err | grep -v '^{' | head -3)"
+  jq -R -s -e 'split("\n") | map(select(length > 0) | fromjson)
+    | all(keys_unsorted == ["time", "level", "target", "msg"]
+          and (.time | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}Z$"))
+          and (.level | IN("trace", "debug", "info", "warn", "error", "critical"))
+          and (.target | IN("daemon", "engine", "srs", "server")))' daemon.err > /dev/null \
+    || fail "log lines lack time/level/target/msg: $(head -3 daemon.err)"
+  L() { jq -R -e -s --arg lv "$1" --arg tg "$2" --arg re "$3" 'split("\n") | map(select(length > 0) | fromjson
+    | select(.level == $lv and .target == $tg and (.msg | test($re)))) | length > 0' daemon.err > /dev/null || fail "no $1 $2 line /$3/"; }
+  L warn daemon '^log filter "info,cuzk_core=debug,tonic=warn": unknown target\(s\) tonic ignored'
+  L info daemon '^preloading slow: .*/chain\.zkey \([0-9.]+ [KM]iB\)$'
+  L info srs '^loading proving key slow from .*/chain\.zkey \('
+  L info srs '^loaded proving key slow in [0-9]+ ms \('
+  L info daemon '^preloaded slow in [0-9]+ ms$'
+  L info engine '^job ok-"1" accepted: generic-groth16, priority NORMAL, '
+  L info engine '^job ok-"1" prepared: generic-groth16, 1 partition\(s\), key bits'
+  L info engine '^job ok-"1" done: generic-groth16 in [0-9]+\.[0-9]{3} s, 1 partition\(s\), queue wait [0-9]+ ms'
+  L debug engine '^job ok-"1" partition 0: synthesized in [0-9]+ ms$'
+  L info engine '^job bad-1 accepted: '
+  L error engine '^job bad-1 failed: generic-groth16 after [0-9.]+ s: partition 0 synthesis failed: generic-groth16: the witness has [0-9]+ values but circuit "bits" has [0-9]+ variables$'
+  L info engine '^job long-4 accepted: '
+  L info engine '^job long-4 cancelled: generic-groth16 after [0-9.]+ s: cancelled by request$'
+  L info engine '^job long-1 done: '
+  L info engine '^job long-2 done: '
+  L info engine '^job long-3 done: '
+  L info engine '^no longer accepting jobs'
+  # No job ends twice, and none that did not end is said to.
+  ends=$(jq -R -r 'fromjson | .msg | capture("^job (?<id>[^ ]+) (?<how>done|failed|cancelled):") | .id + " " + .how' daemon.err | sort | tr '\n' ',')
+  [ "$ends" = 'bad-1 failed,long-1 done,long-2 done,long-3 done,long-4 cancelled,ok-"1" done,' ] || fail "job ends: $ends"
+  # logging.level = "warn" alone (no RUST_LOG) keeps info lines out.
+  start_daemon cuzk.toml
+  B single -t generic --circuit-id bits --wtns "$FIX/bits/witness.wtns" --request-id quiet-1 > ok.txt || fail "quiet: $(cat ok.txt)"
+  stop_daemon
+  ! jq -R -r 'fromjson | .level' daemon.err | grep -qv '^warn$\|^error$' || fail "info lines at level warn: $(head -3 daemon.err)"
+  pass "JSON log lines: $n lines parse; accept, prepared, done, failed (with its error), cancelled for the right jobs"
   ;;
 
 config_errors)

@@ -12,9 +12,9 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <thread>
 
-#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include "apps/common/cli_parse.hpp"
@@ -22,6 +22,7 @@
 #include "apps/common/device_backends.hpp"
 #include "apps/common/filecoin_env.hpp"
 #include "apps/common/gpu_tuning.hpp"
+#include "apps/common/logging.hpp"
 #include "engine/config.hpp"
 #include "engine/engine.hpp"
 #include "engine/kinds/builtin_kinds.hpp"
@@ -38,19 +39,6 @@
 namespace {
 
 using namespace cuzk;
-
-void setup_logging(const std::string& level, const std::string& format) {
-  auto logger = spdlog::stderr_color_mt("cuzk");
-  spdlog::set_default_logger(logger);
-  spdlog::set_level(spdlog::level::from_str(level));
-  if (format == "json") {
-    spdlog::set_pattern(R"({"time":"%Y-%m-%dT%H:%M:%S.%eZ","level":"%l","target":"cuzk-daemon","msg":"%v"})",
-                        spdlog::pattern_time_type::utc);
-  } else {
-    spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%l%$ %v");
-  }
-  spdlog::flush_on(spdlog::level::info);
-}
 
 std::string g_prog = "cuzk-daemon";
 
@@ -115,8 +103,12 @@ int run_daemon(int argc, char** argv, const std::string& prog) {
     }
     cfg->log_level = log_level;
   }
-  if (const char* env = std::getenv("CUZK_LOG"); env && *env) cfg->log_level = env;
-  setup_logging(cfg->log_level, cfg->log_format);
+  // RUST_LOG (CUZK_LOG its synonym) wins over --log-level and logging.level (apps/common/logging.hpp).
+  const char* rust_log = std::getenv("RUST_LOG");
+  const char* cuzk_log = std::getenv("CUZK_LOG");
+  const std::string log_filter = rust_log && *rust_log ? rust_log : cuzk_log ? cuzk_log : "";
+  if (auto st = apps::setup_logging({cfg->log_level, cfg->log_format, log_filter, "daemon"}); !st)
+    return fail((rust_log && *rust_log ? "RUST_LOG: " : !log_filter.empty() ? "CUZK_LOG: " : "") + st.error());
   if (prog == "cuzk") {
     spdlog::info("cuzk: running the proving daemon (the Rust cuzk's command line; `cuzk --help` lists the tool's subcommands)");
   }
@@ -249,6 +241,12 @@ int run_daemon(int argc, char** argv, const std::string& prog) {
     if (c.preload) preload.push_back(c.id);
   for (const auto& id : preload) {
     notify("STATUS=loading proving key " + id);
+    auto path = eng.srs().key_path(id);
+    std::error_code ec;
+    const auto size = path ? std::filesystem::file_size(*path, ec) : 0;
+    spdlog::info("preloading {}: {} ({})", id, path ? *path : path.error(),
+                 path && !ec ? engine::format_bytes(size) : std::string("file not found"));
+    apps::StillRunning watch("preloading " + id);  // a line every 10 s while it loads
     auto r = eng.srs().preload(id);
     if (!r) {
       spdlog::warn("preload {}: {}", id, r.error());

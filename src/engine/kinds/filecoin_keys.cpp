@@ -3,6 +3,8 @@
 #include <array>
 #include <filesystem>
 
+#include "engine/log.hpp"
+#include "filecoin/common/shape_cache.hpp"
 #include "filecoin/params/cache_names.hpp"
 #include "formats/bellperson/params.hpp"
 
@@ -63,6 +65,30 @@ std::uint64_t decoded_params_estimate(const std::string& path, std::uint64_t sha
   const std::uint64_t rows = std::uint64_t(1) << f->domain_log2();
   // The mapping stays resident while the points are decoded from it.
   return f->file_size() + decoded + shape_bytes_per_row * rows + (16u << 20);
+}
+
+void log_shape_load(const std::string& key_id, const std::string& cache_path, const filecoin::ShapeLoad& load) {
+  using Source = filecoin::ShapeLoad::Source;
+  auto l = log::srs();
+  switch (load.source) {
+    case Source::kCache:
+      l->debug("{}: partition shape loaded from {} in {:.1f} s", key_id, cache_path, load.load_s);
+      break;
+    case Source::kRecordedSaved:
+      if (!load.note.empty())
+        l->warn("{}: shape cache not used ({}); recorded the shape again in {:.1f} s and rewrote {}", key_id, load.note,
+                load.record_s, cache_path);
+      else
+        l->info("{}: partition shape recorded in {:.1f} s, cached at {}", key_id, load.record_s, cache_path);
+      break;
+    case Source::kRecordedUnsaved:
+      l->warn("{}: partition shape recorded in {:.1f} s, but the shape cache was not written: {}", key_id,
+              load.record_s, load.note);
+      break;
+    case Source::kRecordedNoCache:
+      l->info("{}: partition shape recorded in {:.1f} s (shape cache disabled)", key_id, load.record_s);
+      break;
+  }
 }
 
 std::string default_param_cache(const std::string& env_value) { return fp::parameter_cache_dir(env_value); }

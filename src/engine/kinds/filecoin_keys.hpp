@@ -19,6 +19,10 @@
 #include "engine/key_loader.hpp"
 #include "engine/srs_manager.hpp"
 
+namespace cuzk::filecoin {
+struct ShapeLoad;
+}
+
 namespace cuzk::engine::kinds {
 
 // "porep-32g" for ("porep", 32 GiB); an error naming the size when it is not a Filecoin sector size.
@@ -52,6 +56,10 @@ std::uint64_t decoded_params_estimate(const std::string& path, std::uint64_t sha
 // (the file's counts checked against the shape before any point is decoded), checked for consistency,
 // as a LoadedKey holding both.
 Result<std::shared_ptr<LoadedKey>> load_key_with_shape(const std::string& path, groth16::R1csShape shape);
+// A loader's operator log of how it got key `key_id`'s partition shape (srs logger): a cache that
+// was present but not used, or could not be written, at warn with the reason; a recording at info
+// with its time; a cache hit at debug.
+void log_shape_load(const std::string& key_id, const std::string& cache_path, const filecoin::ShapeLoad& load);
 // The parameter directory when the config names none: FIL_PROOFS_PARAMETER_CACHE's value as the
 // executable read it, else filecoin-proofs' default.
 std::string default_param_cache(const std::string& env_value);

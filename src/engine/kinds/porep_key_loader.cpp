@@ -62,6 +62,7 @@ class PorepLoader final : public FilecoinLoader {
     auto shape_load = porep::load_or_record_porep_shape(
         **config, porep::porep_shape_cache_path(path),
         shape_cache_ ? porep::ShapeCachePolicy::kEnabled : porep::ShapeCachePolicy::kDisabled);
+    log_shape_load(id.text, porep::porep_shape_cache_path(path), shape_load);
     return load_key_with_shape(path, std::move(shape_load.shape));
   }
 

@@ -63,6 +63,7 @@ class PostLoader final : public FilecoinLoader {
     auto shape_load = post::load_or_record_post_shape(
         **config, filecoin::shape_cache_path(path),
         shape_cache_ ? filecoin::ShapeCachePolicy::kEnabled : filecoin::ShapeCachePolicy::kDisabled);
+    log_shape_load(id.text, filecoin::shape_cache_path(path), shape_load);
     return load_key_with_shape(path, std::move(shape_load.shape));
   }
 

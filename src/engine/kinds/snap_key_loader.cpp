@@ -43,6 +43,7 @@ class SnapLoader final : public FilecoinLoader {
     auto shape_load = snap::load_or_record_update_shape(
         (*config)->geometry, (*config)->name, filecoin::shape_cache_path(path),
         shape_cache_ ? filecoin::ShapeCachePolicy::kEnabled : filecoin::ShapeCachePolicy::kDisabled);
+    log_shape_load(id.text, filecoin::shape_cache_path(path), shape_load);
     return load_key_with_shape(path, std::move(shape_load.shape));
   }
 
