@@ -69,8 +69,7 @@ bool Engine::Impl::finish(const std::shared_ptr<Job>& job, ResultStatus st, std:
     if (st == ResultStatus::kCompleted) {
       ++completed;
       ++kc.completed;
-      kc.duration_sum_s += r.total_ms / 1000.0;
-      kc.duration_count++;
+      kc.observe_duration(r.total_ms / 1000.0);
     } else if (st == ResultStatus::kCancelled) {
       ++cancelled;
       ++kc.cancelled;

@@ -43,10 +43,25 @@ struct JobSnapshot {
   std::vector<PartitionTimes> times;
 };
 
+// Upper bounds (seconds) of the proof-duration histogram: from a 0.1 s WinningPoSt on a GPU to a
+// ~20 min 32 GiB PoRep on the CPU backend (5 s is a bound: the WinningPoSt p95 alert reads it).
+inline constexpr std::array<double, 17> kDurationBuckets = {0.05, 0.1, 0.25, 0.5, 1,   2.5,  5,    10,  20,
+                                                            30,   60,  120,  300, 600, 1200, 1800, 3600};
+
 struct KindCounters {
   std::uint64_t completed = 0, failed = 0, cancelled = 0;
-  double duration_sum_s = 0;  // completed proofs, submission to result
+  double duration_sum_s = 0;  // completed proofs, submission to result, since the start (monotonic)
   std::uint64_t duration_count = 0;
+  // duration_le[i]: completed proofs that took at most kDurationBuckets[i] (cumulative, as
+  // Prometheus' le buckets; +Inf is duration_count).
+  std::array<std::uint64_t, kDurationBuckets.size()> duration_le{};
+
+  void observe_duration(double seconds) {
+    duration_sum_s += seconds;
+    ++duration_count;
+    for (std::size_t i = 0; i < kDurationBuckets.size(); ++i)
+      if (seconds <= kDurationBuckets[i]) ++duration_le[i];
+  }
 };
 
 struct PartitionSizing {

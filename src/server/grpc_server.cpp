@@ -2,7 +2,9 @@
 // thread, which gRPC grows on demand; waits poll the call's cancellation every 50 ms).
 #include "server/grpc_server.hpp"
 
+#include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/grpcpp.h>
+#include <grpcpp/health_check_service_interface.h>
 #include <unistd.h>
 
 #include "cuzk/v1/proving.grpc.pb.h"
@@ -109,7 +111,7 @@ pb::SRSStatus::Tier wire_tier(engine::SrsTier t) {
 
 class Service final : public pb::ProvingEngine::Service {
  public:
-  explicit Service(Engine& e) : e_(e) {}
+  Service(Engine& e, DeviceProvider devices) : e_(e), devices_(std::move(devices)) {}
 
   Status SubmitProof(ServerContext*, const pb::SubmitProofRequest* req, pb::SubmitProofResponse* resp) override {
     auto s = e_.submit(to_engine(const_cast<pb::SubmitProofRequest&>(*req)));
@@ -150,13 +152,28 @@ class Service final : public pb::ProvingEngine::Service {
 
   Status GetStatus(ServerContext*, const pb::GetStatusRequest*, pb::GetStatusResponse* resp) override {
     engine::StatusSnapshot s = e_.status();
-    for (const auto& w : s.workers) {
-      if (w.stage != "backend") continue;
-      auto* g = resp->add_gpus();
-      g->set_ordinal(w.device);
-      g->set_name(s.backend == "cpu" ? "cpu (backend worker " + std::to_string(w.id) + ")" : s.backend);
-      g->set_current_job_id(w.job_id);
-      g->set_current_proof_kind(w.job_id.empty() ? "" : e_.kinds().name(w.kind));
+    const std::vector<DeviceInfo> devices = devices_ ? devices_() : std::vector<DeviceInfo>{};
+    if (!devices.empty()) {
+      // One entry per device: its name and memory, and the job a backend worker of it is proving.
+      for (const auto& v : device_views(s, devices)) {
+        auto* g = resp->add_gpus();
+        g->set_ordinal(v.info.ordinal);
+        g->set_name(v.info.name);
+        g->set_vram_total_bytes(v.info.total_bytes);
+        g->set_vram_free_bytes(v.info.free_bytes);
+        g->set_current_job_id(v.job_id);
+        g->set_current_proof_kind(v.busy ? e_.kinds().name(v.kind) : "");
+      }
+    } else {
+      // The CPU backend: one entry per backend worker (the Rust daemon lists its GPU workers).
+      for (const auto& w : s.workers) {
+        if (w.stage != "backend") continue;
+        auto* g = resp->add_gpus();
+        g->set_ordinal(w.device);
+        g->set_name("cpu");
+        g->set_current_job_id(w.job_id);
+        g->set_current_proof_kind(w.job_id.empty() ? "" : e_.kinds().name(w.kind));
+      }
     }
     for (const auto& k : s.srs) {
       auto* x = resp->add_loaded_srs();
@@ -208,7 +225,8 @@ class Service final : public pb::ProvingEngine::Service {
   }
 
   Status GetMetrics(ServerContext*, const pb::GetMetricsRequest*, pb::GetMetricsResponse* resp) override {
-    resp->set_prometheus_text(prometheus_text(e_.status(), e_.kinds()));
+    resp->set_prometheus_text(
+        prometheus_text(e_.status(), e_.kinds(), devices_ ? devices_() : std::vector<DeviceInfo>{}));
     return Status::OK;
   }
 
@@ -256,6 +274,7 @@ class Service final : public pb::ProvingEngine::Service {
 
  private:
   Engine& e_;
+  DeviceProvider devices_;
 };
 
 }  // namespace
@@ -274,7 +293,10 @@ GrpcServer::~GrpcServer() { shutdown(std::chrono::milliseconds(0)); }
 Result<std::unique_ptr<GrpcServer>> GrpcServer::start(Engine& engine, const ServerOptions& options) {
   if (options.listen.empty()) return Error{"no listen address"};
   auto impl = std::make_unique<Impl>();
-  impl->service = std::make_unique<Service>(engine);
+  impl->service = std::make_unique<Service>(engine, options.devices);
+  // Both are process-wide switches read by the next ServerBuilder; setting them again is harmless.
+  grpc::EnableDefaultHealthCheckService(true);
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder b;
   const int limit = static_cast<int>(std::min<std::uint64_t>(options.max_message_bytes, 0x7fffffff));
   b.SetMaxReceiveMessageSize(limit);
@@ -310,10 +332,20 @@ Result<std::unique_ptr<GrpcServer>> GrpcServer::start(Engine& engine, const Serv
       impl->endpoints.push_back(addrs[i].host + ":" + std::to_string(*ports[i]));
     }
   }
-  return std::unique_ptr<GrpcServer>(new GrpcServer(std::move(impl)));
+  auto server = std::unique_ptr<GrpcServer>(new GrpcServer(std::move(impl)));
+  server->set_serving(true);
+  return server;
 }
 
 const std::vector<std::string>& GrpcServer::endpoints() const { return impl_->endpoints; }
+
+void GrpcServer::set_serving(bool serving) {
+  if (!impl_ || impl_->stopped) return;
+  grpc::HealthCheckServiceInterface* h = impl_->server->GetHealthCheckService();
+  if (!h) return;
+  h->SetServingStatus(serving);  // every service name, "" included
+  h->SetServingStatus(pb::ProvingEngine::service_full_name(), serving);
+}
 
 void GrpcServer::shutdown(std::chrono::milliseconds grace) {
   if (!impl_ || impl_->stopped) return;

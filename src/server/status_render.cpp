@@ -26,9 +26,62 @@ const char* partition_state(const engine::PartitionTimes& t) {
                             : "pending";
 }
 
+// A Prometheus label value: backslash, double quote and newline escaped (text format 0.0.4).
+std::string esc(const std::string& v) {
+  std::string o;
+  o.reserve(v.size());
+  for (char c : v) {
+    if (c == '\\' || c == '"') o += '\\';
+    if (c == '\n') {
+      o += "\\n";
+      continue;
+    }
+    o += c;
+  }
+  return o;
+}
+
 }  // namespace
 
-std::string status_json(const StatusSnapshot& s, const engine::KindRegistry& reg) {
+bool device_worker(const StatusSnapshot& s, const engine::WorkerSnapshot& w) {
+  return w.stage == "backend" || w.stage == "backend-urgent" || (w.stage == "lane" && s.lane == "gpu");
+}
+
+std::vector<DeviceView> device_views(const StatusSnapshot& s, const std::vector<DeviceInfo>& devices) {
+  std::vector<DeviceView> out;
+  for (const auto& d : devices) {
+    DeviceView v;
+    v.info = d;
+    v.gpu = true;
+    out.push_back(std::move(v));
+  }
+  if (out.empty()) {
+    for (const auto& w : s.workers) {
+      if (w.stage != "backend") continue;
+      bool seen = false;
+      for (const auto& v : out) seen = seen || v.info.ordinal == w.device;
+      if (seen) continue;
+      DeviceView v;
+      v.info.ordinal = w.device;
+      v.info.name = "cpu";
+      out.push_back(std::move(v));
+    }
+  }
+  for (auto& v : out) {
+    for (const auto& w : s.workers) {
+      if (w.device != v.info.ordinal || w.job_id.empty() || !device_worker(s, w)) continue;
+      if (!v.busy) {
+        v.job_id = w.job_id;
+        v.kind = w.kind;
+      }
+      v.busy = true;
+    }
+  }
+  return out;
+}
+
+std::string status_json(const StatusSnapshot& s, const engine::KindRegistry& reg,
+                        const std::vector<DeviceInfo>& devices) {
   auto ms_of = [&](Micros a, Micros b) -> std::uint64_t { return a ? ms_between(a, b ? b : s.now) : 0; };
   Json o;
   o["uptime_secs"] = s.uptime_s;
@@ -89,6 +142,34 @@ std::string status_json(const StatusSnapshot& s, const engine::KindRegistry& reg
                        {"items_done", w.items_done}});
   }
   o["workers"] = std::move(workers);
+  // The Rust daemon's gpu_workers: the workers that prove on a device, "proving" while they hold a
+  // partition; busy_secs is the current busy stretch (null when idle), as in Rust.
+  Json gpu_workers = Json::array();
+  for (const auto& w : s.workers) {
+    if (!device_worker(s, w)) continue;
+    const bool busy = !w.job_id.empty();
+    gpu_workers.push_back({{"worker_id", w.id},
+                           {"gpu_ordinal", w.device},
+                           {"state", busy ? "proving" : "idle"},
+                           {"current_job", busy ? Json(w.job_id) : Json(nullptr)},
+                           {"current_partition", busy ? Json(w.partition) : Json(nullptr)},
+                           {"busy_secs", busy ? Json(double(w.busy_ms) / 1000.0) : Json(nullptr)},
+                           {"stage", w.stage}});
+  }
+  o["gpu_workers"] = std::move(gpu_workers);
+  Json gpus = Json::array();
+  for (const auto& v : device_views(s, devices)) {
+    gpus.push_back({{"ordinal", v.info.ordinal},
+                    {"name", v.info.name},
+                    {"vram_total_bytes", v.info.total_bytes},
+                    {"vram_free_bytes", v.info.free_bytes},
+                    {"busy", v.busy},
+                    {"current_job", v.job_id},
+                    {"compute_capability", v.gpu ? Json(std::to_string(v.info.cc_major) + "." +
+                                                        std::to_string(v.info.cc_minor))
+                                                 : Json(nullptr)}});
+  }
+  o["gpus"] = std::move(gpus);
   Json srs = Json::array();
   for (const auto& e : s.srs) {
     srs.push_back({{"circuit_id", e.id},
@@ -96,30 +177,58 @@ std::string status_json(const StatusSnapshot& s, const engine::KindRegistry& reg
                    {"bytes", e.bytes},
                    {"ref_count", e.refs},
                    {"idle_ms", e.idle_ms},
+                   {"last_used_secs_ago", double(e.idle_ms) / 1000.0},
                    {"load_ms", e.load_ms},
                    {"evictable", e.tier != engine::SrsTier::kCold && e.refs == 0},
                    {"path", e.path}});
   }
-  o["allocations"] = {{"srs", std::move(srs)}};
+  // pce: the Rust daemon's pre-compiled circuit cache; ours keeps circuit shapes with their keys.
+  o["allocations"] = {{"srs", std::move(srs)}, {"pce", Json::array()}};
   Json sizing = Json::array();
   for (const auto& [k, z] : s.sizing) {
     sizing.push_back({{"job", k}, {"model_bytes", z.model_bytes}, {"measured_bytes", z.measured_bytes},
                       {"samples", z.samples}});
   }
   o["partition_memory"] = std::move(sizing);
-  Json by_kind = Json::object();
-  for (const auto& [k, c] : s.by_kind) {
-    by_kind[reg.name(k)] = {{"completed", c.completed}, {"failed", c.failed}, {"cancelled", c.cancelled}};
+  Json by_kind = Json::object(), completed_by = Json::object(), failed_by = Json::object();
+  std::map<std::uint32_t, engine::KindCounters> kinds = s.by_kind;
+  for (const auto& row : reg.rows()) kinds[row.wire];
+  for (const auto& [k, c] : kinds) {
+    if (s.by_kind.count(k))
+      by_kind[reg.name(k)] = {{"completed", c.completed}, {"failed", c.failed}, {"cancelled", c.cancelled}};
+    completed_by[reg.name(k)] = c.completed;
+    failed_by[reg.name(k)] = c.failed;
   }
   o["counters"] = {{"total_completed", s.completed},
                    {"total_failed", s.failed},
                    {"total_cancelled", s.cancelled},
                    {"by_kind", std::move(by_kind)},
+                   {"completed_by_kind", std::move(completed_by)},
+                   {"failed_by_kind", std::move(failed_by)},
                    {"queue_depth", s.sched_depth + s.jobs_queued}};
+  // The Rust daemon's buffers{} count its pipeline's big allocations by stage; ours, from the same
+  // snapshot: synth_in_flight = partitions being synthesized; provers_in_flight = synthesized
+  // partitions waiting for or on a device (their a/b/c vectors live); pending_handles and
+  // shells_in_flight = partitions past the device, waiting for or in finalize; aux_in_flight = both
+  // (the witness lives until finalize ends). All go down again (Rust's aux/shells never do).
+  std::uint32_t synth_busy = 0, device_busy = 0, final_busy = 0;
+  for (const auto& w : s.workers) {
+    if (w.job_id.empty()) continue;
+    if (w.stage.rfind("synthesis", 0) == 0) ++synth_busy;
+    else if (w.stage.rfind("backend", 0) == 0 || w.stage == "lane") ++device_busy;
+    else if (w.stage.rfind("finalize", 0) == 0) ++final_busy;
+  }
+  const std::uint32_t provers = s.backend_queue + s.lane_queue + device_busy, past = s.finalize_queue + final_busy;
+  o["buffers"] = {{"synth_in_flight", synth_busy},
+                  {"provers_in_flight", provers},
+                  {"aux_in_flight", provers + past},
+                  {"shells_in_flight", past},
+                  {"pending_handles", past}};
   return o.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
-std::string prometheus_text(const StatusSnapshot& s, const engine::KindRegistry& reg) {
+std::string prometheus_text(const StatusSnapshot& s, const engine::KindRegistry& reg,
+                            const std::vector<DeviceInfo>& devices) {
   std::ostringstream o;
   auto family = [&](const char* name, const char* type, const char* help) {
     o << "# HELP " << name << ' ' << help << "\n# TYPE " << name << ' ' << type << '\n';
@@ -133,10 +242,27 @@ std::string prometheus_text(const StatusSnapshot& s, const engine::KindRegistry&
     std::snprintf(b, sizeof b, "%.6g", v);
     return std::string(b);
   };
-  // Every kind the engine serves appears, with zeros, so the series exist from the start.
-  std::map<std::uint32_t, engine::KindCounters> kinds = s.by_kind;
-  for (const auto& row : reg.rows()) kinds[row.wire];
-  auto kind_label = [&](std::uint32_t k) { return reg.label(k); };
+  auto secs = [](double v) {  // sums of seconds: milliseconds kept at any size (Rust's {:.3})
+    char b[64];
+    std::snprintf(b, sizeof b, "%.3f", v);
+    return std::string(b);
+  };
+  // By label: every kind the engine serves appears, with zeros, so the series exist from the start;
+  // a wire value no row has adds to the one label "unknown", so it cannot multiply series.
+  std::map<std::string, engine::KindCounters> kinds;
+  for (const auto& row : reg.rows()) kinds[row.label()];
+  for (const auto& [k, c] : s.by_kind) {
+    auto& t = kinds[reg.find(k) ? reg.label(k) : "unknown"];
+    t.completed += c.completed;
+    t.failed += c.failed;
+    t.cancelled += c.cancelled;
+    t.duration_sum_s += c.duration_sum_s;
+    t.duration_count += c.duration_count;
+    for (std::size_t i = 0; i < t.duration_le.size(); ++i) t.duration_le[i] += c.duration_le[i];
+  }
+  auto per_kind = [&](const char* name, auto field) {
+    for (auto& [l, c] : kinds) o << name << "{proof_kind=\"" << esc(l) << "\"} " << field(c) << '\n';
+  };
 
   family("cuzk_proofs_completed_total", "counter", "Proofs completed since the daemon started.");
   o << "cuzk_proofs_completed_total " << s.completed << '\n';
@@ -145,20 +271,36 @@ std::string prometheus_text(const StatusSnapshot& s, const engine::KindRegistry&
   family("cuzk_proofs_cancelled_total", "counter", "Proofs cancelled since the daemon started.");
   o << "cuzk_proofs_cancelled_total " << s.cancelled << '\n';
   family("cuzk_proofs_completed_by_kind_total", "counter", "Proofs completed, by proof kind.");
-  for (auto& [k, c] : kinds) o << "cuzk_proofs_completed_by_kind_total{proof_kind=\"" << kind_label(k) << "\"} " << c.completed << '\n';
+  per_kind("cuzk_proofs_completed_by_kind_total", [](auto& c) { return c.completed; });
   family("cuzk_proofs_failed_by_kind_total", "counter", "Proofs failed, by proof kind.");
-  for (auto& [k, c] : kinds) o << "cuzk_proofs_failed_by_kind_total{proof_kind=\"" << kind_label(k) << "\"} " << c.failed << '\n';
+  per_kind("cuzk_proofs_failed_by_kind_total", [](auto& c) { return c.failed; });
   family("cuzk_proofs_cancelled_by_kind_total", "counter", "Proofs cancelled, by proof kind.");
-  for (auto& [k, c] : kinds) o << "cuzk_proofs_cancelled_by_kind_total{proof_kind=\"" << kind_label(k) << "\"} " << c.cancelled << '\n';
-  family("cuzk_proof_duration_seconds", "summary", "Submission-to-result time of completed proofs.");
-  for (auto& [k, c] : kinds) {
-    o << "cuzk_proof_duration_seconds_sum{proof_kind=\"" << kind_label(k) << "\"} " << num(c.duration_sum_s) << '\n';
-    o << "cuzk_proof_duration_seconds_count{proof_kind=\"" << kind_label(k) << "\"} " << c.duration_count << '\n';
+  per_kind("cuzk_proofs_cancelled_by_kind_total", [](auto& c) { return c.cancelled; });
+  // The Rust daemon's names for the two above. A counter's name should end in _total (promtool's
+  // lint), and these must not, so they are untyped; their values only grow, like a counter's.
+  family("cuzk_proofs_completed", "untyped",
+         "Proofs completed, by proof kind: the Rust daemon's name for cuzk_proofs_completed_by_kind_total "
+         "(a counter, untyped here because its name has no _total).");
+  per_kind("cuzk_proofs_completed", [](auto& c) { return c.completed; });
+  family("cuzk_proofs_failed", "untyped",
+         "Proofs failed, by proof kind: the Rust daemon's name for cuzk_proofs_failed_by_kind_total "
+         "(a counter, untyped here because its name has no _total).");
+  per_kind("cuzk_proofs_failed", [](auto& c) { return c.failed; });
+  family("cuzk_proof_duration_seconds", "histogram",
+         "Submission-to-result time of every proof completed since the daemon started.");
+  for (auto& [l, c] : kinds) {
+    const std::string k = "proof_kind=\"" + esc(l) + "\"";
+    for (std::size_t i = 0; i < engine::kDurationBuckets.size(); ++i)
+      o << "cuzk_proof_duration_seconds_bucket{" << k << ",le=\"" << num(engine::kDurationBuckets[i]) << "\"} "
+        << c.duration_le[i] << '\n';
+    o << "cuzk_proof_duration_seconds_bucket{" << k << ",le=\"+Inf\"} " << c.duration_count << '\n';
+    o << "cuzk_proof_duration_seconds_sum{" << k << "} " << secs(c.duration_sum_s) << '\n';
+    o << "cuzk_proof_duration_seconds_count{" << k << "} " << c.duration_count << '\n';
   }
   family("cuzk_partition_stage_seconds", "summary", "Time finished partitions spent in each pipeline stage.");
   const char* stages[4] = {"queue", "synthesis", "backend", "finalize"};
   for (int i = 0; i < 4; ++i) {
-    o << "cuzk_partition_stage_seconds_sum{stage=\"" << stages[i] << "\"} " << num(s.stage_sum_s[i]) << '\n';
+    o << "cuzk_partition_stage_seconds_sum{stage=\"" << stages[i] << "\"} " << secs(s.stage_sum_s[i]) << '\n';
     o << "cuzk_partition_stage_seconds_count{stage=\"" << stages[i] << "\"} " << s.stage_count << '\n';
   }
   gauge("cuzk_uptime_seconds", "Seconds since the daemon started.", s.uptime_s);
@@ -169,8 +311,18 @@ std::string prometheus_text(const StatusSnapshot& s, const engine::KindRegistry&
   gauge("cuzk_running_jobs", "Jobs being prepared or proved.", (s.jobs_preparing + s.jobs_running));
   gauge("cuzk_gpu_workers", "Backend workers (all devices).", s.backend_workers);
   family("cuzk_backend_info", "gauge", "The proving backend in use (label backend).");
-  o << "cuzk_backend_info{backend=\"" << s.backend << "\"} 1\n";
+  o << "cuzk_backend_info{backend=\"" << esc(s.backend) << "\"} 1\n";
   gauge("cuzk_gpu_memory_bytes", "Device memory held by the backends (keys, shapes, buffers).", s.gpu_bytes);
+  // Per device (the CPU backend's device slots as name "cpu", with 0 bytes).
+  const auto views = device_views(s, devices);
+  family("cuzk_gpu_info", "gauge", "One series per device the daemon serves (labels device, name); value 1.");
+  for (auto& v : views) o << "cuzk_gpu_info{device=\"" << v.info.ordinal << "\",name=\"" << esc(v.info.name) << "\"} 1\n";
+  family("cuzk_gpu_memory_total_bytes", "gauge", "Device memory of each device.");
+  for (auto& v : views) o << "cuzk_gpu_memory_total_bytes{device=\"" << v.info.ordinal << "\"} " << v.info.total_bytes << '\n';
+  family("cuzk_gpu_memory_free_bytes", "gauge", "Free device memory of each device, as the driver reports it.");
+  for (auto& v : views) o << "cuzk_gpu_memory_free_bytes{device=\"" << v.info.ordinal << "\"} " << v.info.free_bytes << '\n';
+  family("cuzk_gpu_busy", "gauge", "1 while a backend worker of the device holds a partition, else 0.");
+  for (auto& v : views) o << "cuzk_gpu_busy{device=\"" << v.info.ordinal << "\"} " << (v.busy ? 1 : 0) << '\n';
   family("cuzk_stage_queue_length", "gauge", "Items waiting in each bounded pipeline queue.");
   o << "cuzk_stage_queue_length{stage=\"scheduler\"} " << s.sched_depth << '\n';
   o << "cuzk_stage_queue_length{stage=\"synthesis\"} " << s.synth_queue << '\n';
@@ -196,13 +348,13 @@ std::string prometheus_text(const StatusSnapshot& s, const engine::KindRegistry&
   family("cuzk_partition_memory_bytes", "gauge",
          "Partition memory per job kind and circuit: the model, and the peak measured on solo partitions.");
   for (auto& [k, z] : s.sizing) {
-    o << "cuzk_partition_memory_bytes{job=\"" << k << "\",source=\"model\"} " << z.model_bytes << '\n';
-    o << "cuzk_partition_memory_bytes{job=\"" << k << "\",source=\"measured\"} " << z.measured_bytes << '\n';
+    o << "cuzk_partition_memory_bytes{job=\"" << esc(k) << "\",source=\"model\"} " << z.model_bytes << '\n';
+    o << "cuzk_partition_memory_bytes{job=\"" << esc(k) << "\",source=\"measured\"} " << z.measured_bytes << '\n';
   }
   family("cuzk_srs_loaded_bytes", "gauge", "Bytes held by each loaded proving key.");
-  for (auto& e : s.srs) o << "cuzk_srs_loaded_bytes{circuit_id=\"" << e.id << "\",tier=\"" << engine::tier_name(e.tier) << "\"} " << e.bytes << '\n';
+  for (auto& e : s.srs) o << "cuzk_srs_loaded_bytes{circuit_id=\"" << esc(e.id) << "\",tier=\"" << engine::tier_name(e.tier) << "\"} " << e.bytes << '\n';
   family("cuzk_srs_references", "gauge", "Jobs holding each proving key.");
-  for (auto& e : s.srs) o << "cuzk_srs_references{circuit_id=\"" << e.id << "\"} " << e.refs << '\n';
+  for (auto& e : s.srs) o << "cuzk_srs_references{circuit_id=\"" << esc(e.id) << "\"} " << e.refs << '\n';
   return o.str();
 }
 

@@ -112,6 +112,98 @@ wire_compat)
   pass "SIGTERM: exit 0"
   ;;
 
+monitoring)
+  # Drop-in for the Rust daemon's monitoring: its Prometheus series and /status fields on a running
+  # daemon (beside ours), promtool's lint, the duration histogram, the per-device series (the CPU
+  # backend's slot, named cpu), gRPC health and reflection, and the Grafana board's queries against
+  # this very metrics text.
+  write_config cuzk.toml ""
+  start_daemon cuzk.toml
+  for _ in 1 2; do
+    "$BENCH" -a "$GRPC_TCP" single -t generic --circuit-id bits --wtns "$FIX/bits/witness.wtns" > single.txt || fail "single"
+  done
+  echo '["eA=="]' > vanilla.json
+  "$BENCH" -a "$GRPC_TCP" single -t winning --vanilla vanilla.json > winning.txt || true
+  grep -q '^status:    FAILED$' winning.txt || fail "a bad WinningPoSt should fail: $(cat winning.txt)"
+  curl -sf "http://$HTTP/status" > status.json || fail "GET /status"
+  jq -e '(.uptime_secs | type) == "number"
+    and (.memory | has("total_bytes") and has("used_bytes") and has("available_bytes"))
+    and .memory.total_bytes == 1073741824 and .memory.available_bytes == .memory.total_bytes - .memory.used_bytes
+    and .synthesis.max_concurrent == 2 and .synthesis.active == 0 and (.pipelines | type) == "array"
+    and (.gpu_workers | map(.stage)) == ["backend","backend","backend-urgent"]
+    and all(.gpu_workers[]; (keys_unsorted[:6]) == ["worker_id","gpu_ordinal","state","current_job","current_partition","busy_secs"]
+            and .state == "idle" and .current_job == null and .current_partition == null and .busy_secs == null and .gpu_ordinal == 0)
+    and (.allocations.srs | map(select(.circuit_id == "bits"))[0] | (.last_used_secs_ago | type) == "number" and .evictable == true and .bytes > 0)
+    and (.allocations.pce | type) == "array"
+    and .counters.total_completed == 2 and .counters.total_failed == 1
+    and .counters.completed_by_kind == {"porep-c2":0,"snap-update":0,"window-post":0,"winning-post":0,"generic-groth16":2}
+    and .counters.failed_by_kind["winning-post"] == 1 and .counters.failed_by_kind["generic-groth16"] == 0
+    and .counters.queue_depth == 0
+    and (.buffers | keys) == ["aux_in_flight","pending_handles","provers_in_flight","shells_in_flight","synth_in_flight"]
+    and all(.buffers[]; . == 0)
+    and .gpus == [{"ordinal":0,"name":"cpu","vram_total_bytes":0,"vram_free_bytes":0,"busy":false,"current_job":"","compute_capability":null}]
+    and (.workers | length) > 0 and (.counters.by_kind | has("generic-groth16"))' status.json >/dev/null \
+    || fail "/status: the Rust fields: $(jq -c '{gpu_workers,counters,buffers,gpus,allocations,synthesis,memory}' status.json)"
+  pass "GET /status: uptime_secs, memory, synthesis, gpu_workers (Rust shape), allocations.srs[].last_used_secs_ago, pce, counters.*_by_kind, buffers, gpus"
+  curl -sf "http://$HTTP/metrics" > metrics.txt || fail "GET /metrics"
+  for f in 'cuzk_proofs_completed_total counter' 'cuzk_proofs_failed_total counter' 'cuzk_uptime_seconds gauge' \
+           'cuzk_queue_depth gauge' 'cuzk_proofs_completed untyped' 'cuzk_proofs_failed untyped' \
+           'cuzk_proof_duration_seconds histogram' 'cuzk_running_jobs gauge' 'cuzk_gpu_workers gauge' \
+           'cuzk_gpu_info gauge' 'cuzk_gpu_memory_total_bytes gauge' 'cuzk_gpu_memory_free_bytes gauge' 'cuzk_gpu_busy gauge'; do
+    grep -qx "# TYPE $f" metrics.txt || fail "/metrics lacks '# TYPE $f'"
+    grep -q "^# HELP ${f% *} " metrics.txt || fail "/metrics lacks '# HELP ${f% *}'"
+  done
+  for l in 'cuzk_proofs_completed_total 2' 'cuzk_proofs_failed_total 1' 'cuzk_queue_depth 0' 'cuzk_running_jobs 0' 'cuzk_gpu_workers 2' \
+           'cuzk_proofs_completed{proof_kind="generic_groth16"} 2' 'cuzk_proofs_failed{proof_kind="winning_post"} 1' \
+           'cuzk_proofs_completed{proof_kind="porep_c2"} 0' 'cuzk_proofs_completed{proof_kind="snap_update"} 0' \
+           'cuzk_proofs_completed{proof_kind="window_post"} 0' 'cuzk_proofs_completed{proof_kind="winning_post"} 0' \
+           'cuzk_proofs_completed_by_kind_total{proof_kind="generic_groth16"} 2' \
+           'cuzk_proof_duration_seconds_count{proof_kind="generic_groth16"} 2' \
+           'cuzk_proof_duration_seconds_bucket{proof_kind="generic_groth16",le="+Inf"} 2' \
+           'cuzk_proof_duration_seconds_bucket{proof_kind="generic_groth16",le="3600"} 2' \
+           'cuzk_proof_duration_seconds_count{proof_kind="winning_post"} 0' \
+           'cuzk_gpu_info{device="0",name="cpu"} 1' 'cuzk_gpu_busy{device="0"} 0' \
+           'cuzk_gpu_memory_total_bytes{device="0"} 0' 'cuzk_gpu_memory_free_bytes{device="0"} 0'; do
+    grep -qxF "$l" metrics.txt || fail "/metrics lacks the line: $l"
+  done
+  grep -Eq '^cuzk_uptime_seconds [0-9]+$' metrics.txt || fail "cuzk_uptime_seconds"
+  grep -Eq '^cuzk_proof_duration_seconds_sum\{proof_kind="generic_groth16"\} [0-9]+\.[0-9]{3}$' metrics.txt || fail "duration _sum"
+  # The histogram of every kind: 17 bounds then +Inf, counts never decreasing, +Inf = _count.
+  awk '/^cuzk_proof_duration_seconds_bucket/ { match($0, /proof_kind="[a-z_0-9]+"/); k = substr($0, RSTART, RLENGTH);
+         if ($2 < last[k]) { print "decreasing: " $0; bad = 1 } last[k] = $2; n[k]++; if ($0 ~ /le="\+Inf"/) inf[k] = $2 }
+       /^cuzk_proof_duration_seconds_count/ { match($0, /proof_kind="[a-z_0-9]+"/); cnt[substr($0, RSTART, RLENGTH)] = $2 }
+       END { for (k in n) { if (n[k] != 18 || inf[k] != cnt[k]) { print "kind " k ": " n[k] " buckets, +Inf " inf[k] ", count " cnt[k]; bad = 1 } kinds++ }
+             if (kinds != 5) { print kinds " kinds"; bad = 1 } exit bad }' metrics.txt || fail "histogram not cumulative"
+  ! grep -q 'proof_kind="kind_' metrics.txt || fail "a kind_<n> label"
+  pass "GET /metrics: the Rust series (cuzk_proofs_completed{proof_kind} untyped, the duration histogram), per-device cuzk_gpu_*"
+  if command -v promtool >/dev/null; then
+    promtool check metrics < metrics.txt || fail "promtool check metrics rejected GET /metrics"
+    "$BENCH" -a "$GRPC_TCP" metrics > grpc_metrics.txt || fail "cuzk-bench metrics"
+    promtool check metrics < grpc_metrics.txt || fail "promtool check metrics rejected GetMetrics"
+    pass "promtool check metrics accepts GET /metrics and GetMetrics"
+  else
+    echo "# promtool not installed (Debian package prometheus): metrics lint skipped"
+  fi
+  if command -v node >/dev/null && [ -d "$ROOT/node_modules/@grpc/grpc-js" ]; then
+    (cd "$ROOT" && timeout 60 node tests/daemon/grpc_health_reflection.js "$GRPC_UNIX" "$GRPC_TCP") || fail "health / reflection"
+    pass "grpc.health.v1.Health SERVING and reflection over unix socket and TCP"
+    (cd "$ROOT" && node tests/daemon/check_dashboard.js deploy/grafana/cuzk-dashboard.json "$WORK/metrics.txt" "$WORK/dashboard-rules.yml") \
+      || fail "the Grafana dashboard reads a series the daemon does not export"
+    if command -v promtool >/dev/null; then
+      promtool check rules dashboard-rules.yml > /dev/null || fail "dashboard PromQL: $(promtool check rules dashboard-rules.yml 2>&1)"
+    fi
+    pass "deploy/grafana/cuzk-dashboard.json: every query reads exported series (and parses as PromQL)"
+  else
+    echo "# node or node_modules/@grpc/grpc-js missing: health, reflection and dashboard checks skipped"
+  fi
+  # The alert rules read exported series too (up is Prometheus' own).
+  for n in $(grep -v '^ *#' "$ROOT/deploy/prometheus/cuzk-alerts.yml" | grep -o 'cuzk_[a-z_]*' | sort -u); do
+    grep -q "^$n[{ ]" metrics.txt || fail "cuzk-alerts.yml reads $n, which the daemon does not export"
+  done
+  pass "deploy/prometheus/cuzk-alerts.yml reads exported series"
+  stop_daemon
+  ;;
+
 http_status)
   write_config cuzk.toml ""
   start_daemon cuzk.toml

@@ -1,8 +1,11 @@
 // The gRPC service in process: a real server on a unix socket and a TCP port, driven through the
 // generated C++ stub.
 #include <gtest/gtest.h>
+#include <grpcpp/generic/generic_stub.h>
 #include <grpcpp/grpcpp.h>
 #include <unistd.h>
+
+#include <future>
 
 #include <atomic>
 #include <fstream>
@@ -252,7 +255,9 @@ TEST_F(ServerTest, SrsRpcsAndStatus) {
     pb::GetStatusResponse st;
     ASSERT_TRUE(tcp_->GetStatus(&ctx, pb::GetStatusRequest(), &st).ok());
     EXPECT_EQ(st.backend(), "cpu");
-    EXPECT_EQ(st.gpus_size(), 2);  // one entry per backend worker, as the Rust daemon lists GPU workers
+    ASSERT_EQ(st.gpus_size(), 2);  // one entry per backend worker, as the Rust daemon lists GPU workers
+    EXPECT_EQ(st.gpus(0).name(), "cpu");
+    EXPECT_EQ(st.gpus(1).name(), "cpu");
     bool found = false;
     for (const auto& s : st.loaded_srs()) {
       if (s.circuit_id() == "lin2") {
@@ -296,6 +301,84 @@ TEST_F(ServerTest, RefusalsWhileShuttingDown) {
   pb::GetStatusResponse s;
   ASSERT_TRUE(tcp_->GetStatus(&ctx2, pb::GetStatusRequest(), &s).ok());
   EXPECT_TRUE(s.draining());
+}
+
+// grpc.health.v1.Health/Check with a hand-encoded request (field 1: the service name); the answer's
+// field 1 is the status: 1 SERVING, 2 NOT_SERVING (3 SERVICE_UNKNOWN is a NOT_FOUND error).
+std::string health(const std::string& target, const std::string& service) {
+  auto ch = grpc::CreateChannel(target, grpc::InsecureChannelCredentials());
+  grpc::GenericStub stub(ch);
+  std::string req;
+  if (!service.empty()) req = std::string("\x0a") + char(service.size()) + service;
+  grpc::Slice slice(req);
+  grpc::ByteBuffer in(&slice, 1), out;
+  grpc::ClientContext ctx;
+  ctx.set_deadline(std::chrono::system_clock::now() + 10s);
+  std::promise<grpc::Status> done;
+  stub.UnaryCall(&ctx, "/grpc.health.v1.Health/Check", grpc::StubOptions(), &in, &out,
+                 [&](grpc::Status st) { done.set_value(st); });
+  grpc::Status st = done.get_future().get();
+  if (!st.ok()) return "error " + std::to_string(st.error_code());
+  std::vector<grpc::Slice> parts;
+  if (!out.Dump(&parts).ok()) return "undecodable";
+  std::string bytes;
+  for (auto& p : parts) bytes.append(reinterpret_cast<const char*>(p.begin()), p.size());
+  if (bytes.empty()) return "UNKNOWN";  // status 0, the default, is not encoded
+  if (bytes.size() == 2 && bytes[0] == 0x08) return bytes[1] == 1 ? "SERVING" : bytes[1] == 2 ? "NOT_SERVING" : "other";
+  return "undecodable";
+}
+
+TEST_F(ServerTest, HealthServiceFollowsSetServing) {
+  const std::string tcp = server_->endpoints()[1];
+  EXPECT_EQ(health(tcp, ""), "SERVING");
+  EXPECT_EQ(health(tcp, "cuzk.v1.ProvingEngine"), "SERVING");
+  EXPECT_EQ(health("unix:" + sock_, ""), "SERVING");
+  EXPECT_EQ(health(tcp, "no.such.Service"), "error " + std::to_string(grpc::StatusCode::NOT_FOUND));
+  server_->set_serving(false);
+  EXPECT_EQ(health(tcp, ""), "NOT_SERVING");
+  EXPECT_EQ(health(tcp, "cuzk.v1.ProvingEngine"), "NOT_SERVING");
+  server_->set_serving(true);
+  EXPECT_EQ(health(tcp, "cuzk.v1.ProvingEngine"), "SERVING");
+}
+
+TEST(ServerDevices, GetStatusListsEachDeviceFromTheProvider) {
+  engine::EngineOptions o;
+  engine::kinds::register_builtin_kinds(o.kinds);
+  o.memory_budget_bytes = 64u << 20;
+  o.devices = {0, 1};
+  o.workers_per_device = 2;
+  engine::Engine e(o);
+  ServerOptions so;
+  so.listen = {"127.0.0.1:0"};
+  int calls = 0;
+  so.devices = [&calls] {
+    ++calls;
+    return std::vector<DeviceInfo>{{0, "NVIDIA H200", 150ull << 30, 140ull << 30, 9, 0},
+                                   {1, "NVIDIA H100 PCIe", 80ull << 30, 1ull << 30, 9, 0}};
+  };
+  auto srv = GrpcServer::start(e, so);
+  ASSERT_TRUE(srv) << srv.error();
+  auto stub = pb::ProvingEngine::NewStub(grpc::CreateChannel((*srv)->endpoints()[0], grpc::InsecureChannelCredentials()));
+  grpc::ClientContext ctx;
+  pb::GetStatusResponse st;
+  ASSERT_TRUE(stub->GetStatus(&ctx, pb::GetStatusRequest(), &st).ok());
+  ASSERT_EQ(st.gpus_size(), 2);  // per device, not per backend worker (4 of them)
+  EXPECT_EQ(st.gpus(0).ordinal(), 0u);
+  EXPECT_EQ(st.gpus(0).name(), "NVIDIA H200");
+  EXPECT_EQ(st.gpus(0).vram_total_bytes(), 150ull << 30);
+  EXPECT_EQ(st.gpus(0).vram_free_bytes(), 140ull << 30);
+  EXPECT_EQ(st.gpus(1).ordinal(), 1u);
+  EXPECT_EQ(st.gpus(1).name(), "NVIDIA H100 PCIe");
+  EXPECT_EQ(st.gpus(1).vram_free_bytes(), 1ull << 30);
+  EXPECT_EQ(st.gpus(1).current_job_id(), "");  // idle
+  EXPECT_EQ(calls, 1);
+  grpc::ClientContext ctx2;
+  pb::GetMetricsResponse m;
+  ASSERT_TRUE(stub->GetMetrics(&ctx2, pb::GetMetricsRequest(), &m).ok());
+  EXPECT_NE(m.prometheus_text().find("cuzk_gpu_info{device=\"1\",name=\"NVIDIA H100 PCIe\"} 1\n"), std::string::npos);
+  EXPECT_NE(m.prometheus_text().find("cuzk_gpu_memory_free_bytes{device=\"1\"} 1073741824\n"), std::string::npos);
+  EXPECT_EQ(calls, 2);
+  (*srv)->shutdown(0ms);
 }
 
 TEST(ServerStart, BadAddressesAndLiveSockets) {
