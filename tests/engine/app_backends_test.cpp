@@ -15,7 +15,11 @@ bool has(const std::string& text, const std::string& needle) { return text.find(
 }  // namespace
 
 TEST(AppBackends, ChooseBackendFollowsTheProbe) {
-  const BackendProbe none{false, 0, ""}, no_device{true, 0, ""}, gpu{true, 1, "H200"};
+  BackendProbe none, no_device, gpu;
+  no_device.cuda_built = true;
+  gpu.cuda_built = true;
+  gpu.cuda_devices = 1;
+  gpu.devices = {judged({0, "NVIDIA H200", 9, 0, std::uint64_t(141) << 30, std::uint64_t(140) << 30, true, ""})};
   EXPECT_EQ(*choose_backend("cpu", gpu), "cpu");
   EXPECT_EQ(*choose_backend("auto", none), "cpu");
   EXPECT_EQ(*choose_backend("auto", no_device), "cpu");
@@ -30,6 +34,37 @@ TEST(AppBackends, ChooseBackendFollowsTheProbe) {
   auto absent = choose_backend("cuda", no_device);
   ASSERT_FALSE(absent);
   EXPECT_TRUE(has(absent.error(), "no CUDA device")) << absent.error();
+}
+
+// The start-up check's verdicts (gpu::device_infos says whether kernels load; judged adds memory):
+// a device the build cannot run, or one too small, is not usable, and with no usable device "auto"
+// proves on the CPU while "cuda" is an error naming the reason.
+TEST(AppBackends, UnusableDevicesLeadToTheCpuBackend) {
+  const std::uint64_t gib = std::uint64_t(1) << 30;
+  const GpuDevice old_card = judged({0, "Tesla V100", 7, 0, 32 * gib, 31 * gib, false,
+                                     "compute capability 7.0 is not in this build (80-real 90a-real)"});
+  const GpuDevice small = judged({1, "RTX 3050", 8, 6, 4 * gib, 4 * gib, true, ""});
+  const GpuDevice fine = judged({2, "RTX 4090", 8, 9, 24 * gib, 23 * gib, true, ""});
+  EXPECT_FALSE(old_card.usable);
+  EXPECT_FALSE(small.usable);
+  EXPECT_EQ(small.problem, "too little memory (4096 MiB; at least 6144 MiB needed)");
+  EXPECT_TRUE(fine.usable);
+  EXPECT_EQ(describe(small), "GPU 1: RTX 3050, compute 8.6, 4.0 GiB: not used: too little memory (4096 MiB; at least 6144 MiB needed)");
+  EXPECT_EQ(describe(fine), "GPU 2: RTX 4090, compute 8.9, 24.0 GiB (23.0 GiB free): usable");
+  BackendProbe p;
+  p.cuda_built = true;
+  p.cuda_devices = 2;
+  p.devices = {old_card, small};
+  EXPECT_TRUE(p.usable().empty());
+  EXPECT_EQ(*choose_backend("auto", p), "cpu");
+  auto cuda = choose_backend("cuda", p);
+  ASSERT_FALSE(cuda);
+  EXPECT_TRUE(has(cuda.error(), "no usable CUDA device")) << cuda.error();
+  EXPECT_TRUE(has(cuda.error(), "compute capability 7.0 is not in this build")) << cuda.error();
+  p.devices.push_back(fine);
+  p.cuda_devices = 3;
+  EXPECT_EQ(p.usable(), std::vector<std::uint32_t>{2});
+  EXPECT_EQ(*choose_backend("auto", p), "cuda");
 }
 
 TEST(AppBackends, HCopiesFromTheConfigOrTheEnvironment) {

@@ -227,7 +227,7 @@ TEST(Config, AutoBudgetUsesMemTotal) {
 }
 
 TEST(Config, BackendSelection) {
-  const BackendAvailability none{}, built_no_gpu{true, 0}, one_gpu{true, 1}, two_gpus{true, 2};
+  const BackendAvailability none{}, built_no_gpu{true, 0, {}}, one_gpu{true, 1, {}}, two_gpus{true, 2, {}};
   // "auto" takes the GPU only when the build has CUDA and a device is present.
   EXPECT_EQ(*resolve_backend("auto", none), "cpu");
   EXPECT_EQ(*resolve_backend("auto", built_no_gpu), "cpu");
@@ -298,7 +298,7 @@ urgent_synthesis_workers = 3
   EXPECT_EQ(c->urgent_lane_max_domain_log2, 20u);
   EXPECT_EQ(c->urgent_priority, "critical");
   EXPECT_EQ(c->urgent_synthesis_workers, 3u);
-  const BackendAvailability one_gpu{true, 1};
+  const BackendAvailability one_gpu{true, 1, {}};
   auto o = engine_options_from(*c, 4, one_gpu);
   ASSERT_TRUE(o) << o.error();
   EXPECT_EQ(o->urgent_priority, Priority::kCritical);
@@ -314,7 +314,7 @@ urgent_synthesis_workers = 3
   d.budget_auto = false;
   d.total_budget = std::uint64_t(8) << 30;
   d.devices = {0, 1};
-  auto cuda = engine_options_from(d, 4, {true, 2});
+  auto cuda = engine_options_from(d, 4, {true, 2, {}});
   ASSERT_TRUE(cuda) << cuda.error();
   EXPECT_EQ(cuda->urgent_priority, Priority::kHigh);
   EXPECT_EQ(cuda->urgent_synthesis_workers, 1u);
@@ -336,10 +336,10 @@ urgent_synthesis_workers = 3
             "gpus.urgent_lane = \"gpu\" needs the CUDA backend (backend.kind resolved to \"cpu\"); use \"cpu\", "
             "\"off\" or \"auto\"");
   d.urgent_lane = "off";
-  EXPECT_TRUE(engine_options_from(d, 4, {true, 2})->lane_devices.empty());
+  EXPECT_TRUE(engine_options_from(d, 4, {true, 2, {}})->lane_devices.empty());
   d.urgent_lane = "auto";
   d.urgent_priority = "off";
-  auto off = engine_options_from(d, 4, {true, 2});
+  auto off = engine_options_from(d, 4, {true, 2, {}});
   ASSERT_TRUE(off) << off.error();
   EXPECT_FALSE(off->urgent_priority);
   EXPECT_TRUE(off->lane_devices.empty());

@@ -188,13 +188,8 @@ BackendProbe probe_backends() {
   p.architectures = gpu::built_architectures();
   try {
     for (auto& d : gpu::device_infos()) {
-      GpuDevice g{d.ordinal, d.name, d.cc_major, d.cc_minor, d.total_bytes, d.free_bytes, d.loadable, d.problem};
-      if (g.usable && g.total_bytes < kMinDeviceMemory) {
-        g.usable = false;
-        g.problem = "too little memory (" + std::to_string(g.total_bytes >> 20) + " MiB; at least " +
-                    std::to_string(kMinDeviceMemory >> 20) + " MiB needed)";
-      }
-      p.devices.push_back(std::move(g));
+      p.devices.push_back(
+          judged({d.ordinal, d.name, d.cc_major, d.cc_minor, d.total_bytes, d.free_bytes, d.loadable, d.problem}));
     }
     p.cuda_devices = std::uint32_t(p.devices.size());
     if (!p.devices.empty()) p.device_name = p.devices[0].name;
@@ -204,6 +199,15 @@ BackendProbe probe_backends() {
   }
 #endif
   return p;
+}
+
+GpuDevice judged(GpuDevice g) {
+  if (g.usable && g.total_bytes < kMinDeviceMemory) {
+    g.usable = false;
+    g.problem = "too little memory (" + std::to_string(g.total_bytes >> 20) + " MiB; at least " +
+                std::to_string(kMinDeviceMemory >> 20) + " MiB needed)";
+  }
+  return g;
 }
 
 std::vector<std::uint32_t> BackendProbe::usable() const {

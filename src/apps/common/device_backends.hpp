@@ -49,6 +49,9 @@ struct GpuDevice {
 // the risk of out-of-memory failures mid-proof.
 inline constexpr std::uint64_t kMinDeviceMemory = std::uint64_t(6) << 30;
 
+// The memory rule on top of the CUDA check: a loadable device below kMinDeviceMemory is not usable.
+GpuDevice judged(GpuDevice d);
+
 struct BackendProbe {
   bool cuda_built = false;
   std::uint32_t cuda_devices = 0;  // present, usable or not

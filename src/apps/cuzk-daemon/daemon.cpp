@@ -273,16 +273,38 @@ int run_daemon(int argc, char** argv, const std::string& prog) {
     }
   }
 
+  // The devices as the status outputs show them: name and capability from the start-up check, free
+  // memory read again at each request. Empty on the CPU backend (the outputs then say "cpu").
+  server::DeviceProvider devices;
+  if (opts->backend_name == "cuda") {
+    std::vector<server::DeviceInfo> known;
+    for (std::uint32_t d : opts->devices) {
+      if (d >= probe.devices.size()) continue;
+      const auto& g = probe.devices[d];
+      known.push_back({g.ordinal, g.name, g.total_bytes, g.free_bytes, g.cc_major, g.cc_minor});
+    }
+    devices = [known] {
+      auto now = known;
+      for (auto& d : now) {
+        std::uint64_t free_b = 0, total_b = 0;
+        apps::device_memory(d.ordinal, &free_b, &total_b);
+        if (total_b) d.free_bytes = free_b;
+      }
+      return now;
+    };
+  }
   server::ServerOptions sopts;
   sopts.listen = cfg->listen;
   sopts.max_message_bytes = cfg->max_message_bytes;
+  sopts.devices = devices;
   auto grpc = server::GrpcServer::start(eng, sopts);
   if (!grpc) return fail(grpc.error());
   std::unique_ptr<server::HttpStatusServer> http;
   if (!cfg->status_listen.empty()) {
     auto h = server::HttpStatusServer::start(
-        cfg->status_listen, {[&eng] { return server::status_json(eng.status(), eng.kinds()); },
-                             [&eng] { return server::prometheus_text(eng.status(), eng.kinds()); }});
+        cfg->status_listen,
+        {[&eng, devices] { return server::status_json(eng.status(), eng.kinds(), devices ? devices() : std::vector<server::DeviceInfo>{}); },
+         [&eng, devices] { return server::prometheus_text(eng.status(), eng.kinds(), devices ? devices() : std::vector<server::DeviceInfo>{}); }});
     if (!h) return fail(h.error());
     http = std::move(*h);
   }
@@ -298,6 +320,7 @@ int run_daemon(int argc, char** argv, const std::string& prog) {
   spdlog::info("received {}: no new jobs; {}", sig == SIGTERM ? "SIGTERM" : "SIGINT",
                cfg->shutdown_drain ? "draining running jobs" : "cancelling running jobs");
   notify(std::string("STOPPING=1\nSTATUS=") + (cfg->shutdown_drain ? "draining running jobs" : "cancelling running jobs"));
+  (*grpc)->set_serving(false);  // grpc.health.v1: NOT_SERVING while draining
   eng.stop_accepting();
   std::atomic<bool> drained{false};
   // A second signal while draining cancels what is left.
