@@ -100,13 +100,14 @@ wire_compat)
   start_daemon cuzk.toml
   (cd "$ROOT" && timeout 240 node tests/daemon/wire_compat.js "$GRPC_UNIX" "$GRPC_TCP" "$FIX" "$slow/chain.zkey" "$slow/chain.wtns" "$WORK/metrics.txt") \
     || fail "Node @grpc/grpc-js client"
-  if command -v promtool >/dev/null; then
-    promtool check metrics < metrics.txt || fail "promtool check metrics rejected the GetMetrics text"
+  PROMTOOL=${PROMTOOL:-$(command -v promtool || true)}  # CMake passes PROMTOOL_EXECUTABLE (.deps/prometheus first)
+  if [ -n "$PROMTOOL" ]; then
+    "$PROMTOOL" check metrics < metrics.txt || fail "promtool check metrics rejected the GetMetrics text"
     curl -sf "http://$HTTP/metrics" > http_metrics.txt || fail "GET /metrics"
-    promtool check metrics < http_metrics.txt || fail "promtool check metrics rejected GET /metrics"
+    "$PROMTOOL" check metrics < http_metrics.txt || fail "promtool check metrics rejected GET /metrics"
     pass "promtool check metrics accepts GetMetrics and GET /metrics"
   else
-    echo "# promtool not installed (Debian package prometheus): metrics lint skipped"
+    echo "# promtool not found (scripts/install-deps.sh --test-peers unpacks it into .deps/prometheus): metrics lint skipped"
   fi
   stop_daemon
   pass "SIGTERM: exit 0"
