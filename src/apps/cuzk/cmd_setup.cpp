@@ -61,6 +61,8 @@ struct SetupProgress {
     if (!line.enabled()) return {};
     return [this](const char* stage, std::size_t done, std::size_t total) {
       if (total == 0) line("%s ...", stage);
+      else if (total < 1000000) line("%.0f%% of the key's points (section %s, %zu of %zu)", 100.0 * double(done) / double(total),
+                                     stage, done, total);
       else line("%.0f%% of the key's points (section %s, %.2f of %.2f M)", 100.0 * double(done) / double(total),
                 stage, double(done) / 1e6, double(total) / 1e6);
     };
