@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh --test-peers >/dev/null  # snarkjs and circom2 run on Node >= 20.19
 source scripts/deps-env.sh
 NODE=$(cuzk_node)
-export PATH="$(dirname "$NODE"):$PATH"
+PATH="$(dirname "$NODE"):$PATH"
+export PATH
 BUILD=${BUILD:-build}
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$BUILD" --target cuzk -j"$(nproc)"

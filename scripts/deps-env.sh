@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by scripts/install-deps.sh and scripts/test.sh: where the test tools are, and whether the
 # machine's Node is new enough. One place for the rules, so that the installer and the test command
 # agree on which `node` and `promtool` the tests run.

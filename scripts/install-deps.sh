@@ -24,7 +24,7 @@ source scripts/deps-env.sh
 mode=build
 case "${1:-}" in
   "") ;;
-  --test-peers) mode=test ;;
+  --test-peers) mode=test-peers ;;
   --check-node) mode=check-node ;;
   *) echo "usage: scripts/install-deps.sh [--test-peers | --check-node]" >&2; exit 2 ;;
 esac

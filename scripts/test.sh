@@ -9,7 +9,8 @@ scripts/install-deps.sh --test-peers
 source scripts/deps-env.sh
 NODE=$(cuzk_node)
 PROMTOOL=$(cuzk_promtool)
-export PATH="$(dirname "$NODE"):$(dirname "$PROMTOOL"):$PATH"
+PATH="$(dirname "$NODE"):$(dirname "$PROMTOOL"):$PATH"
+export PATH
 BUILD=${BUILD:-build}
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DNODE_EXECUTABLE="$NODE" -DPROMTOOL_EXECUTABLE="$PROMTOOL"
 cmake --build "$BUILD" -j"$(nproc)"
