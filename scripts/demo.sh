@@ -13,7 +13,7 @@
 # Parameters and sectors are TEST-ONLY (seeded toxic waste, random data): never use them on chain.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh >/dev/null
+scripts/install-deps.sh >/dev/null  # the build dependencies only: the demo runs no Node
 BUILD=${BUILD:-build}
 COUNT=${COUNT:-3}
 J=${J:-2}

@@ -5,7 +5,11 @@
 # out/demo_snarkjs/. (The main command, scripts/demo.sh, proves Filecoin PoRep C2 through the daemon.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh >/dev/null
+scripts/install-deps.sh --test-peers >/dev/null  # snarkjs and circom2 run on Node >= 20.19
+source scripts/deps-env.sh
+NODE=$(cuzk_node)
+PATH="$(dirname "$NODE"):$PATH"
+export PATH
 BUILD=${BUILD:-build}
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$BUILD" --target cuzk -j"$(nproc)"

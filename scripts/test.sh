@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
-# Runs every test on a fresh machine: installs dependencies, builds (CUDA code too when nvcc is
-# present — compiled, not run, without a GPU), then runs ctest.
+# Runs every test on a fresh machine: installs the build dependencies and the test peers
+# (scripts/install-deps.sh --test-peers: Node >= 20.19 and promtool in .deps when the machine has
+# none), builds (CUDA code too when nvcc is present — compiled, not run, without a GPU), then runs
+# ctest with that node and promtool first in PATH and passed to CMake.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
+scripts/install-deps.sh --test-peers
+source scripts/deps-env.sh
+NODE=$(cuzk_node)
+PROMTOOL=$(cuzk_promtool)
+PATH="$(dirname "$NODE"):$(dirname "$PROMTOOL"):$PATH"
+export PATH
 BUILD=${BUILD:-build}
-cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release
+cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DNODE_EXECUTABLE="$NODE" -DPROMTOOL_EXECUTABLE="$PROMTOOL"
 cmake --build "$BUILD" -j"$(nproc)"
 ctest --test-dir "$BUILD" --output-on-failure -j"$(nproc)"

@@ -100,13 +100,14 @@ wire_compat)
   start_daemon cuzk.toml
   (cd "$ROOT" && timeout 240 node tests/daemon/wire_compat.js "$GRPC_UNIX" "$GRPC_TCP" "$FIX" "$slow/chain.zkey" "$slow/chain.wtns" "$WORK/metrics.txt") \
     || fail "Node @grpc/grpc-js client"
-  if command -v promtool >/dev/null; then
-    promtool check metrics < metrics.txt || fail "promtool check metrics rejected the GetMetrics text"
+  PROMTOOL=${PROMTOOL:-$(command -v promtool || true)}  # CMake passes PROMTOOL_EXECUTABLE (.deps/prometheus first)
+  if [ -n "$PROMTOOL" ]; then
+    "$PROMTOOL" check metrics < metrics.txt || fail "promtool check metrics rejected the GetMetrics text"
     curl -sf "http://$HTTP/metrics" > http_metrics.txt || fail "GET /metrics"
-    promtool check metrics < http_metrics.txt || fail "promtool check metrics rejected GET /metrics"
+    "$PROMTOOL" check metrics < http_metrics.txt || fail "promtool check metrics rejected GET /metrics"
     pass "promtool check metrics accepts GetMetrics and GET /metrics"
   else
-    echo "# promtool not installed (Debian package prometheus): metrics lint skipped"
+    echo "# promtool not found (scripts/install-deps.sh --test-peers unpacks it into .deps/prometheus): metrics lint skipped"
   fi
   stop_daemon
   pass "SIGTERM: exit 0"
@@ -176,10 +177,11 @@ monitoring)
              if (kinds != 5) { print kinds " kinds"; bad = 1 } exit bad }' metrics.txt || fail "histogram not cumulative"
   ! grep -q 'proof_kind="kind_' metrics.txt || fail "a kind_<n> label"
   pass "GET /metrics: the Rust series (cuzk_proofs_completed{proof_kind} untyped, the duration histogram), per-device cuzk_gpu_*"
-  if command -v promtool >/dev/null; then
-    promtool check metrics < metrics.txt || fail "promtool check metrics rejected GET /metrics"
+  PROMTOOL=${PROMTOOL:-$(command -v promtool || true)}
+  if [ -n "$PROMTOOL" ]; then
+    "$PROMTOOL" check metrics < metrics.txt || fail "promtool check metrics rejected GET /metrics"
     "$BENCH" -a "$GRPC_TCP" metrics > grpc_metrics.txt || fail "cuzk-bench metrics"
-    promtool check metrics < grpc_metrics.txt || fail "promtool check metrics rejected GetMetrics"
+    "$PROMTOOL" check metrics < grpc_metrics.txt || fail "promtool check metrics rejected GetMetrics"
     pass "promtool check metrics accepts GET /metrics and GetMetrics"
   else
     echo "# promtool not installed (Debian package prometheus): metrics lint skipped"
@@ -189,8 +191,8 @@ monitoring)
     pass "grpc.health.v1.Health SERVING and reflection over unix socket and TCP"
     (cd "$ROOT" && node tests/daemon/check_dashboard.js deploy/grafana/cuzk-dashboard.json "$WORK/metrics.txt" "$WORK/dashboard-rules.yml") \
       || fail "the Grafana dashboard reads a series the daemon does not export"
-    if command -v promtool >/dev/null; then
-      promtool check rules dashboard-rules.yml > /dev/null || fail "dashboard PromQL: $(promtool check rules dashboard-rules.yml 2>&1)"
+    if [ -n "$PROMTOOL" ]; then
+      "$PROMTOOL" check rules dashboard-rules.yml > /dev/null || fail "dashboard PromQL: $("$PROMTOOL" check rules dashboard-rules.yml 2>&1)"
     fi
     pass "deploy/grafana/cuzk-dashboard.json: every query reads exported series (and parses as PromQL)"
   else

@@ -23,6 +23,18 @@ TEST(SdrLabels, LastLabel2KiBV1_1PorepId123) {
   EXPECT_EQ(labels.back(), test::from_limbs(0xabb3f38bb70defcf, 0x777a2e4d7769119f, 0x3448959d495490bc, 0x06021188c7a71cb5));
 }
 
+// The progress callback (`cuzk seal`'s lines) sees every layer end and changes no label; the published
+// KAT still holds with it.
+TEST(SdrLabels, ProgressCallbackReportsEachLayerEnd) {
+  const Graph g(64, test::filled(123), /*legacy_v1_0=*/false);
+  std::vector<std::pair<std::size_t, std::uint64_t>> calls;
+  const auto labels = generate_labels(g, build_parent_cache(g), test::filled(9), 11,
+                                      [&](std::size_t layer, std::uint64_t done) { calls.emplace_back(layer, done); });
+  EXPECT_EQ(labels.back(), test::from_limbs(0xabb3f38bb70defcf, 0x777a2e4d7769119f, 0x3448959d495490bc, 0x06021188c7a71cb5));
+  ASSERT_EQ(calls.size(), 11u);  // 64 nodes < kLabelProgressNodes: one report per layer, at its end
+  for (std::size_t l = 1; l <= 11; ++l) EXPECT_EQ(calls[l - 1], std::make_pair(l, std::uint64_t(64)));
+}
+
 TEST(SdrLabels, LabelHashAgreesWithGenerator) {
   const Graph g(64, test::filled(123), false);
   const Bytes32 rid = test::filled(9);

@@ -102,5 +102,46 @@ TEST(TestParamsWriter, ThreadCountDoesNotChangeTheKey) {
   EXPECT_TRUE(slurp(dir.file("1.params")) == slurp(dir.file("4.params")));
 }
 
+// Progress (`cuzk setup`'s lines): multiplier calls split into progress_points pieces give the same
+// bytes; the reports run "QAP at tau" (0, 0), then every section in order with a count that only
+// grows, to done == total == every point of the key.
+TEST(TestParamsWriter, ProgressPiecesKeepTheBytesAndCountEveryPoint) {
+  auto shape = test::random_shape(700, 4, 600, 5);
+  struct Report {
+    std::string stage;
+    std::size_t done, total;
+  };
+  std::vector<Report> reports;
+  bp::TestParamsOptions opt{.threads = 2, .multiplier = nullptr, .chunk = 256};
+  opt.progress = [&](const char* stage, std::size_t done, std::size_t total) { reports.push_back({stage, done, total}); };
+  opt.progress_points = 7;  // 256-point slices in pieces of 7, 7, ..., 4
+  expect_same_as_in_memory(shape, 12, opt);
+  ASSERT_GE(reports.size(), 3u);
+  EXPECT_EQ(reports[0].stage, "QAP at tau");
+  EXPECT_EQ(reports[0].total, 0u);
+  EXPECT_EQ(reports[1].stage, "vk");
+  const std::size_t total = reports.back().total;
+  EXPECT_EQ(reports.back().done, total);
+  EXPECT_EQ(reports.back().stage, "b_g2");
+  std::vector<std::string> order;
+  std::size_t pieces_h = 0;
+  for (std::size_t i = 1; i < reports.size(); ++i) {
+    EXPECT_EQ(reports[i].total, total);
+    if (i > 1) EXPECT_GT(reports[i].done, reports[i - 1].done);
+    if (order.empty() || order.back() != reports[i].stage) order.push_back(reports[i].stage);
+    if (reports[i].stage == "h") ++pieces_h;
+  }
+  EXPECT_EQ(order, (std::vector<std::string>{"vk", "h", "l", "a", "b_g1", "b_g2"}));
+  // h = 1023 points: slices of 256 (4 slices), each in ceil(256 / 7) = 37 pieces (the last 255: 37).
+  EXPECT_EQ(pieces_h, 4u * 37u);
+  // Every point of the key: vk (6 + ic) + h + l + a + b_g1 + b_g2, the report's section sizes.
+  bp::TestParamsReport rep;
+  TempDir dir;
+  ASSERT_TRUE(bp::write_test_params(shape, groth16::ToxicWaste::from_seed(12), dir.file("r.params"), "", {}, &rep).ok());
+  std::size_t points = 0;
+  for (const auto& sec : rep.sections) points += sec.points;
+  EXPECT_EQ(total, points);
+}
+
 }  // namespace
 }  // namespace cuzk::test_bp

@@ -25,7 +25,9 @@ int run_status(const Global& g) {
   if (!s) return usage_error(s.error());
   if (g.json) {
     json gpus = json::array(), srs = json::array(), queues = json::array(), workers = json::array();
-    for (auto& x : s->gpus) gpus.push_back({{"ordinal", x.ordinal}, {"name", x.name}, {"current_job_id", x.job_id}, {"current_proof_kind", x.kind}});
+    for (auto& x : s->gpus) gpus.push_back({{"ordinal", x.ordinal}, {"name", x.name}, {"vram_total_bytes", x.vram_total},
+                                          {"vram_free_bytes", x.vram_free}, {"current_job_id", x.job_id},
+                                          {"current_proof_kind", x.kind}});
     for (auto& x : s->srs) srs.push_back({{"circuit_id", x.id}, {"tier", x.tier}, {"tier_name", x.tier_name}, {"size_bytes", x.bytes}, {"ref_count", x.refs}});
     for (auto& x : s->queues) queues.push_back({{"proof_kind", x.kind}, {"pending", x.pending}, {"in_progress", x.in_progress}});
     for (auto& x : s->workers) workers.push_back({{"stage", x.stage}, {"worker_id", x.id}, {"device", x.device}, {"current_job_id", x.job_id}, {"busy_ms", x.busy_ms}, {"items_done", x.items_done}});

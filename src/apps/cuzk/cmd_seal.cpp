@@ -5,7 +5,8 @@
 //   DIR/c1.json    the C1 as Curio / lotus-bench's wrapper {"SectorNum","Phase1Out","SectorSize"}
 //                  (--c1-format json: the bare SealCommitPhase1Output JSON instead)
 // The C1 passes the vanilla checks (porep::check_c1) before it is written. --verbose prints one line
-// per sealing phase on stderr.
+// per sealing phase on stderr; without it a progress line (the phase done, or the labels' layer and
+// share of its nodes, elapsed s) comes every --progress S seconds at most (a 512 MiB seal takes minutes).
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -14,6 +15,7 @@
 
 #include "apps/cuzk/commands.hpp"
 #include "apps/cuzk/common.hpp"
+#include "apps/cuzk/progress.hpp"
 #include "filecoin/porep/c1_json.hpp"
 #include "filecoin/porep/config.hpp"
 #include "filecoin/testkit/fr32.hpp"
@@ -34,6 +36,7 @@ struct SealArgs {
   bool random = false, verbose = false;
   std::uint64_t rng_seed = 0, sector_id = 1;
   std::optional<std::uint64_t> miner_id;
+  double progress_s = 5;
 };
 
 const porep::PorepConfig& lookup_proof(const SealArgs& a) {
@@ -128,10 +131,16 @@ int run_seal(SealArgs a) {
     if (ec) return fail(cmd, a.out_dir + ": cannot create directory: " + ec.message());
 
     Stopwatch total;
-    auto progress = [&a](const testkit::PhaseTiming& t) {
+    ProgressLine line("seal", a.verbose ? 0 : a.progress_s);  // --verbose has a line per phase already
+    auto progress = [&a, &line](const testkit::PhaseTiming& t) {
       if (a.verbose) std::fprintf(stderr, "cuzk seal: %-14s %9.3f s\n", t.phase.c_str(), t.seconds);
+      line("%s done", t.phase.c_str());
     };
-    const testkit::SealedSector s = testkit::seal(cfg, in, progress);
+    auto layers = [&line, &cfg](std::size_t layer, std::uint64_t done) {
+      line("labels: layer %zu of %zu, %.0f%% of its %llu nodes", layer, std::size_t(cfg.layers),
+           100.0 * double(done) / double(cfg.nodes), static_cast<unsigned long long>(cfg.nodes));
+    };
+    const testkit::SealedSector s = testkit::seal(cfg, in, progress, layers);
     in.data = {};
     Stopwatch clock;
     const porep::C1Output c1 = testkit::commit_phase1(s, in.seed);
@@ -196,6 +205,7 @@ void register_seal(CLI::App& app, int& exit_code) {
   cmd->add_option("--out", a->out_dir, "output directory (sealed, comm.json, c1.json)")->required();
   cmd->add_option("--c1-format", a->c1_format, "c1.json form: curio (wrapper, default) or json (bare C1)");
   cmd->add_flag("-v,--verbose", a->verbose, "print the time of each sealing phase on stderr");
+  add_progress_option(cmd, a->progress_s);
   add_threads_option(cmd);
   cmd->callback([a, &exit_code] { exit_code = run_seal(*a); });
 }

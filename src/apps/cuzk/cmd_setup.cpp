@@ -12,13 +12,15 @@
 //                                                     poseidon-… (published for 32/64 GiB only)
 // The bellperson files are written section by section (formats/bellperson/test_params_writer.hpp), so
 // a 32 GiB PoRep key (~47 GB) never sits in memory. The fixed-base products run on the GPU when this
-// is a CUDA build and a device is present (--gpu auto), else on the CPU threads.
+// is a CUDA build and a device is present (--gpu auto), else on the CPU threads. A progress line
+// (share of the key's points multiplied, elapsed s) goes to stderr every --progress S seconds.
 #include <cstdio>
 #include <filesystem>
 
 #include "apps/cuzk/commands.hpp"
 #include "apps/cuzk/common.hpp"
 #include "apps/cuzk/multiplier.hpp"
+#include "apps/cuzk/progress.hpp"
 #include "formats/snarkjs_json.hpp"
 #include "formats/snarkjs_r1cs.hpp"
 #include "formats/snarkjs_zkey.hpp"
@@ -46,6 +48,28 @@ struct SetupArgs {
   bool poseidon = false;
   std::string gpu = "auto";
   std::optional<std::uint64_t> seed;
+  double progress_s = 5;
+};
+
+// The key writer's progress as lines: a stage while its count is unknown, then the share of the key's
+// points multiplied. On the CPU tables (~0.03-0.2 M points/s on 2 cores) the multiplier is called 2^17
+// points at a time so that a line can come every few seconds; a GPU keeps its whole slices.
+struct SetupProgress {
+  ProgressLine line;
+  // Empty with --progress 0: the writer then keeps its whole-slice calls.
+  std::function<void(const char*, std::size_t, std::size_t)> callback() {
+    if (!line.enabled()) return {};
+    return [this](const char* stage, std::size_t done, std::size_t total) {
+      if (total == 0) line("%s ...", stage);
+      else if (total < 1000000) line("%.0f%% of the key's points (section %s, %zu of %zu)", 100.0 * double(done) / double(total),
+                                     stage, done, total);
+      else line("%.0f%% of the key's points (section %s, %.2f of %.2f M)", 100.0 * double(done) / double(total),
+                stage, double(done) / 1e6, double(total) / 1e6);
+    };
+  }
+  static std::size_t points_per_call(const groth16::FixedBaseMultiplier& mul) {
+    return mul.name().rfind("cpu", 0) == 0 ? std::size_t(1) << 17 : 0;
+  }
 };
 
 const char* kTestOnlyBanner = "cuzk setup: TEST-ONLY parameters (toxic waste %s); never use them for real proofs\n";
@@ -92,6 +116,9 @@ int run_setup_registered(const SetupArgs& args) {
   filecoin::testkit::TestSetupOptions opt;
   opt.shape_cache = shape_cache_policy();
   opt.multiplier = mul->get();
+  SetupProgress progress{{"setup", args.progress_s}};
+  opt.progress = progress.callback();
+  opt.progress_points = SetupProgress::points_per_call(**mul);
   filecoin::params::ParamPaths paths;
   if (porep_config) {
     auto p = filecoin::testkit::write_porep_test_params(*porep_config, args.out_dir, toxic, &rep, opt);
@@ -149,6 +176,9 @@ int run_setup_update(const SetupArgs& args) {
   filecoin::testkit::TestSetupOptions opt;
   opt.shape_cache = shape_cache_policy();
   opt.multiplier = mul->get();
+  SetupProgress progress{{"setup", args.progress_s}};
+  opt.progress = progress.callback();
+  opt.progress_points = SetupProgress::points_per_call(**mul);
   auto source = [&](const std::string& cache, filecoin::ShapeCachePolicy policy) {
     return snap::load_or_record_update_shape(g, name, cache, policy);
   };
@@ -202,6 +232,9 @@ int run_setup(const SetupArgs& args) {
     std::string stem = (std::filesystem::path(args.out_dir) / std::filesystem::path(args.r1cs).stem()).string();
     formats::bellperson::TestParamsOptions opt;
     opt.multiplier = mul->get();
+    SetupProgress progress{{"setup", args.progress_s}};
+    opt.progress = progress.callback();
+    opt.progress_points = SetupProgress::points_per_call(**mul);
     formats::bellperson::TestParamsReport rep;
     auto st = formats::bellperson::write_test_params(shape, toxic, stem + ".params", stem + ".vk", opt, &rep);
     if (!st) return fail(cmd, args.r1cs + ": " + st.error());
@@ -238,6 +271,7 @@ void register_setup(CLI::App& app, int& exit_code) {
   sub->add_option("--seed", args->seed, "derive the toxic waste from this seed (reproducible, and public)");
   sub->add_option("--gpu", args->gpu, "fixed-base products on the GPU: auto (when present), on, off")
       ->check(CLI::IsMember({"auto", "on", "off"}));
+  add_progress_option(sub, args->progress_s);
   add_threads_option(sub);
   sub->callback([args, &exit_code] {
     try {

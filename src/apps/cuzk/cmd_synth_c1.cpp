@@ -5,11 +5,14 @@
 //   cuzk gen-c1 --registered-proof StackedDrg32GiBV1_1 --sector-id 1 --miner-id 1000 --out c1.json
 // --format curio (Curio / lotus-bench wrapper, default) | json (bare SealCommitPhase1Output) | bincode
 // (supraseal's commit-phase1-output). Ticket and seed default to values derived from --rng-seed.
+// A progress line (layers of labels, partitions of vanilla proofs, elapsed s) comes on stderr every
+// --progress S seconds at most (none with --quiet).
 #include <cstdio>
 #include <string>
 
 #include "apps/cuzk/commands.hpp"
 #include "apps/cuzk/common.hpp"
+#include "apps/cuzk/progress.hpp"
 #include "filecoin/porep/c1_bincode.hpp"
 #include "filecoin/porep/c1_json.hpp"
 #include "filecoin/porep/config.hpp"
@@ -28,6 +31,7 @@ struct GenC1Args {
   std::string proof = "StackedDrg32GiBV1_1", ticket, seed, out, format = "curio";
   std::uint64_t sector_id = 1, miner_id = 1000, rng_seed = 0;
   bool zero_data = false, no_check = false, quiet = false;
+  double progress_s = 5;
 };
 
 const porep::PorepConfig& lookup(const std::string& s) {
@@ -76,10 +80,15 @@ int run_gen_c1(const GenC1Args& a) {
                          "paths exist); use it to test and benchmark C2 only\n");
     Stopwatch clock;
     testkit::SyntheticC1Stats stats;
-    const porep::C1Output c1 = testkit::synthetic_c1(cfg, opt, &stats);
+    ProgressLine line("gen-c1", a.quiet ? 0 : a.progress_s);
+    auto progress = [&line](const char* stage, std::size_t done, std::size_t total) {
+      line("%s: %zu of %zu %s", stage, done, total, std::string_view(stage) == "labels" ? "layers" : "partitions");
+    };
+    const porep::C1Output c1 = testkit::synthetic_c1(cfg, opt, &stats, progress);
     const double gen_ms = clock.ms();
     double check_ms = 0;
     if (!a.no_check) {
+      line("vanilla check of %zu partitions", std::size_t(cfg.partitions));
       clock = {};
       if (auto st = filecoin::porep::check_c1(c1, cfg); !st)
         return fail(cmd, "internal error: the synthetic C1 fails the vanilla checks: " + st.error());
@@ -140,7 +149,8 @@ void register_gen_c1(CLI::App& app, int& exit_code) {
   cmd->add_option("--out", a->out, "output file")->required();
   cmd->add_option("--format", a->format, "curio (wrapper JSON, default), json (bare C1) or bincode");
   cmd->add_flag("--no-check", a->no_check, "skip the vanilla self-check before writing");
-  cmd->add_flag("-q,--quiet", a->quiet, "no statistics line");
+  cmd->add_flag("-q,--quiet", a->quiet, "no statistics or progress line");
+  add_progress_option(cmd, a->progress_s);
   add_threads_option(cmd);
   cmd->callback([a, &exit_code] { exit_code = run_gen_c1(*a); });
 }

@@ -12,7 +12,8 @@ using porep::kDrgDegree;
 using porep::kTotalParents;
 
 std::vector<Bytes32> generate_labels(const porep::Graph& g, std::span<const std::uint32_t> parent_cache,
-                                     const Bytes32& replica_id, std::size_t layers) {
+                                     const Bytes32& replica_id, std::size_t layers,
+                                     const LabelProgress& on_nodes) {
   const std::uint64_t n_nodes = g.nodes();
   if (!parent_cache.empty() && parent_cache.size() != n_nodes * kDegree)
     throw std::invalid_argument("generate_labels: parent cache size does not match the graph");
@@ -46,7 +47,9 @@ std::vector<Bytes32> generate_labels(const porep::Graph& g, std::span<const std:
       Bytes32 out = h.finish();
       trim_to_fr(out);
       cur[n] = out;
+      if (on_nodes && (n + 1) % kLabelProgressNodes == 0 && n + 1 < n_nodes) on_nodes(layer, n + 1);
     }
+    if (on_nodes) on_nodes(layer, n_nodes);
   }
   return labels;
 }

@@ -59,7 +59,8 @@ std::vector<std::uint8_t> random_unpadded_data(const porep::PorepConfig& config,
   return out;
 }
 
-SealedSector seal(const porep::PorepConfig& config, const SealInputs& in, const PhaseCallback& on_phase) {
+SealedSector seal(const porep::PorepConfig& config, const SealInputs& in, const PhaseCallback& on_phase,
+                  const LayerCallback& on_layer) {
   require_in_memory_sealable(config);
   const std::uint64_t raw_size = unpadded_size(config.sector_size);
   if (in.data.size() > raw_size)
@@ -93,7 +94,7 @@ SealedSector seal(const porep::PorepConfig& config, const SealInputs& in, const 
   {
     const std::vector<std::uint32_t> cache = build_parent_cache(graph);
     clock.lap("parent cache");
-    s.labels = generate_labels(graph, cache, s.replica_id, config.layers);
+    s.labels = generate_labels(graph, cache, s.replica_id, config.layers, on_layer);
     clock.lap("labels");
   }
 

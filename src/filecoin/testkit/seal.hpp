@@ -55,8 +55,13 @@ void require_in_memory_sealable(const porep::PorepConfig& config);
 // Called as each phase ends (e.g. for live progress); the same entries end up in SealedSector::timings.
 using PhaseCallback = std::function<void(const PhaseTiming&)>;
 
+// Called during the labels phase (optional, for live progress): (layer, nodes of that layer labelled
+// so far), every 2^18 nodes and at each layer's end; config.layers layers of config.nodes nodes.
+using LayerCallback = std::function<void(std::size_t layer, std::uint64_t nodes_done)>;
+
 // Throws std::invalid_argument for oversized data or a sector size the in-memory sealer refuses.
-SealedSector seal(const porep::PorepConfig& config, const SealInputs& inputs, const PhaseCallback& on_phase = {});
+SealedSector seal(const porep::PorepConfig& config, const SealInputs& inputs, const PhaseCallback& on_phase = {},
+                  const LayerCallback& on_layer = {});
 
 // Unpadded pseudo-random sector content from a 64-bit seed (ChaCha20 keystream), for tests and
 // `cuzk seal --random`.

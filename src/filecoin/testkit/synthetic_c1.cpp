@@ -105,7 +105,8 @@ bool synthetic_c1_supported(const porep::PorepConfig& cfg) {
   return cfg.variant == porep::PorepVariant::kV1 || cfg.variant == porep::PorepVariant::kV1_1;
 }
 
-porep::C1Output synthetic_c1(const porep::PorepConfig& cfg, const SyntheticC1Options& opt, SyntheticC1Stats* stats) {
+porep::C1Output synthetic_c1(const porep::PorepConfig& cfg, const SyntheticC1Options& opt, SyntheticC1Stats* stats,
+                             const SyntheticC1Progress& on_progress) {
   const auto t0 = std::chrono::steady_clock::now();
   if (!synthetic_c1_supported(cfg))
     throw std::invalid_argument("synthetic C1: " + cfg.name +
@@ -177,6 +178,7 @@ porep::C1Output synthetic_c1(const porep::PorepConfig& cfg, const SyntheticC1Opt
       const auto expanded = expand_parent_labels(own);
       columns.at(challenged[i])[l - 1] = label_hash(rid, std::uint32_t(l), challenged[i], expanded);
     }
+    if (on_progress) on_progress("labels", l, L);
   }
 
   // Tree C over the column hashes, tree R over label_L + data of the challenged nodes.
@@ -241,6 +243,7 @@ porep::C1Output synthetic_c1(const porep::PorepConfig& cfg, const SyntheticC1Opt
     std::vector<porep::ChallengeProof> proofs(cs.size());
     parallel_for(cs.size(), [&](std::size_t i) { proofs[i] = challenge_proof(cs[i]); }, 1);
     out.vanilla_proofs.push_back(std::move(proofs));
+    if (on_progress) on_progress("vanilla proofs", out.vanilla_proofs.size(), challenges.size());
   }
 
   if (stats) {

@@ -35,6 +35,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 
 #include "filecoin/porep/c1.hpp"
 #include "filecoin/porep/config.hpp"
@@ -65,8 +66,11 @@ bool synthetic_c1_supported(const porep::PorepConfig& cfg);
 
 // SYNTHETIC TEST DATA (see above). Deterministic in (cfg, opt). Throws std::invalid_argument for
 // synthetic-PoRep / non-interactive configurations.
+// on_progress (optional, for live progress): ("labels", layers done, cfg.layers) as the challenged
+// nodes' labels are computed, then ("vanilla proofs", partitions done, cfg.partitions).
+using SyntheticC1Progress = std::function<void(const char* stage, std::size_t done, std::size_t total)>;
 porep::C1Output synthetic_c1(const porep::PorepConfig& cfg, const SyntheticC1Options& opt,
-                             SyntheticC1Stats* stats = nullptr);
+                             SyntheticC1Stats* stats = nullptr, const SyntheticC1Progress& on_progress = {});
 
 // The (padded) data node n of that synthetic sector: block[n mod 2^k], or zero. With it a test can
 // seal the same data for real and compare comm_d / replica_id.

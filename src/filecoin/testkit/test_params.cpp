@@ -29,6 +29,7 @@ Result<params::ParamPaths> write_test_params(const params::ParamConfig& param_co
   std::filesystem::create_directories(dir, ec);
   if (ec) return Error{dir + ": cannot create directory: " + ec.message()};
   auto t0 = std::chrono::steady_clock::now();
+  if (options.progress) options.progress("circuit shape", 0, 0);
   // Cached beside the .params, where the daemon will look for it when it loads these keys.
   ShapeLoad shape_load = shape_source(shape_cache_path(paths.params), options.shape_cache);
   const groth16::R1csShape shape = std::move(shape_load.shape);
@@ -44,6 +45,8 @@ Result<params::ParamPaths> write_test_params(const params::ParamConfig& param_co
   opt.threads = options.threads;
   opt.multiplier = options.multiplier;
   if (options.chunk) opt.chunk = options.chunk;
+  opt.progress = options.progress;
+  opt.progress_points = options.progress_points;
   if (auto st = bp::write_test_params(shape, toxic, paths.params, paths.vk, opt, &rep.detail); !st)
     return Error{name + ": " + st.error()};
   t0 = std::chrono::steady_clock::now();

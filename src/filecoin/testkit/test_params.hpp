@@ -36,6 +36,10 @@ struct TestSetupOptions {
   groth16::FixedBaseMultiplier* multiplier = nullptr;  // nullptr: CPU (the app passes the GPU's when present)
   std::size_t chunk = 0;                                // points per slice; 0: the writer's default
   ShapeCachePolicy shape_cache = ShapeCachePolicy::kEnabled;  // "<params>.shape" beside the keys
+  // Optional progress (the app prints it): "circuit shape" (0, 0) before the shape is loaded or
+  // recorded, then the key writer's stages and points (formats::bellperson::TestParamsOptions).
+  std::function<void(const char* stage, std::size_t done, std::size_t total)> progress;
+  std::size_t progress_points = 0;  // points per multiplier call while progress is shown; 0: a slice
 };
 
 // The shape of the circuit, loaded from or recorded into the cache file given (filecoin::ShapeLoad).

@@ -90,8 +90,9 @@ void put_u32be(std::uint8_t* p, std::uint32_t v) {
 // One vector section: u32 count, then the points, formed / multiplied / written a slice at a time.
 class SectionWriter {
  public:
-  SectionWriter(TmpParamsFile& file, groth16::FixedBaseMultiplier& mul, std::size_t chunk, TestParamsReport& rep)
-      : file_(file), mul_(mul), chunk_(chunk), rep_(rep) {}
+  SectionWriter(TmpParamsFile& file, groth16::FixedBaseMultiplier& mul, std::size_t chunk, TestParamsReport& rep,
+                const TestParamsOptions& opt, std::size_t done, std::size_t total)
+      : file_(file), mul_(mul), chunk_(chunk), rep_(rep), opt_(opt), done_(done), total_(total) {}
 
   template <class Fill>
   Status write(const char* name, std::size_t count, bool g2, Fill&& fill) {
@@ -127,9 +128,16 @@ class SectionWriter {
       t0 = Clock::now();
       // The buffer written two slices ago is free: append_async waited for it before queueing the last.
       std::uint8_t* out = bufs_[cur_].data();
-      std::span<const math::Fr> ks(scalars_.data(), n);
-      if (g2) mul_.mul_g2_uncompressed(ks, out);
-      else mul_.mul_g1_uncompressed(ks, out);
+      // One multiplier call per slice, or per progress_points when progress is shown.
+      const std::size_t piece = opt_.progress && opt_.progress_points ? opt_.progress_points : n;
+      for (std::size_t p = 0; p < n; p += piece) {
+        const std::size_t m = std::min(piece, n - p);
+        std::span<const math::Fr> ks(scalars_.data() + p, m);
+        if (g2) mul_.mul_g2_uncompressed(ks, out + p * bytes);
+        else mul_.mul_g1_uncompressed(ks, out + p * bytes);
+        done_ += m;
+        if (opt_.progress) opt_.progress(name, done_, total_);
+      }
       sec.mul_s += seconds_since(t0);
       rep_.write_wait_s += file_.append_async(out, n * bytes);
       cur_ ^= 1;
@@ -143,6 +151,8 @@ class SectionWriter {
   groth16::FixedBaseMultiplier& mul_;
   std::size_t chunk_;
   TestParamsReport& rep_;
+  const TestParamsOptions& opt_;
+  std::size_t done_, total_;  // points multiplied / in all, every section (for opt_.progress)
   std::vector<math::Fr> scalars_;
   std::vector<std::uint8_t> bufs_[2];
   int cur_ = 0;
@@ -163,6 +173,7 @@ Status write_test_params(const groth16::R1csShape& shape, const groth16::ToxicWa
                          TestParamsReport* report) {
   const auto t_start = Clock::now();
   TestParamsReport rep;
+  if (options.progress) options.progress("QAP at tau", 0, 0);
   auto sc = groth16::SetupScalars::compute(shape, groth16::HBasis::kMonomialOverZ, toxic, options.threads);
   if (!sc) return Error{sc.error()};
   rep.lagrange_s = sc->timings().lagrange_s;
@@ -188,12 +199,16 @@ Status write_test_params(const groth16::R1csShape& shape, const groth16::ToxicWa
   auto head = encode_vk(vk);
   if (!head) return Error{params_path + ": " + head.error()};
   rep.sections.push_back({"vk", 6 + vk.ic.size(), 0, seconds_since(t0)});
+  const std::size_t vk_points = 6 + vk.ic.size();
+  const std::size_t total_points =
+      vk_points + sc->h_count() + sc->l_count() + sc->a_count() + 2 * sc->b_count();
+  if (options.progress) options.progress("vk", vk_points, total_points);
 
   TmpParamsFile file;
   if (auto st = file.open(params_path); !st) return st;
   rep.write_wait_s += file.append(head->data(), head->size());
   const std::size_t chunk = std::max<std::size_t>(1, options.chunk);
-  SectionWriter sw(file, *mul, chunk, rep);
+  SectionWriter sw(file, *mul, chunk, rep, options, vk_points, total_points);
   const groth16::SetupScalars& s = *sc;
   auto fail = [&](const Status& st) { return Error{params_path + ": " + st.error()}; };
   if (auto st = sw.write("h", s.h_count(), false, [&](std::size_t lo, std::size_t hi, math::Fr* out) {

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,14 @@ struct TestParamsOptions {
   // Points formed, multiplied and written at a time: several GPU batches (gpu::FixedBaseConfig::chunk),
   // so the GPU's two streams overlap within a slice.
   std::size_t chunk = std::size_t(1) << 23;
+  // Optional progress, for a caller that shows it (`cuzk setup`): called on the calling thread with
+  // the stage ("QAP at tau", then the sections vk, h, l, a, b_g1, b_g2) and the points multiplied so
+  // far / in all over every section (total 0 while the QAP runs: the counts are not known yet).
+  std::function<void(const char* stage, std::size_t done, std::size_t total)> progress;
+  // With `progress`: points per multiplier call at most (0: a whole slice), so that a slow
+  // multiplier (the CPU tables: ~0.1 M points/s on 2 cores) reports every few seconds. The bytes
+  // written do not depend on it.
+  std::size_t progress_points = 0;
 };
 
 struct TestParamsReport {
