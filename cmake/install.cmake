@@ -15,7 +15,7 @@ install(TARGETS cuzk cuzk-daemon cuzk-bench RUNTIME DESTINATION ${CMAKE_INSTALL_
 # The config and the unit depend on the prefix given at install time (cmake/install_unit.cmake).
 install(CODE "set(CUZK_SOURCE_DIR \"${PROJECT_SOURCE_DIR}\")" COMPONENT cuzk)
 install(SCRIPT ${PROJECT_SOURCE_DIR}/cmake/install_unit.cmake COMPONENT cuzk)
-install(FILES README.md docs/daemon.md docs/DESIGN.md deploy/cuzk.example.toml DESTINATION ${CMAKE_INSTALL_DOCDIR}
+install(FILES README.md docs/operator.md docs/daemon.md docs/DESIGN.md deploy/cuzk.example.toml DESTINATION ${CMAKE_INSTALL_DOCDIR}
         COMPONENT cuzk)
 foreach(dir grafana prometheus)
   if(EXISTS ${PROJECT_SOURCE_DIR}/deploy/${dir})

@@ -18,7 +18,8 @@ BUILD=${BUILD:-build}
 COUNT=${COUNT:-3}
 J=${J:-2}
 SECTORS=${SECTORS:-3}
-cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+source scripts/deps-env.sh
+cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="$(cuzk_cuda_archs)" >/dev/null
 cmake --build "$BUILD" --target cuzk cuzk-daemon cuzk-bench -j"$(nproc)"
 BIN=$PWD/$BUILD/src/apps
 CUZK=$BIN/cuzk/cuzk

@@ -11,7 +11,7 @@ NODE=$(cuzk_node)
 PATH="$(dirname "$NODE"):$PATH"
 export PATH
 BUILD=${BUILD:-build}
-cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="$(cuzk_cuda_archs)" >/dev/null
 cmake --build "$BUILD" --target cuzk -j"$(nproc)"
 CUZK="$PWD/$BUILD/src/apps/cuzk/cuzk"
 SNARKJS="$PWD/node_modules/.bin/snarkjs"

@@ -51,3 +51,19 @@ cuzk_promtool() {
   done
   return 1
 }
+
+# cuzk_cuda_archs: the CUDA architectures the scripts build (CMAKE_CUDA_ARCHITECTURES): $CUDA_ARCHS
+# when set; else this machine's GPUs (`native`) when nvidia-smi lists one; else 80-real, the oldest
+# architecture the fat build covers, compiled to check the CUDA code without a GPU. One architecture
+# compiles in ~1/7 of the time of CMake's default list (every card SPs run, cmake/install.cmake), so the
+# test command stays within CI's budget; packages and `cmake -S . -B build` keep the full list.
+cuzk_cuda_archs() {
+  if [ -n "${CUDA_ARCHS:-}" ]; then
+    printf '%s\n' "$CUDA_ARCHS"
+  elif command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU [0-9]'; then
+    printf 'native\n'
+  else
+    printf '80-real\n'
+  fi
+}
+

@@ -2,7 +2,8 @@
 # Runs every test on a fresh machine: installs the build dependencies and the test peers
 # (scripts/install-deps.sh --test-peers: Node >= 20.19 and promtool in .deps when the machine has
 # none), builds (CUDA code too when nvcc is present — compiled, not run, without a GPU), then runs
-# ctest with that node and promtool first in PATH and passed to CMake.
+# ctest with that node and promtool first in PATH and passed to CMake. CUDA is built for this machine's
+# GPU only, or sm_80 without one (cuzk_cuda_archs in scripts/deps-env.sh; CUDA_ARCHS overrides).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh --test-peers
@@ -12,6 +13,7 @@ PROMTOOL=$(cuzk_promtool)
 PATH="$(dirname "$NODE"):$(dirname "$PROMTOOL"):$PATH"
 export PATH
 BUILD=${BUILD:-build}
-cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DNODE_EXECUTABLE="$NODE" -DPROMTOOL_EXECUTABLE="$PROMTOOL"
+cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DNODE_EXECUTABLE="$NODE" -DPROMTOOL_EXECUTABLE="$PROMTOOL" \
+  -DCMAKE_CUDA_ARCHITECTURES="$(cuzk_cuda_archs)"
 cmake --build "$BUILD" -j"$(nproc)"
 ctest --test-dir "$BUILD" --output-on-failure -j"$(nproc)"

@@ -25,7 +25,8 @@ prefix)
   P=$WORK/prefix
   cmake --install "$BUILD" --prefix "$P" > install.log || fail "cmake --install: $(tail -3 install.log)"
   for f in bin/cuzk bin/cuzk-daemon bin/cuzk-bench etc/cuzk/cuzk.toml lib/systemd/system/cuzk.service \
-           share/doc/cuzk/daemon.md share/doc/cuzk/README.md share/doc/cuzk/cuzk.example.toml; do
+           share/doc/cuzk/operator.md share/doc/cuzk/daemon.md share/doc/cuzk/README.md share/doc/cuzk/cuzk.example.toml \
+           share/doc/cuzk/grafana/cuzk-dashboard.json share/doc/cuzk/prometheus/cuzk-alerts.yml; do
     [ -e "$P/$f" ] || fail "not installed: $f"
   done
   pass "installed: binaries, config, unit, docs"
@@ -41,8 +42,11 @@ prefix)
   grep -qx "ExecStart=$P/bin/cuzk --config $P/etc/cuzk/cuzk.toml" "$U" || fail "unit ExecStart: $(grep ExecStart "$U")"
   grep -qx 'Type=notify' "$U" || fail "unit is not Type=notify"
   grep -q '^PrivateTmp' "$U" && fail "unit has PrivateTmp (hides /var/tmp/filecoin-proof-parameters)"
-  doc=$(sed -n 's|^Documentation=file://||p' "$U")
-  [ -f "$doc" ] || fail "unit Documentation= names a file that is not installed: $doc"
+  docs=$(sed -n 's|^Documentation=||p' "$U")
+  [ -n "$docs" ] || fail "unit has no Documentation="
+  for doc in $docs; do
+    [ -f "${doc#file://}" ] || fail "unit Documentation= names a file that is not installed: $doc"
+  done
   stop=$(sed -n 's/^TimeoutStopSec=\([0-9]*\)min$/\1/p' "$U")
   drain=$(sed -n 's/^drain_timeout = "\([0-9]*\)m".*/\1/p' "$P/etc/cuzk/cuzk.toml")
   [ -n "$stop" ] && [ -n "$drain" ] && [ "$stop" -gt "$drain" ] || fail "TimeoutStopSec (${stop}min) does not cover drain_timeout (${drain}m)"
@@ -73,7 +77,8 @@ deb)
   dpkg-deb -f "$deb" Depends | grep -qi 'cuda' && fail "the .deb depends on a CUDA runtime package"
   dpkg-deb -x "$deb" root
   grep -qx 'ExecStart=/usr/bin/cuzk --config /etc/cuzk/cuzk.toml' root/usr/lib/systemd/system/cuzk.service || fail "deb unit ExecStart"
-  grep -qx 'Documentation=file:///usr/share/doc/cuzk/daemon.md' root/usr/lib/systemd/system/cuzk.service || fail "deb unit Documentation"
+  grep -qx 'Documentation=file:///usr/share/doc/cuzk/operator.md file:///usr/share/doc/cuzk/daemon.md' root/usr/lib/systemd/system/cuzk.service || fail "deb unit Documentation"
+  grep -qx './usr/share/doc/cuzk/operator.md' files.txt || fail "operator.md not in the .deb"
   root/usr/bin/cuzk --version | grep -q '^cuzk ' || fail "the packaged cuzk does not run"
   pass "$pkg: conffile, Depends from the binaries (no CUDA runtime package), unit for /usr/bin/cuzk, binary runs"
   ;;
