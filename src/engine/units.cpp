@@ -5,20 +5,11 @@
 #include <cstdio>
 #include <limits>
 
+#include "base/text.hpp"
+
 namespace cuzk::engine {
 namespace {
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
 
 // A non-negative decimal number with an optional fraction; returns the characters consumed (0 = none).
 std::size_t parse_number(std::string_view s, long double& out) {
@@ -49,13 +40,13 @@ std::size_t parse_number(std::string_view s, long double& out) {
 
 Result<std::uint64_t> parse_size(std::string_view text) {
   const std::string quoted = "\"" + std::string(text) + "\"";
-  std::string_view s = trim(text);
+  std::string_view s = trim_space(text);
   if (s.empty()) return Error{"empty size"};
   if (s.front() == '-') return Error{"size " + quoted + " is negative"};
   long double v = 0;
   std::size_t n = parse_number(s, v);
   if (n == 0) return Error{"size " + quoted + " does not start with a number"};
-  std::string unit = lower(trim(s.substr(n)));
+  std::string unit = ascii_lower(trim_space(s.substr(n)));
   long double mult = 0;
   if (unit.empty() || unit == "b") mult = 1;
   else if (unit == "kib" || unit == "k") mult = 1024.0L;
@@ -76,7 +67,7 @@ Result<std::uint64_t> parse_size(std::string_view text) {
 
 Result<std::chrono::milliseconds> parse_duration(std::string_view text) {
   const std::string quoted = "\"" + std::string(text) + "\"";
-  std::string_view s = trim(text);
+  std::string_view s = trim_space(text);
   if (s.empty()) return Error{"empty duration"};
   if (s.front() == '-') return Error{"duration " + quoted + " is negative"};
   long double total_ms = 0;
@@ -86,12 +77,12 @@ Result<std::chrono::milliseconds> parse_duration(std::string_view text) {
     std::size_t n = parse_number(s, v);
     if (n == 0) return Error{"duration " + quoted + ": expected a number at \"" + std::string(s) + "\""};
     s.remove_prefix(n);
-    s = trim(s);
+    s = trim_space(s);
     std::size_t u = 0;
     while (u < s.size() && std::isalpha(static_cast<unsigned char>(s[u]))) ++u;
-    std::string unit = lower(s.substr(0, u));
+    std::string unit = ascii_lower(s.substr(0, u));
     s.remove_prefix(u);
-    s = trim(s);
+    s = trim_space(s);
     long double mult;
     if (unit.empty()) {
       if (any || !s.empty()) return Error{"duration " + quoted + ": a number without a unit must stand alone"};

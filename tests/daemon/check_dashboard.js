@@ -10,14 +10,8 @@
 const fs = require('fs');
 
 const [dashFile, metricsFile, rulesOut] = process.argv.slice(2);
-let checks = 0;
-function ok(cond, name, detail) {
-  if (!cond) {
-    console.log(`not ok - ${name}${detail ? ': ' + detail : ''}`);
-    process.exit(1);
-  }
-  checks++;
-}
+const tap = require('./tap.js');
+const ok = (cond, name, detail) => tap.ok(cond, name, detail, true);  // one summary line at the end
 
 const dash = JSON.parse(fs.readFileSync(dashFile, 'utf8'));
 const exported = new Set();
@@ -58,5 +52,5 @@ for (const p of dash.panels) {
 const y = ['groups:', '  - name: cuzk-dashboard-queries', '    rules:'];
 rules.forEach((e, i) => y.push(`      - record: cuzk_dashboard:query_${i + 1}`, `        expr: ${JSON.stringify(e)}`));
 fs.writeFileSync(rulesOut, y.join('\n') + '\n');
-console.log(`ok - dashboard: ${dash.panels.length} panels, ${rules.length} queries, ${checks} checks; ` +
+console.log(`ok - dashboard: ${dash.panels.length} panels, ${rules.length} queries, ${tap.count()} checks; ` +
   `series read: ${[...used].sort().join(' ')}`);

@@ -15,15 +15,7 @@ const opts = { keepCase: true, longs: String, enums: String, defaults: true, one
 const health = grpc.loadPackageDefinition(loader.loadSync(path.join(__dirname, 'health.proto'), opts)).grpc.health.v1;
 const refl = grpc.loadPackageDefinition(loader.loadSync(path.join(__dirname, 'reflection.proto'), opts)).grpc.reflection.v1alpha;
 
-let checks = 0;
-function ok(cond, name, detail) {
-  if (!cond) {
-    console.log(`not ok - ${name}${detail ? ': ' + detail : ''}`);
-    process.exit(1);
-  }
-  checks++;
-  console.log(`ok - ${name}`);
-}
+const { ok, count } = require('./tap.js');
 
 function check(client, service) {
   return new Promise((resolve, reject) => {
@@ -77,7 +69,7 @@ async function main() {
     h.close();
     c.close();
   }
-  console.log(`# ${checks} checks passed`);
+  console.log(`# ${count()} checks passed`);
 }
 
 main().then(() => process.exit(0), (e) => {

@@ -37,15 +37,7 @@ function call(client, method, req, timeoutMs = 60000) {
     client[method](req, { deadline: Date.now() + timeoutMs }, (err, resp) => (err ? reject(err) : resolve(resp)));
   });
 }
-let checks = 0;
-function ok(cond, name, detail) {
-  if (!cond) {
-    console.log(`not ok - ${name}${detail ? ': ' + detail : ''}`);
-    process.exit(1);
-  }
-  checks++;
-  console.log(`ok - ${name}`);
-}
+const { ok, count } = require('./tap.js');
 async function expectGrpcError(p, code, name) {
   try {
     await p;
@@ -168,7 +160,7 @@ async function main() {
   ok(Number(st.total_proofs_failed) >= 7, 'GetStatus: failed counted', st.total_proofs_failed);
   const srs = st.loaded_srs.find((x) => x.circuit_id === 'mulchain');
   ok(srs && srs.tier === 'HOT' && Number(srs.size_bytes) > 0, 'GetStatus: mulchain resident (HOT, size known)', JSON.stringify(srs));
-  console.log(`# ${checks} checks passed`);
+  console.log(`# ${count()} checks passed`);
 }
 
 main().then(() => process.exit(0), (e) => {

@@ -50,23 +50,32 @@ void expect_same_as_in_memory(const R1csShape& shape, std::uint64_t seed, const 
   }
 }
 
+// Options without progress (designated initializers would leave `progress` to a warning).
+bp::TestParamsOptions options(std::size_t threads, groth16::FixedBaseMultiplier* multiplier, std::size_t chunk) {
+  bp::TestParamsOptions o;
+  o.threads = threads;
+  o.multiplier = multiplier;
+  o.chunk = chunk;
+  return o;
+}
+
 TEST(TestParamsWriter, SmallCircuitMatchesInMemoryKey) {
   auto c = small_circuit();
   expect_same_as_in_memory(c.shape, 11, {});
-  expect_same_as_in_memory(c.shape, 11, {.threads = 1, .multiplier = nullptr, .chunk = 1});
+  expect_same_as_in_memory(c.shape, 11, options(1, nullptr, 1));
 }
 
 TEST(TestParamsWriter, RandomShapeAnySliceSize) {
   auto shape = test::random_shape(700, 4, 600, 5);  // 704 rows: domain 1024, h = 1023
   for (std::size_t chunk : {std::size_t(1) << 22, std::size_t(7), std::size_t(256), std::size_t(1023)}) {
-    expect_same_as_in_memory(shape, 12, {.threads = 3, .multiplier = nullptr, .chunk = chunk});
+    expect_same_as_in_memory(shape, 12, options(3, nullptr, chunk));
   }
 }
 
 TEST(TestParamsWriter, ExplicitMultiplierAndReadBack) {
   auto shape = test::random_shape(300, 3, 250, 6);
   auto mul = groth16::make_cpu_fixed_base_multiplier(2);
-  expect_same_as_in_memory(shape, 13, {.threads = 2, .multiplier = mul.get(), .chunk = 64});
+  expect_same_as_in_memory(shape, 13, options(2, mul.get(), 64));
   // The file loads as a proving key for its shape.
   TempDir dir;
   ASSERT_TRUE(bp::write_test_params(shape, groth16::ToxicWaste::from_seed(13), dir.file("k.params"), "").ok());
@@ -97,8 +106,8 @@ TEST(TestParamsWriter, ThreadCountDoesNotChangeTheKey) {
   auto shape = test::random_shape(5000, 5, 4000, 8);
   TempDir dir;
   auto toxic = groth16::ToxicWaste::from_seed(21);
-  ASSERT_TRUE(bp::write_test_params(shape, toxic, dir.file("1.params"), "", {.threads = 1}).ok());
-  ASSERT_TRUE(bp::write_test_params(shape, toxic, dir.file("4.params"), "", {.threads = 4, .chunk = 999}).ok());
+  ASSERT_TRUE(bp::write_test_params(shape, toxic, dir.file("1.params"), "", options(1, nullptr, std::size_t(1) << 23)).ok());
+  ASSERT_TRUE(bp::write_test_params(shape, toxic, dir.file("4.params"), "", options(4, nullptr, 999)).ok());
   EXPECT_TRUE(slurp(dir.file("1.params")) == slurp(dir.file("4.params")));
 }
 
@@ -112,7 +121,7 @@ TEST(TestParamsWriter, ProgressPiecesKeepTheBytesAndCountEveryPoint) {
     std::size_t done, total;
   };
   std::vector<Report> reports;
-  bp::TestParamsOptions opt{.threads = 2, .multiplier = nullptr, .chunk = 256};
+  bp::TestParamsOptions opt = options(2, nullptr, 256);
   opt.progress = [&](const char* stage, std::size_t done, std::size_t total) { reports.push_back({stage, done, total}); };
   opt.progress_points = 7;  // 256-point slices in pieces of 7, 7, ..., 4
   expect_same_as_in_memory(shape, 12, opt);
@@ -127,7 +136,9 @@ TEST(TestParamsWriter, ProgressPiecesKeepTheBytesAndCountEveryPoint) {
   std::size_t pieces_h = 0;
   for (std::size_t i = 1; i < reports.size(); ++i) {
     EXPECT_EQ(reports[i].total, total);
-    if (i > 1) EXPECT_GT(reports[i].done, reports[i - 1].done);
+    if (i > 1) {
+      EXPECT_GT(reports[i].done, reports[i - 1].done);
+    }
     if (order.empty() || order.back() != reports[i].stage) order.push_back(reports[i].stage);
     if (reports[i].stage == "h") ++pieces_h;
   }

@@ -10,25 +10,16 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/sinks/stdout_sinks.h>
 
+#include "base/text.hpp"
+
 namespace cuzk::apps {
 namespace {
 
 using spdlog::level::level_enum;
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
 
 std::optional<level_enum> parse_level(std::string_view s) {
-  const std::string l = lower(trim(s));
+  const std::string l = ascii_lower(trim_space(s));
   if (l == "trace") return spdlog::level::trace;
   if (l == "debug") return spdlog::level::debug;
   if (l == "info") return spdlog::level::info;
@@ -74,7 +65,7 @@ Result<LogLevels> resolve_log_levels(const std::string& level, std::string_view 
   std::string_view rest = filter;
   while (!rest.empty()) {
     const std::size_t comma = rest.find(',');
-    const std::string_view d = trim(rest.substr(0, comma));
+    const std::string_view d = trim_space(rest.substr(0, comma));
     rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
     if (d.empty()) continue;
     if (d.find_first_of("[]{}") != std::string_view::npos)
@@ -91,11 +82,11 @@ Result<LogLevels> resolve_log_levels(const std::string& level, std::string_view 
       out.base = *l;
       continue;
     }
-    const std::string target(trim(d.substr(0, eq)));
+    const std::string target(trim_space(d.substr(0, eq)));
     auto l = parse_level(d.substr(eq + 1));
     if (!l)
       return Error{"log filter \"" + std::string(filter) + "\": directive \"" + std::string(d) +
-                   "\": level \"" + std::string(trim(d.substr(eq + 1))) +
+                   "\": level \"" + std::string(trim_space(d.substr(eq + 1))) +
                    "\" is not trace, debug, info, warn, error or off"};
     if (target.empty() || target.find(' ') != std::string::npos)
       return Error{"log filter \"" + std::string(filter) + "\": directive \"" + std::string(d) +
