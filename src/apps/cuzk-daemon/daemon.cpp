@@ -138,6 +138,7 @@ int run_daemon(int argc, char** argv, const std::string& prog) {
     }
   }
   const std::vector<std::uint32_t> usable = probe.usable();
+  const bool cfg_devices_was_empty = cfg->devices.empty();
   if (cfg->backend != "cpu" && !cfg->devices.empty()) {
     std::vector<std::uint32_t> kept;
     for (std::uint32_t d : cfg->devices) {
@@ -145,11 +146,14 @@ int run_daemon(int argc, char** argv, const std::string& prog) {
       if (!present || std::find(usable.begin(), usable.end(), d) != usable.end()) kept.push_back(d);
       else spdlog::warn("gpus.devices: GPU {} is left out: {}", d, probe.devices[d].problem);
     }
-    if (kept.empty() && !usable.empty()) kept = usable;  // none of the listed ones: every usable one
-    if (!kept.empty()) cfg->devices = kept;
+    cfg->devices = kept;
   }
-  if (probe.cuda_devices > 0 && usable.empty() && cfg->backend != "cpu") {
-    spdlog::warn("no usable CUDA device: proving on the CPU backend (backend.kind = \"{}\")", cfg->backend);
+  // None usable, or none of the listed ones (never another daemon's GPU instead): the CPU backend.
+  const bool none_listed = cfg->backend != "cpu" && probe.cuda_devices > 0 && !usable.empty() &&
+                           cfg->devices.empty() && !cfg_devices_was_empty;
+  if (cfg->backend != "cpu" && probe.cuda_devices > 0 && (usable.empty() || none_listed)) {
+    spdlog::warn("no usable CUDA device{}: proving on the CPU backend (backend.kind = \"{}\")",
+                 none_listed ? " among gpus.devices" : "", cfg->backend);
     cfg->backend = "cpu";
     cfg->devices.clear();
   }
