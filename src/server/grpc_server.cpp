@@ -4,7 +4,9 @@
 
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/grpcpp.h>
+#include <grpc/support/log.h>
 #include <grpcpp/health_check_service_interface.h>
+#include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include "cuzk/v1/proving.grpc.pb.h"
@@ -353,6 +355,17 @@ void GrpcServer::shutdown(std::chrono::milliseconds grace) {
   impl_->server->Shutdown(std::chrono::system_clock::now() + grace);
   impl_->server->Wait();
   for (const auto& f : impl_->socket_files) ::unlink(f.c_str());
+}
+
+void route_grpc_logs_to_spdlog() {
+  gpr_set_log_function([](gpr_log_func_args* a) {
+    auto log = spdlog::get("server");
+    if (!log) log = spdlog::default_logger();
+    const auto level = a->severity == GPR_LOG_SEVERITY_ERROR ? spdlog::level::err
+                       : a->severity == GPR_LOG_SEVERITY_INFO ? spdlog::level::info
+                                                                : spdlog::level::debug;
+    log->log(level, "grpc: {} ({}:{})", a->message ? a->message : "", a->file ? a->file : "?", a->line);
+  });
 }
 
 }  // namespace cuzk::server

@@ -46,4 +46,10 @@ class GrpcServer {
   std::unique_ptr<Impl> impl_;
 };
 
+// gRPC's own log lines (gpr_log: transport errors, bind failures) go through the "server" spdlog
+// logger from now on, so that they reach the operator's log in its format (one JSON object per line
+// with logging.format = "json") instead of gRPC's raw stderr lines. Process-wide; call once after the
+// logging set-up.
+void route_grpc_logs_to_spdlog();
+
 }  // namespace cuzk::server

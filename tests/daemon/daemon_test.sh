@@ -541,6 +541,7 @@ id = \"slow\"
 zkey = \"$slow/chain.zkey\"
 preload = true"
   sed -i 's/^level = "info"$/level = "warn"\nformat = "json"/' cuzk.toml
+  sed -i 's/^\[pipeline\]$/[pipeline]\ntimeline = true/' cuzk.toml  # TIMELINE lines become JSON lines too
   # A bad RUST_LOG level is one line and exit 2, before anything runs.
   set +e; RUST_LOG="info,cuzk_core=loud" "$DAEMON" --config cuzk.toml --check-config > out.txt 2> err.txt; rc=$?; set -e
   [ "$rc" = 2 ] && [ "$(wc -l < err.txt)" = 1 ] \
@@ -589,6 +590,7 @@ preload = true"
   L info srs '^loading proving key slow from .*/chain\.zkey \('
   L info srs '^loaded proving key slow in [0-9]+ ms \('
   L info daemon '^preloaded slow in [0-9]+ ms$'
+  L info daemon '^TIMELINE,[0-9]+,SYNTH_START,[^,]+,partition=0$'
   L info engine '^job ok-"1" accepted: generic-groth16, priority NORMAL, '
   L info engine '^job ok-"1" prepared: generic-groth16, 1 partition\(s\), key bits'
   L info engine '^job ok-"1" done: generic-groth16 in [0-9]+\.[0-9]{3} s, 1 partition\(s\), queue wait [0-9]+ ms'

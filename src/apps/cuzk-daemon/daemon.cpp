@@ -112,6 +112,7 @@ int run_daemon(int argc, char** argv, const std::string& prog) {
   if (prog == "cuzk") {
     spdlog::info("cuzk: running the proving daemon (the Rust cuzk's command line; `cuzk --help` lists the tool's subcommands)");
   }
+  server::route_grpc_logs_to_spdlog();
   if (missing) spdlog::warn("config file {} not found; using the defaults", config_path);
   else spdlog::info("config: {}", config_path);
   for (const auto& w : cfg->warnings) spdlog::warn("{}", w);
@@ -184,7 +185,12 @@ int run_daemon(int argc, char** argv, const std::string& prog) {
     if (k.has_proving_key) b->forget(k.pk, &k.shape);
   };
   if (cfg->timeline) {
-    opts->timeline_sink = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
+    // The Rust daemon's raw TIMELINE lines on stderr; with JSON logs, one JSON line each (msg = the line).
+    if (cfg->log_format == "json") {
+      opts->timeline_sink = [](const std::string& line) { spdlog::info("{}", line); };
+    } else {
+      opts->timeline_sink = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
+    }
   }
   const std::string urgent_line =
       !opts->urgent_priority
