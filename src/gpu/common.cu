@@ -82,6 +82,10 @@ std::vector<DeviceInfo> device_infos() {
                          : std::string("cannot run kernels: ") + cudaGetErrorString(e);
     }
     out.push_back(std::move(info));
+    // The probe made this device's primary context (hundreds of MiB of device memory); drop it, so
+    // that a device this process will not serve (another daemon's, or one left out) keeps nothing of
+    // ours. Called at start-up, before any backend exists, so no other user of the context is lost.
+    cudaDeviceReset();
   }
   if (had_prev) cudaSetDevice(prev);
   return out;

@@ -41,6 +41,8 @@ struct DeviceInfo {
   bool loadable = false;
   std::string problem;
 };
+// Call it before any backend or buffer exists: it resets each device afterwards (cudaDeviceReset), so
+// that the probe leaves no context, and no memory, on devices the process then does not use.
 std::vector<DeviceInfo> device_infos();
 // Free and total memory of one device now (0, 0 when it cannot be asked).
 void device_memory(std::uint32_t ordinal, std::uint64_t* free_bytes, std::uint64_t* total_bytes);
