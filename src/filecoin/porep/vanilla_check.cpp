@@ -1,8 +1,12 @@
 #include "filecoin/porep/vanilla_check.hpp"
 
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
 #include <string>
 #include <vector>
 
+#include "base/parallel.hpp"
 #include "circuit/merkle.hpp"
 #include "circuit/poseidon.hpp"
 #include "filecoin/porep/c1_values.hpp"
@@ -78,8 +82,11 @@ std::vector<Bytes32> expanded_parents(const porep::ChallengeProof& p, std::size_
 
 }  // namespace
 
-Status check_vanilla_partition(const porep::C1Output& c1, const porep::PorepConfig& config, const porep::Graph& graph,
-                               std::size_t partition) {
+namespace {
+
+// The checks of partition `partition`'s challenges [first, end) (end clamped to the partition's).
+Status check_challenges(const porep::C1Output& c1, const porep::PorepConfig& config, const porep::Graph& graph,
+                        std::size_t partition, std::size_t first, std::size_t end) {
   if (partition >= c1.vanilla_proofs.size()) return Error{"vanilla_proofs: no partition " + str(partition)};
   const auto& proofs = c1.vanilla_proofs[partition];
   const std::string base = "vanilla_proofs." + c1.vanilla_key + "[" + str(partition) + "]";
@@ -106,7 +113,7 @@ Status check_vanilla_partition(const porep::C1Output& c1, const porep::PorepConf
     return Error{"comm_r: is not Poseidon(comm_c, comm_r_last) of the vanilla proofs"};
 
   const auto challenges = porep::partition_challenges(config, c1.replica_id, c1.seed, c1.comm_r, partition);
-  for (std::size_t i = 0; i < proofs.size(); ++i) {
+  for (std::size_t i = first; i < std::min(end, proofs.size()); ++i) {
     const auto& p = proofs[i];
     const std::string at = base + "[" + str(i) + "]";
     const std::string cols = at + ".replica_column_proofs";
@@ -167,13 +174,41 @@ Status check_vanilla_partition(const porep::C1Output& c1, const porep::PorepConf
   return ok_status();
 }
 
+}  // namespace
+
+Status check_vanilla_partition(const porep::C1Output& c1, const porep::PorepConfig& config, const porep::Graph& graph,
+                               std::size_t partition) {
+  return check_challenges(c1, config, graph, partition, 0, SIZE_MAX);
+}
+
 Status check_vanilla_proofs(const porep::C1Output& c1, const porep::PorepConfig& config, const porep::Graph& graph) {
   if (c1.vanilla_proofs.size() != config.partitions)
     return Error{"vanilla_proofs: " + str(c1.vanilla_proofs.size()) + " partitions, " + config.name + " has " +
                  str(config.partitions)};
-  for (std::size_t k = 0; k < c1.vanilla_proofs.size(); ++k)
-    if (auto st = check_vanilla_partition(c1, config, graph, k); !st) return st;
-  return ok_status();
+  // Every challenge of every partition on its own (32 GiB: 180 of ~7 ms each, 1.3 s on one core),
+  // on all threads; the error reported is that of the first failing challenge in file order, as
+  // the serial loop would report it.
+  const std::size_t per = std::max<std::size_t>(config.challenges_per_partition, 1);
+  const std::size_t items = c1.vanilla_proofs.size() * per;
+  std::vector<Status> errors(items, ok_status());
+  std::atomic<std::size_t> first_bad{items};
+  parallel_for(
+      items,
+      [&](std::size_t item) {
+        if (item > first_bad.load(std::memory_order_relaxed)) return;  // an earlier one failed already
+        const std::size_t k = item / per, i = item % per;
+        // Each item also runs its partition's own checks (counts, roots; cheap), so a partition-wide
+        // error is the one its first item reports.
+        Status st = check_challenges(c1, config, graph, k, i, i + 1);
+        if (st) return;
+        errors[item] = std::move(st);
+        std::size_t cur = first_bad.load();
+        while (item < cur && !first_bad.compare_exchange_weak(cur, item)) {
+        }
+      },
+      1);
+  const std::size_t bad = first_bad.load();
+  return bad < items ? errors[bad] : ok_status();
 }
 
 }  // namespace cuzk::filecoin::porep
