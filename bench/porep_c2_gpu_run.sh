@@ -135,11 +135,15 @@ done
 grep -q '^READY' daemon.out || { echo "daemon not ready after 30 min" >&2; exit 1; }
 ready_s=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {print b - a}')
 printf '   READY after %.1f s (key + shape load, GPU upload)\n' "$ready_s"
+sleep 1  # one more sample
+# The load's peak: the daemon's highest RSS up to READY (samples every 0.5 s, in kB).
+load_peak=$(awk '{ if ($2 > r) r = $2 } END { printf "%.1f", r / 1048576 }' samples.txt)
+echo "   host RSS peak while loading: $load_peak GiB"
 grep -i 'preload\|backend\|gpu' daemon.log | head -8 | sed 's/^/   /' || true
 
-window_stats() {  # max RSS (GB) and max GPU memory (GiB) of the samples between two times
+window_stats() {  # max RSS (GiB) and max GPU memory (GiB) of the samples between two times
   awk -v a="$1" -v b="$2" '$1 >= a && $1 <= b { split($3, g, ","); if ($2 > r) r = $2; if (g[1] > m) m = g[1]; u += g[2]; n++ }
-    END { printf "%.1f %.1f %.0f", r / 1e6, m / 1024, n ? u / n : 0 }' samples.txt
+    END { printf "%.1f %.1f %.0f", r / 1048576, m / 1024, n ? u / n : 0 }' samples.txt
 }
 ROWS=()
 total_bad=0
@@ -191,9 +195,10 @@ echo "   daemon exit status $rc"
   echo
   echo "Steps:"
   sed 's/^/- /' steps.txt
-  printf -- '- daemon READY after %.1f s (key and shape loaded, both uploaded to the GPU)\n' "$ready_s"
+  printf -- '- daemon READY after %.1f s (key and shape loaded, both uploaded to the GPU); host RSS peak while loading %s GiB\n' \
+    "$ready_s" "$load_peak"
   echo
-  echo "| J | proofs | completed | failed | batch wall | s/proof | s/proof after the first | avg latency | synth/partition | device/partition | device busy | peak host RSS GB | peak GPU mem GiB | GPU util | verified |"
+  echo "| J | proofs | completed | failed | batch wall | s/proof | s/proof after the first | avg latency | synth/partition | device/partition | device busy | peak host RSS GiB | peak GPU mem GiB | GPU util | verified |"
   echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
   printf '%s\n' "${ROWS[@]}"
   echo

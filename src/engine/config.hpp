@@ -105,8 +105,8 @@ Result<std::string> resolve_backend(const std::string& kind, const BackendAvaila
 // Engine options from a config: resolves total_budget = "auto" (MemTotal - safety_margin), the
 // worker counts and the backend (resolve_backend; with "cuda", gpus.devices must name present
 // devices, and an empty gpus.devices means every usable device, as in the Rust daemon). `hardware_threads` is std::thread::hardware_concurrency() unless a test says otherwise.
-// backend_factory is left empty: the daemon sets it (it links the CUDA backend when built), and so
-// is lane_backend_factory (the GPU lane's; the CPU lane uses the engine's default CPU backend).
+// executor is left empty: the daemon sets it (apps::DeviceBackends, which links the CUDA backend when
+// built; its lane slots are CUDA backends with the GPU lane, CPU backends otherwise).
 // gpus.urgent_lane = "auto" resolves to "gpu" on the CUDA backend and "cpu" on the CPU backend.
 Result<EngineOptions> engine_options_from(const DaemonConfig& cfg, unsigned hardware_threads,
                                           const BackendAvailability& avail = {});

@@ -20,14 +20,18 @@ using pipeline::key_of;
 using pipeline::ms_between;
 using pipeline::TaskPtr;
 
-bool lane_key(const EngineOptions& o, std::string_view id, std::uint32_t domain_log2) {
-  if (o.lane_devices.empty() || !o.urgent_priority || domain_log2 > o.lane_max_domain_log2) return false;
-  for (const KindRow& row : o.kinds.rows()) {
-    if (row.default_priority < *o.urgent_priority) continue;
-    for (const auto& l : row.loaders)
-      if (l && l->parse(id)) return true;
-  }
-  return false;
+KeyPlacement key_placement(const EngineOptions& o, const Executor& executor, const LoadedKey& key) {
+  KeyPlacement p;
+  p.host_bases = false;
+  auto add = [&](BackendSlot slot) {
+    if (executor.uses_copies(slot)) p.copies.push_back(slot);
+    else p.host_bases = true;
+  };
+  for (std::uint32_t d : o.devices) add({d, false});
+  // Any urgent partition of a small enough key may take the lane (scheduler.hpp), whatever its kind.
+  if (o.urgent_priority && key.pk.domain_log2 <= o.lane_max_domain_log2)
+    for (std::uint32_t d : o.lane_devices) add({d, true});
+  return p;
 }
 
 // ------------------------------------------------------------------------------------ Engine
@@ -39,10 +43,16 @@ Engine::Engine(EngineOptions options) : options_(std::move(options)) {
   options_.workers_per_device = std::max<std::uint32_t>(1, options_.workers_per_device);
   options_.finalizer_threads = std::max<std::uint32_t>(1, options_.finalizer_threads);
   if (options_.partition_memory_factor <= 0) options_.partition_memory_factor = 1.0;
+  if (!options_.executor) options_.executor = make_cpu_executor();
+  if (options_.lane_devices.empty() || !options_.urgent_priority) options_.lane_devices.clear();
   budget_ = std::make_unique<MemoryBudget>(options_.memory_budget_bytes);
-  srs_ = std::make_unique<SrsManager>(*budget_, SrsManager::Options{options_.param_cache, options_.srs_min_idle,
-                                                                     options_.on_key_unloaded,
-                                                                     options_.kinds.loaders()});
+  SrsManager::Options so;
+  so.param_cache = options_.param_cache;
+  so.min_idle = options_.srs_min_idle;
+  so.executor = options_.executor;
+  so.placement = [o = &options_](const LoadedKey& k) { return key_placement(*o, *o->executor, k); };
+  so.loaders = options_.kinds.loaders();
+  srs_ = std::make_unique<SrsManager>(*budget_, std::move(so));
   impl_ = std::make_unique<Impl>(options_, *budget_, *srs_);
   Impl& im = *impl_;
 
@@ -52,9 +62,8 @@ Engine::Engine(EngineOptions options) : options_(std::move(options)) {
   const std::uint32_t backend_workers = std::uint32_t(options_.devices.size()) * options_.workers_per_device;
   im.backend_q.set_capacity(options_.backend_queue_depth ? options_.backend_queue_depth : 2 * backend_workers);
   im.final_q.set_capacity(backend_workers + options_.finalizer_threads);
-  if (options_.lane_devices.empty() || !options_.urgent_priority) options_.lane_devices.clear();
   if (!options_.lane_devices.empty() && options_.lane_name.empty())
-    options_.lane_name = options_.lane_backend_factory ? "custom" : "cpu";
+    options_.lane_name = options_.executor->uses_copies({options_.lane_devices[0], true}) ? "gpu" : "cpu";
   im.policy = UrgencyPolicy{options_.urgent_priority, !options_.lane_devices.empty(), options_.lane_max_domain_log2};
   im.free_slots = {options_.synthesis_workers, options_.urgent_priority ? options_.urgent_synthesis_workers : 0,
                    im.policy.lane ? options_.lane_synthesis_workers : 0};
@@ -274,7 +283,9 @@ StatusSnapshot Engine::status() const {
   Impl& im = *impl_;
   StatusSnapshot s;
   s.backend = options_.backend_name;
-  if (options_.device_memory_bytes) s.gpu_bytes = options_.device_memory_bytes();
+  s.gpu_bytes = options_.executor->workspace_bytes();
+  for (const SrsInfo& k : srs_->list())
+    for (const SrsCopyInfo& c : k.copies) s.gpu_bytes += c.device_bytes;
   s.budget_bytes = budget_->total();
   s.used_bytes = budget_->used();
   s.peak_bytes = budget_->peak();

@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "base/result.hpp"
+#include "engine/executor.hpp"
 #include "engine/job_kind.hpp"
 #include "engine/kind_registry.hpp"
 #include "engine/memory_budget.hpp"
@@ -88,38 +89,33 @@ struct EngineOptions {
   std::optional<std::uint64_t> urgent_memory_reserve;
   // The urgent lane: an urgent partition whose key's domain is at most 2^lane_max_domain_log2 runs
   // on a lane backend, beside the partition holding the device instead of after it. One lane worker
-  // per entry of lane_devices (empty: no lane), each with lane_backend_factory(device) (unset: the
-  // CPU backend), and lane_synthesis_workers more synthesis slots for such partitions (so a
+  // per entry of lane_devices (empty: no lane), each with the executor's backend for BackendSlot
+  // {device, lane = true}, and lane_synthesis_workers more synthesis slots for such partitions (so a
   // 2^27-row WindowPoSt synthesizing in the urgent slot does not hold them up).
   std::vector<std::uint32_t> lane_devices;
   std::uint32_t lane_max_domain_log2 = 22;
   std::uint32_t lane_synthesis_workers = 1;
-  std::function<std::unique_ptr<groth16::Backend>(std::uint32_t device)> lane_backend_factory;
   // A lane slower than an idle device (the CPU lane on a GPU machine) is used only while every
   // device is busy or has work queued.
   bool lane_only_when_devices_busy = false;
   std::string lane_name;  // "gpu" or "cpu", for status
 
-  std::string backend_name = "cpu";
-  // Called once per backend worker with its device; default: groth16::make_cpu_backend(). The
-  // daemon's CUDA factory hands every worker of a device a handle to one shared CudaBackend (one
-  // key upload per device; its start() serializes the workers).
-  std::function<std::unique_ptr<groth16::Backend>(std::uint32_t device)> backend_factory;
-  // Device memory the backends hold (keys, shapes, buffers), for status; unset: not reported.
-  std::function<std::uint64_t()> device_memory_bytes;
-  // Called when the SrsManager drops a loaded key (SrsManager::Options::on_unload): the daemon
-  // frees the backends' copies of it there.
-  std::function<void(const LoadedKey&)> on_key_unloaded;
+  std::string backend_name = "cpu";  // as configured, for status
+  // The backends every worker proves on and the uploads of keys into them (executor.hpp); unset:
+  // make_cpu_executor(). The daemon's CUDA executor hands every worker of a device a handle to one
+  // shared CudaBackend, and the SrsManager keeps each key's copy per device.
+  std::shared_ptr<Executor> executor;
   // r and s of every proof; default: groth16::ProofRandomness::random(). Tests inject fixed values.
   std::function<groth16::ProofRandomness()> randomness;
   // Receives "TIMELINE,<ms>,<EVENT>,<job>,<detail>" lines (the Rust daemon's format) when set.
   std::function<void(const std::string&)> timeline_sink;
 };
 
-// Whether the urgent lane proves with the key `id` (domain 2^domain_log2): a lane exists, a kind
-// whose loader serves `id` is urgent at its default priority, and the domain fits the lane. The
-// daemon preloads such keys onto the lanes' backends rather than the devices' main ones.
-bool lane_key(const EngineOptions& o, std::string_view id, std::uint32_t domain_log2);
+// Where the engine puts a key it loads: a copy on every slot whose backend proves from copies (the
+// devices' main backends; the lanes' too when the key's domain fits the lane, which may prove it),
+// and its decoded bases on the host when some slot that may prove it does not (the CPU backend, or
+// the CPU lane).
+KeyPlacement key_placement(const EngineOptions& o, const Executor& executor, const LoadedKey& key);
 
 class Job;  // opaque outside the engine
 

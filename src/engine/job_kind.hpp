@@ -59,11 +59,16 @@ struct PartitionMemory {
 struct SynthesizedPartition {
   const groth16::R1csShape* shape = nullptr;
   const groth16::ProvingKey* key = nullptr;
+  const KeyCopies* copies = nullptr;  // the backends' copies of the key (SrsLease::copies()), if any
   // dense: the full assignment w[0] = 1, inputs, aux
   std::variant<std::vector<math::Fr>, groth16::CompactAssignment> witness;
 
-  Result<groth16::PendingProof> start(groth16::Backend& backend) const {
-    return std::visit([&](const auto& w) { return backend.start(*shape, w, *key); }, witness);
+  // On the backend at `slot`: with that slot's copy of the key when it has one.
+  Result<groth16::PendingProof> start(groth16::Backend& backend, BackendSlot slot) const {
+    groth16::KeyCopy* copy = copies ? copies->find(slot) : nullptr;
+    return std::visit(
+        [&](const auto& w) { return copy ? backend.start(*shape, w, *key, *copy) : backend.start(*shape, w, *key); },
+        witness);
   }
 };
 
@@ -89,9 +94,9 @@ struct PrepareContext {
   CancelToken cancel;
   std::uint64_t srs_load_ms = 0;  // out: time spent getting the proving key
   bool allow_witness_paths = true;
-  // EngineOptions::backend_name: "cuda" keeps a, b, c, H and the MSM scalars in device memory, so
-  // partitions reserve only what the host holds (the witness and synthesis transients).
-  std::string backend = "cpu";
+  // The executor's (executor.hpp): kDevice keeps a, b, c, H and the MSM scalars in device memory,
+  // so partitions reserve only what the host holds (the witness and synthesis transients).
+  MemoryModel memory_model = MemoryModel::kHost;
 };
 
 class JobKind {

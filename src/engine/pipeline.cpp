@@ -151,7 +151,7 @@ void Engine::Impl::prepare_one(const std::shared_ptr<Job>& job) {
     if (const KindRow* row = opt.kinds.find(job->kind)) kind = row->kind;
   }
   if (!kind) return fail(job, opt.kinds.unknown_kind_message(job->kind));
-  PrepareContext ctx{srs, CancelToken(&job->stop), 0, opt.allow_witness_paths, opt.backend_name};
+  PrepareContext ctx{srs, CancelToken(&job->stop), 0, opt.allow_witness_paths, opt.executor->memory_model()};
   auto prepared = kind->prepare(std::move(req), ctx);
   if (!prepared) return fail(job, prepared.error());
   std::shared_ptr<PreparedJob> p(std::move(*prepared));
@@ -398,7 +398,7 @@ void Engine::Impl::prove(TaskPtr& t, groth16::Backend& backend, std::int32_t wor
         job->times[t->index].backend_locked = now();
       }
       timeline("GPU_START", job->id, wdetail);
-      r = job->stop.load() ? Result<groth16::PendingProof>(Error{"cancelled"}) : t->synth->start(backend);
+      r = job->stop.load() ? Result<groth16::PendingProof>(Error{"cancelled"}) : t->synth->start(backend, BackendSlot{device, claim == nullptr});
       {
         std::lock_guard<std::mutex> g(job->mu);  // stamped before the device is released
         job->times[t->index].backend_end = now();
@@ -440,8 +440,7 @@ void Engine::Impl::prove(TaskPtr& t, groth16::Backend& backend, std::int32_t wor
 }
 
 void Engine::Impl::backend_worker(std::size_t slot, std::uint32_t worker, std::uint32_t d, bool urgent_only) {
-  std::unique_ptr<groth16::Backend> backend =
-      opt.backend_factory ? opt.backend_factory(opt.devices[d]) : groth16::make_cpu_backend();
+  std::unique_ptr<groth16::Backend> backend = opt.executor->make(BackendSlot{opt.devices[d], false});
   DeviceClaim claim{*this, d};
   run_stage_worker(
       mu, stopping, backend_q,
@@ -455,8 +454,7 @@ void Engine::Impl::backend_worker(std::size_t slot, std::uint32_t worker, std::u
 }
 
 void Engine::Impl::lane_worker(std::size_t slot, std::uint32_t worker, std::uint32_t device) {
-  std::unique_ptr<groth16::Backend> backend =
-      opt.lane_backend_factory ? opt.lane_backend_factory(device) : groth16::make_cpu_backend();
+  std::unique_ptr<groth16::Backend> backend = opt.executor->make(BackendSlot{device, true});
   stage_worker(lane_q, slot, AcceptAll{}, [&](TaskPtr& t) { prove(t, *backend, std::int32_t(worker), device, nullptr); });
 }
 

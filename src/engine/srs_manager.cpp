@@ -23,6 +23,7 @@ struct SrsEntry {
   St st = St::kCold;
   std::uint64_t generation = 0;  // bumped on re-registration: a load started before is discarded
   std::shared_ptr<const LoadedKey> key;
+  std::shared_ptr<const KeyCopies> copies;  // with the pinned charges of streamed copies
   std::vector<Reservation> reservations;
   std::uint32_t refs = 0;
   Clock::time_point last_used = Clock::now();
@@ -54,7 +55,10 @@ const char* tier_name(SrsTier t) {
 // ---- SrsLease
 
 SrsLease::SrsLease(SrsLease&& o) noexcept
-    : state_(std::move(o.state_)), entry_(std::move(o.entry_)), key_(std::move(o.key_)) {}
+    : state_(std::move(o.state_)),
+      entry_(std::move(o.entry_)),
+      key_(std::move(o.key_)),
+      copies_(std::move(o.copies_)) {}
 
 SrsLease& SrsLease::operator=(SrsLease&& o) noexcept {
   if (this != &o) {
@@ -62,6 +66,7 @@ SrsLease& SrsLease::operator=(SrsLease&& o) noexcept {
     state_ = std::move(o.state_);
     entry_ = std::move(o.entry_);
     key_ = std::move(o.key_);
+    copies_ = std::move(o.copies_);
   }
   return *this;
 }
@@ -78,6 +83,7 @@ void SrsLease::release() {
   state_->cv.notify_all();
   state_.reset();
   entry_.reset();
+  copies_.reset();
   key_.reset();
 }
 
@@ -114,14 +120,13 @@ std::uint64_t load_estimate(const SrsEntry& e) {
   return size ? size + size + size / 4 + (1u << 20) : 0;
 }
 
-Result<std::shared_ptr<const LoadedKey>> load_key(const SrsEntry& e) {
+Result<std::shared_ptr<LoadedKey>> load_key(const SrsEntry& e) {
   if (e.loader) {
     auto key = e.loader->load(e.kid, e.path);
     if (!key) return Error{e.id + ": " + key.error()};
     (*key)->id = e.id;
     (*key)->path = e.path;
-    if ((*key)->bytes == 0) (*key)->bytes = key_bytes((*key)->pk, (*key)->shape);
-    return std::shared_ptr<const LoadedKey>(std::move(*key));
+    return std::move(*key);
   }
   auto key = std::make_shared<LoadedKey>();
   key->id = e.id;
@@ -136,8 +141,7 @@ Result<std::shared_ptr<const LoadedKey>> load_key(const SrsEntry& e) {
   key->domain_size = z->domain_size;
   key->pk = std::move(z->pk);
   key->shape = std::move(z->shape);
-  key->bytes = key_bytes(key->pk, key->shape);
-  return std::shared_ptr<const LoadedKey>(std::move(key));
+  return key;
 }
 
 }  // namespace
@@ -224,6 +228,7 @@ Status SrsManager::register_zkey(const std::string& id, const std::string& path,
   if (!std::filesystem::is_regular_file(path, ec)) return Error{"zkey file not found: " + path};
   std::vector<Reservation> dropped;
   std::shared_ptr<const LoadedKey> dropped_key;
+  std::shared_ptr<const KeyCopies> dropped_copies;
   {
     std::lock_guard<std::mutex> g(state_->mu);
     auto it = state_->entries.find(id);
@@ -244,6 +249,8 @@ Status SrsManager::register_zkey(const std::string& id, const std::string& path,
     e.reservations.clear();
     dropped_key = std::move(e.key);
     e.key.reset();
+    dropped_copies = std::move(e.copies);
+    e.copies.reset();
     e.st = SrsEntry::St::kCold;
     e.path = path;
     e.generation++;
@@ -251,12 +258,45 @@ Status SrsManager::register_zkey(const std::string& id, const std::string& path,
     if (replaced) *replaced = true;
   }
   log::srs()->info("circuit {} re-registered: {}{}", id, path, dropped_key ? " (its loaded key was dropped)" : "");
-  unloaded(dropped_key);
-  return ok_status();  // `dropped` returns the memory as it goes out of scope, outside the lock
+  dropped_copies.reset();  // the copies first, outside the lock; `dropped` then returns the memory
+  return ok_status();
 }
 
-void SrsManager::unloaded(const std::shared_ptr<const LoadedKey>& key) const {
-  if (key && options_.on_unload) options_.on_unload(*key);
+Result<std::shared_ptr<const KeyCopies>> SrsManager::place(std::shared_ptr<LoadedKey> key, Reservation& load) {
+  auto copies = std::make_shared<KeyCopies>();
+  const KeyPlacement where = key->has_proving_key && options_.placement ? options_.placement(*key) : KeyPlacement{};
+  if (key->has_proving_key && where.host_bases && !key->pk.holds_bases()) {
+    const auto t0 = Clock::now();
+    if (auto st = key->pk.load_bases(); !st) return Error{key->id + ": " + st.error()};
+    log::srs()->debug("proving key {}: bases decoded in {} ms", key->id,
+                      std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count());
+  }
+  if (key->bytes == 0) key->bytes = key_bytes(key->pk, key->shape);
+  // The load's peak is over: keep what the key holds, so that the copies' pinned charges find room.
+  if (key->bytes < load.bytes()) load.release(load.bytes() - key->bytes);
+  copies->key = key;
+  if (where.copies.empty() || !options_.executor) return std::shared_ptr<const KeyCopies>(std::move(copies));
+  const groth16::R1csShape* shape = key->shape.num_constraints() ? &key->shape : nullptr;
+  // A streamed copy's pinned memory is the key's memory too: charged to the same budget, held by
+  // the copy (and so by this entry) until it is dropped.
+  groth16::HostCharge charge = [this](std::uint64_t bytes) { return budget_.charge(bytes, MemoryBudget::kSrs); };
+  for (const BackendSlot& slot : where.copies) {
+    const auto t0 = Clock::now();
+    auto c = options_.executor->upload(slot, key->pk, shape, charge);
+    if (!c) {
+      return Error{"proving key " + key->id + ": copy for " + (slot.lane ? "the lane of " : "") + "device " +
+                   std::to_string(slot.device) + ": " + c.error()};
+    }
+    if (!*c) continue;  // that backend proves from host memory after all
+    log::srs()->info("proving key {}{} on device {}{}: {} in {} ms ({} device, {} pinned host memory){}{}", key->id,
+                     shape ? " and its shape" : "", slot.device, slot.lane ? " (urgent lane)" : "",
+                     (*c)->streamed() ? "streamed" : "resident",
+                     std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count(),
+                     format_bytes((*c)->device_bytes()), format_bytes((*c)->host_bytes()),
+                     (*c)->summary().empty() ? "" : ": ", (*c)->summary());
+    copies->items.emplace_back(slot, std::move(*c));
+  }
+  return std::shared_ptr<const KeyCopies>(std::move(copies));
 }
 
 Result<SrsLease> SrsManager::acquire(const std::string& id, const std::function<bool()>& cancelled,
@@ -275,7 +315,7 @@ Result<SrsLease> SrsManager::acquire(const std::string& id, const std::function<
       e->refs++;
       e->last_used = Clock::now();
       if (load_ms) *load_ms = elapsed_ms();
-      return SrsLease(state_, e, e->key);
+      return SrsLease(state_, e, e->key, e->copies);
     }
     if (cancelled && cancelled()) return Error{"cancelled while waiting for proving key " + id};
     if (e->st == SrsEntry::St::kLoading) {
@@ -298,6 +338,7 @@ Result<SrsLease> SrsManager::acquire(const std::string& id, const std::function<
     std::string err;
     std::vector<Reservation> held;
     std::shared_ptr<const LoadedKey> key;
+    std::shared_ptr<const KeyCopies> copies;
     const std::uint64_t estimate = load_estimate(snapshot_for_load);
     if (estimate != 0) {
       log::srs()->info("loading proving key {} from {} ({} file, up to {} while loading)", id, snapshot_for_load.path,
@@ -311,10 +352,12 @@ Result<SrsLease> SrsManager::acquire(const std::string& id, const std::function<
         err = "cannot load proving key " + id + ": " + res.error();
       } else {
         auto loaded = load_key(snapshot_for_load);
-        if (!loaded) {
-          err = loaded.error();
+        auto placed = loaded ? place(*loaded, *res) : Result<std::shared_ptr<const KeyCopies>>(Error{loaded.error()});
+        if (!placed) {
+          err = placed.error();
         } else {
           key = *loaded;
+          copies = std::move(*placed);
           // Keep exactly what the key occupies; charge any excess over the estimate too.
           if (key->bytes <= res->bytes()) {
             res->release(res->bytes() - key->bytes);
@@ -330,6 +373,7 @@ Result<SrsLease> SrsManager::acquire(const std::string& id, const std::function<
     if (e->generation != gen) {
       // Re-registered while loading: discard and start over with the new file.
       lk.unlock();
+      copies.reset();
       held.clear();
       key.reset();
       lk.lock();
@@ -340,6 +384,7 @@ Result<SrsLease> SrsManager::acquire(const std::string& id, const std::function<
       e->last_error = err;
       state_->cv.notify_all();
       lk.unlock();
+      copies.reset();
       held.clear();
       if (cancelled && cancelled()) log::srs()->info("loading proving key {} stopped: {}", id, err);
       else log::srs()->error("loading proving key {} failed after {} ms: {}", id, elapsed_ms(), err);
@@ -347,6 +392,7 @@ Result<SrsLease> SrsManager::acquire(const std::string& id, const std::function<
     }
     e->st = SrsEntry::St::kLoaded;
     e->key = key;
+    e->copies = std::move(copies);
     e->reservations = std::move(held);
     e->load_ms = elapsed_ms();
     {
@@ -359,7 +405,7 @@ Result<SrsLease> SrsManager::acquire(const std::string& id, const std::function<
     e->last_used = Clock::now();
     state_->cv.notify_all();
     if (load_ms) *load_ms = elapsed_ms();
-    return SrsLease(state_, e, e->key);
+    return SrsLease(state_, e, e->key, e->copies);
   }
 }
 
@@ -381,6 +427,7 @@ Result<SrsManager::PreloadOutcome> SrsManager::preload(const std::string& id) {
 Result<SrsManager::EvictOutcome> SrsManager::evict(const std::string& id) {
   std::vector<Reservation> dropped;
   std::shared_ptr<const LoadedKey> key;
+  std::shared_ptr<const KeyCopies> copies;
   EvictOutcome out;
   {
     std::lock_guard<std::mutex> g(state_->mu);
@@ -397,20 +444,25 @@ Result<SrsManager::EvictOutcome> SrsManager::evict(const std::string& id) {
     }
     out.was_loaded = true;
     for (auto& r : e.reservations) out.freed_bytes += r.bytes();
+    if (e.copies)
+      for (const auto& [_, c] : e.copies->items) out.freed_bytes += c->host_bytes();
     dropped = std::move(e.reservations);
     e.reservations.clear();
     key = std::move(e.key);
     e.key.reset();
+    copies = std::move(e.copies);
+    e.copies.reset();
     e.st = SrsEntry::St::kCold;
   }
   log::srs()->info("evicted proving key {} on request ({} freed)", id, format_bytes(out.freed_bytes));
-  unloaded(key);
+  copies.reset();  // device and pinned copies first, outside the lock
   return out;
 }
 
 std::uint64_t SrsManager::evict_idle(std::uint64_t needed) {
   std::vector<Reservation> dropped;
   std::vector<std::shared_ptr<const LoadedKey>> keys;
+  std::vector<std::shared_ptr<const KeyCopies>> copies;
   struct Evicted {
     std::string id;
     std::uint64_t bytes, idle_s;
@@ -434,6 +486,10 @@ std::uint64_t SrsManager::evict_idle(std::uint64_t needed) {
         bytes += r.bytes();
         dropped.push_back(std::move(r));
       }
+      if (e->copies)
+        for (const auto& [_, c] : e->copies->items) bytes += c->host_bytes();  // its pinned charges
+      copies.push_back(std::move(e->copies));
+      e->copies.reset();
       freed += bytes;
       evicted.push_back({e->id, bytes, std::uint64_t(std::chrono::duration_cast<std::chrono::seconds>(now - e->last_used).count())});
       e->reservations.clear();
@@ -445,7 +501,7 @@ std::uint64_t SrsManager::evict_idle(std::uint64_t needed) {
   for (const auto& v : evicted)
     log::srs()->info("evicted idle proving key {} ({} freed, idle {} s) to make room for {}", v.id,
                      format_bytes(v.bytes), v.idle_s, format_bytes(needed));
-  for (const auto& k : keys) unloaded(k);
+  copies.clear();   // device and pinned copies (and their charges) first, outside the lock
   dropped.clear();  // returns the memory (and wakes budget waiters) outside the lock
   return freed;
 }
@@ -463,8 +519,16 @@ std::vector<SrsInfo> SrsManager::list() const {
     i.load_ms = e->load_ms;
     i.last_error = e->last_error;
     if (e->st == SrsEntry::St::kLoaded) {
-      i.tier = e->key->has_proving_key ? SrsTier::kHost : SrsTier::kMapped;
+      i.tier = e->key->has_proving_key && e->key->pk.holds_bases() ? SrsTier::kHost : SrsTier::kMapped;
       for (auto& r : e->reservations) i.bytes += r.bytes();
+      if (e->copies) {
+        for (const auto& [slot, c] : e->copies->items) {
+          const SrsTier t = c->streamed() ? SrsTier::kPinned : SrsTier::kDevice;
+          i.copies.push_back({slot, t, c->device_bytes(), c->host_bytes()});
+          i.bytes += c->host_bytes();
+          if (t < i.tier) i.tier = t;
+        }
+      }
       i.idle_ms = e->refs ? 0 : std::uint64_t(std::chrono::duration_cast<std::chrono::milliseconds>(now - e->last_used).count());
     }
     out.push_back(std::move(i));
@@ -475,8 +539,11 @@ std::vector<SrsInfo> SrsManager::list() const {
 std::uint64_t SrsManager::loaded_bytes() const {
   std::lock_guard<std::mutex> g(state_->mu);
   std::uint64_t b = 0;
-  for (auto& [_, e] : state_->entries)
+  for (auto& [_, e] : state_->entries) {
     for (auto& r : e->reservations) b += r.bytes();
+    if (e->copies)
+      for (const auto& [_, c] : e->copies->items) b += c->host_bytes();
+  }
   return b;
 }
 

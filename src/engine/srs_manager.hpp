@@ -3,15 +3,20 @@
 // ("<family>-<size>"; key_loader.hpp, registered with the kinds) — and are loaded once, on
 // first use or by preload(), into the best tier the build offers:
 //
-//   device  GPU memory                    (CUDA backend; not in a CPU-only build)
-//   pinned  page-locked host memory       (CUDA backend)
-//   host    decoded in ordinary memory    (a .zkey, or a loader that decodes its key and shape)
-//   mapped  the file mmap'd, not decoded  (a loader that only maps its file)
+//   device  a copy in GPU memory                (a backend that proves from copies: CUDA)
+//   pinned  a copy in page-locked host memory, streamed to the GPU at each proof
+//   host    decoded in ordinary memory          (what the CPU backend proves from)
+//   mapped  the file mmap'd, not decoded        (its bases read from the file when a copy is made)
 //   cold    registered, nothing loaded
 //
-// Every loaded key holds a reservation in the MemoryBudget for its size, is reference counted by the
-// jobs using it (SrsLease), and can be evicted when no job holds it: explicitly (evict()), or by the
-// budget's evictor, least recently used first, once idle for `min_idle`. A load runs without the
+// One owner: an entry holds the key, the copies the executor's backends prove from (one per slot,
+// executor.hpp) and every budget reservation behind them (the key's, and a streamed copy's pinned
+// memory), and drops them together. Which slots get a copy and whether the host keeps the decoded
+// bases is the engine's placement rule (KeyPlacement): a key only GPUs prove keeps no decoded host
+// copy of its bases (a 32 GiB PoRep key: 45 GB) — they are read from the mapped file, piece by
+// piece, when a copy is made. Every loaded key is reference counted by the jobs using it (SrsLease),
+// and can be evicted when no job holds it: explicitly (evict()), or by the budget's evictor, least
+// recently used first, once idle for `min_idle`. A load runs without the
 // manager's lock held (cuzk-behaviour.md 8.1 #9): other keys stay usable, and concurrent users of the
 // key being loaded wait for that one load. This file names no proof family: what an id means is its
 // loader's.
@@ -31,6 +36,7 @@
 #include <vector>
 
 #include "base/result.hpp"
+#include "engine/executor.hpp"
 #include "engine/key_loader.hpp"
 #include "engine/memory_budget.hpp"
 #include "groth16/keys.hpp"
@@ -41,16 +47,42 @@ namespace cuzk::engine {
 enum class SrsTier : std::uint8_t { kDevice, kPinned, kHost, kMapped, kCold };
 const char* tier_name(SrsTier t);  // "device", "pinned", "host", "mapped", "cold"
 
+// One backend copy of a loaded key, for status.
+struct SrsCopyInfo {
+  BackendSlot slot;
+  SrsTier tier = SrsTier::kDevice;  // kDevice (resident) or kPinned (streamed)
+  std::uint64_t device_bytes = 0, host_bytes = 0;
+};
+
 struct SrsInfo {
   std::string id;
   std::string path;
-  SrsTier tier = SrsTier::kCold;
+  SrsTier tier = SrsTier::kCold;  // the highest tier a copy or the key is in
+  std::vector<SrsCopyInfo> copies;
   std::uint64_t bytes = 0;
   std::uint32_t refs = 0;
   std::uint64_t idle_ms = 0;
   std::uint64_t load_ms = 0;
   bool loading = false;
   std::string last_error;
+};
+
+// The backends' copies of one loaded key, one per slot. The key they were made from lives as long.
+struct KeyCopies {
+  std::shared_ptr<const LoadedKey> key;
+  std::vector<std::pair<BackendSlot, std::shared_ptr<groth16::KeyCopy>>> items;
+  groth16::KeyCopy* find(BackendSlot slot) const {
+    for (const auto& [s, c] : items)
+      if (s == slot) return c.get();
+    return nullptr;
+  }
+  ~KeyCopies() { items.clear(); }  // before the key
+};
+
+// Where a key goes when it is loaded (decided by the engine from its executor and lanes).
+struct KeyPlacement {
+  bool host_bases = true;          // some backend proves it from host memory: decode its bases
+  std::vector<BackendSlot> copies;  // the slots that prove from a copy of their own
 };
 
 class SrsManager;
@@ -71,16 +103,19 @@ class SrsLease {
   const LoadedKey& key() const { return *key_; }
   const LoadedKey* operator->() const { return key_.get(); }
   explicit operator bool() const { return key_ != nullptr; }
+  // The backends' copies of the key (valid while the lease is held; empty without copies).
+  const KeyCopies& copies() const { return *copies_; }
 
  private:
   friend class SrsManager;
   SrsLease(std::shared_ptr<detail::SrsState> st, std::shared_ptr<detail::SrsEntry> entry,
-           std::shared_ptr<const LoadedKey> key)
-      : state_(std::move(st)), entry_(std::move(entry)), key_(std::move(key)) {}
+           std::shared_ptr<const LoadedKey> key, std::shared_ptr<const KeyCopies> copies)
+      : state_(std::move(st)), entry_(std::move(entry)), key_(std::move(key)), copies_(std::move(copies)) {}
   void release();
   std::shared_ptr<detail::SrsState> state_;
   std::shared_ptr<detail::SrsEntry> entry_;
   std::shared_ptr<const LoadedKey> key_;
+  std::shared_ptr<const KeyCopies> copies_;
 };
 
 class SrsManager {
@@ -88,10 +123,10 @@ class SrsManager {
   struct Options {
     std::string param_cache;  // directory of the Filecoin .params files
     std::chrono::milliseconds min_idle{std::chrono::minutes(5)};  // before the evictor may drop a key
-    // Called for every loaded key the manager drops (evicted, or replaced by a re-registration),
-    // after its lock is released and while the key is still alive, so that a backend can free what
-    // it keeps for that key (a GPU copy, a pinned host copy and its budget charge).
-    std::function<void(const LoadedKey&)> on_unload;
+    // Makes the copies of KeyPlacement::copies (unset: no copies are made).
+    std::shared_ptr<Executor> executor;
+    // Where a freshly loaded key goes (unset: host bases, no copies).
+    std::function<KeyPlacement(const LoadedKey&)> placement;
     // The families of keys served by id (KindRegistry::loaders()).
     std::vector<std::shared_ptr<const KeyLoader>> loaders;
   };
@@ -141,7 +176,9 @@ class SrsManager {
   Result<std::shared_ptr<detail::SrsEntry>> find_or_create(const std::string& id);  // state lock held
   // The loader serving `id` and its parsed form, if any.
   std::optional<std::pair<const KeyLoader*, KeyId>> served(std::string_view id) const;
-  void unloaded(const std::shared_ptr<const LoadedKey>& key) const;  // state lock not held
+  // After a loader's load: the placement's host bases and copies (no lock held).
+  // `load` is the load's reservation, trimmed here to what the key holds.
+  Result<std::shared_ptr<const KeyCopies>> place(std::shared_ptr<LoadedKey> key, Reservation& load);
 
   MemoryBudget& budget_;
   Options options_;

@@ -81,7 +81,7 @@ struct StatusSnapshot {
   std::uint64_t budget_bytes = 0, used_bytes = 0, peak_bytes = 0, srs_bytes = 0, partition_bytes = 0;
   std::uint32_t budget_waiters = 0;
   std::uint64_t rss_bytes = 0, peak_rss_bytes = 0;
-  std::uint64_t gpu_bytes = 0;  // EngineOptions::device_memory_bytes (0 when not reported)
+  std::uint64_t gpu_bytes = 0;  // the keys' device copies + the backends' proof buffers (Executor)
   // pipeline
   std::uint32_t jobs_queued = 0, jobs_preparing = 0, jobs_running = 0;
   std::uint32_t sched_depth = 0, synth_queue = 0, backend_queue = 0, finalize_queue = 0;

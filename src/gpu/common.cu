@@ -1,11 +1,14 @@
 // Device queries, DeviceBuffer, and the device-side generators used by tests and benchmarks.
 #include <cstddef>
 #include <cstring>
+#include <functional>
+#include <span>
 #include <vector>
 
 #include "base/parallel.hpp"
 #include "gpu/cuda_util.cuh"
 #include "gpu/gpu.hpp"
+#include "gpu/groth16_device.cuh"
 
 namespace cuzk::gpu {
 
@@ -290,6 +293,46 @@ void upload_host_bases_t(AffineT<DF>* d_out, const math::Affine<C>* host, std::s
   CUZK_CUDA(cudaDeviceSynchronize());
 }
 
+// Pieces filled on the host into one of two pinned buffers; each is copied and converted on a stream
+// of its own while the next one is filled (the fill, a .params decode, is the slow part: ~11 GB/s on
+// 16 cores against ~50 GB/s for the bus).
+template <class DF, class C>
+Status upload_bases_by_piece_t(AffineT<DF>* d_out, std::size_t n, std::size_t piece,
+                               const std::function<Status(std::size_t, std::span<math::Affine<C>>)>& fill) {
+  using HA = math::Affine<C>;
+  if (n == 0) return ok_status();
+  piece = std::min(std::max<std::size_t>(piece, 1), n);
+  struct Lane {
+    PinnedHostBuffer host;
+    DeviceBuffer dev;
+    cudaStream_t s = nullptr;
+    ~Lane() {
+      if (s) {
+        cudaStreamSynchronize(s);
+        cudaStreamDestroy(s);
+      }
+    }
+  } lanes[2];
+  for (auto& l : lanes) {
+    l.host = PinnedHostBuffer(piece * sizeof(HA));
+    l.dev = DeviceBuffer(piece * sizeof(HA));
+    CUZK_CUDA(cudaStreamCreateWithFlags(&l.s, cudaStreamNonBlocking));
+  }
+  std::size_t k = 0;
+  for (std::size_t off = 0; off < n; off += piece, ++k) {
+    Lane& l = lanes[k & 1];
+    const std::size_t m = std::min(piece, n - off);
+    CUZK_CUDA(cudaStreamSynchronize(l.s));  // its previous piece is on the device
+    if (auto st = fill(off, std::span<HA>(static_cast<HA*>(l.host.get()), m)); !st) return st;
+    CUZK_CUDA(cudaMemcpyAsync(l.dev.get(), l.host.get(), m * sizeof(HA), cudaMemcpyHostToDevice, l.s));
+    convert_host_affine_kernel<DF><<<grid_for(m, 256), 256, 0, l.s>>>(d_out + off, static_cast<const u32*>(l.dev.get()),
+                                                                     m, sizeof(HA) / 4);
+    CUZK_CUDA_LAUNCH();
+  }
+  for (auto& l : lanes) CUZK_CUDA(cudaStreamSynchronize(l.s));
+  return ok_status();
+}
+
 template <class F>
 void gen_seq_t(void* d_bases, std::size_t n, AffineT<F> g, void* stream) {
   if (n == 0) return;
@@ -357,6 +400,12 @@ void upload_host_bases(G1Affine* d_out, const math::G1Affine* host, std::size_t 
 }
 void upload_host_bases(G2Affine* d_out, const math::G2Affine* host, std::size_t n) {
   upload_host_bases_t<Fp2, math::G2Curve>(d_out, host, n);
+}
+Status upload_bases_by_piece(G1Affine* d_out, std::size_t n, std::size_t piece, const G1PieceFill& fill) {
+  return upload_bases_by_piece_t<Fp, math::G1Curve>(d_out, n, piece, fill);
+}
+Status upload_bases_by_piece(G2Affine* d_out, std::size_t n, std::size_t piece, const G2PieceFill& fill) {
+  return upload_bases_by_piece_t<Fp2, math::G2Curve>(d_out, n, piece, fill);
 }
 
 }  // namespace cuzk::gpu

@@ -12,6 +12,8 @@
 namespace cuzk::gpu {
 namespace {
 
+using groth16::Query;
+
 // hi[k] = c * h^(k 2^14), lo[j] = h^j (j < min(count, 2^14)): h^j = hi[j >> 14] * lo[j & mask].
 void power_tables(std::size_t count, const HostFr& h, std::vector<HostFr>& hi, std::vector<HostFr>& lo) {
   const std::size_t nlo = std::min<std::size_t>(std::max<std::size_t>(count, 1), std::size_t(1) << kPowLoBits);
@@ -62,12 +64,68 @@ void bitrev_h_host(void* bases, std::size_t count, int log_m) {
   });
 }
 
-// A streamed query from host points: converted into pinned memory in the device layout.
+// Bases per piece of an upload: 2^21 G1 bases are 218 MB decoded (two pieces in flight).
+constexpr std::size_t kUploadPiece = std::size_t(1) << 21;
+
+// The bases of one query of `key`, piece by piece: from its vectors when it holds them, else decoded
+// from its source (ProvingKey::source), which gives the file's pages back after each piece.
+template <class HA>
+Status read_piece(const groth16::ProvingKey& key, Query q, std::size_t first, std::span<HA> out) {
+  constexpr bool kG2 = std::is_same_v<HA, math::G2Affine>;
+  if (key.holds_bases()) {
+    const HA* held;
+    if constexpr (kG2) {
+      held = key.b_g2.data();
+    } else {
+      held = q == Query::kH ? key.h.data() : q == Query::kL ? key.l.data() : q == Query::kA ? key.a.data() : key.b_g1.data();
+    }
+    std::memcpy(out.data(), held + first, out.size() * sizeof(HA));
+    return ok_status();
+  }
+  if constexpr (kG2) {
+    return key.source->read_b_g2(first, out);
+  } else {
+    return key.source->read(q, first, out);
+  }
+}
+
+// A resident query: its device bases, filled piece by piece.
 template <class C>
-void stream_from_host(QueryBases<C>& q, std::span<const math::Affine<C>> pts) {
-  using Aff = std::conditional_t<std::is_same_v<C, math::G1Curve>, G1Affine, G2Affine>;
-  q.host = PinnedHostBuffer(pts.size() * sizeof(Aff));
-  if (!pts.empty()) host_bases_to_device_layout(q.host.get(), pts.data(), pts.size());
+Status upload_query(QueryBases<C>& qb, const groth16::ProvingKey& key, Query q) {
+  using HA = math::Affine<C>;
+  const std::size_t n = key.query_size(q);
+  qb.dev = std::make_unique<Msm<C>>(n);
+  using DA = std::conditional_t<std::is_same_v<C, math::G1Curve>, G1Affine, G2Affine>;
+  return upload_bases_by_piece(static_cast<DA*>(qb.dev->device_bases()), n, kUploadPiece,
+                               [&](std::size_t first, std::span<HA> out) { return read_piece(key, q, first, out); });
+}
+
+// A streamed query: its pinned copy in the device layout, filled piece by piece (held bases are
+// converted in place; a source's pieces pass through one decoded piece of ordinary memory).
+template <class C>
+Status stream_query(QueryBases<C>& qb, const groth16::ProvingKey& key, Query q) {
+  using HA = math::Affine<C>;
+  using DA = std::conditional_t<std::is_same_v<C, math::G1Curve>, G1Affine, G2Affine>;
+  const std::size_t n = key.query_size(q);
+  qb.host = PinnedHostBuffer(std::max<std::size_t>(n, 1) * sizeof(DA));
+  auto* out = static_cast<DA*>(qb.host.get());
+  std::vector<HA> piece(key.holds_bases() ? 0 : std::min(n, kUploadPiece));
+  for (std::size_t first = 0; first < n; first += kUploadPiece) {
+    const std::size_t m = std::min(kUploadPiece, n - first);
+    if (key.holds_bases()) {
+      const HA* held;
+      if constexpr (std::is_same_v<C, math::G2Curve>) {
+        held = key.b_g2.data();
+      } else {
+        held = q == Query::kH ? key.h.data() : q == Query::kL ? key.l.data() : q == Query::kA ? key.a.data() : key.b_g1.data();
+      }
+      host_bases_to_device_layout(out + first, held + first, m);
+      continue;
+    }
+    if (auto st = read_piece(key, q, first, std::span<HA>(piece.data(), m)); !st) return st;
+    host_bases_to_device_layout(out + first, piece.data(), m);
+  }
+  return ok_status();
 }
 
 // A streamed query from bases made on the device (synthetic keys): made in a temporary device
@@ -148,6 +206,8 @@ bool GpuKey::drop_h_copies() {
   return true;
 }
 bool GpuKey::streamed() const { return impl_->streamed(); }
+double GpuKey::upload_ms() const { return impl_->upload_ms; }
+double GpuKey::h_copies_ms() const { return impl_->h_copies_ms; }
 std::size_t GpuKey::host_bytes() const { return impl_->host_bytes; }
 void GpuKey::release_workspace() {
   for (auto* q : {&impl_->a, &impl_->b1, &impl_->l, &impl_->h})
@@ -161,12 +221,14 @@ void GpuKey::release_workspace() {
 }
 
 std::size_t GpuKey::streamed_host_bytes(const groth16::ProvingKey& key) {
-  return (key.a.size() + key.b_g1.size() + key.l.size() + key.h.size()) * sizeof(G1Affine) +
-         key.b_g2.size() * sizeof(G2Affine);
+  return (key.query_size(Query::kA) + key.query_size(Query::kBG1) + key.query_size(Query::kL) +
+          key.query_size(Query::kH)) *
+             sizeof(G1Affine) +
+         key.query_size(Query::kBG2) * sizeof(G2Affine);
 }
 
 std::size_t GpuKey::resident_bytes(const groth16::ProvingKey& key) {
-  return streamed_host_bytes(key) + (key.a.size() + key.b_g1.size()) * sizeof(u32);  // bases + query maps
+  return streamed_host_bytes(key) + (key.query_size(Query::kA) + key.query_size(Query::kBG1)) * sizeof(u32);  // bases + maps
 }
 
 namespace {
@@ -191,10 +253,10 @@ Result<std::unique_ptr<GpuKey>> GpuKey::upload(const groth16::ProvingKey& key, c
     d.num_inputs = key.num_inputs;
     d.num_aux = key.num_aux;
     d.log_m = key.domain_log2;
-    d.a_n = key.a.size();
-    d.b_n = key.b_g1.size();
-    d.l_n = key.l.size();
-    d.h_n = key.h.size();
+    d.a_n = key.query_size(Query::kA);
+    d.b_n = key.query_size(Query::kBG1);
+    d.l_n = key.query_size(Query::kL);
+    d.h_n = key.query_size(Query::kH);
     std::vector<u32> amap, bmap;
     amap.reserve(d.a_n);
     bmap.reserve(d.b_n);
@@ -210,21 +272,25 @@ Result<std::unique_ptr<GpuKey>> GpuKey::upload(const groth16::ProvingKey& key, c
     const bool bitrev_h = d.basis == HBasis::kMonomialOverZ && d.h_n > 1;
     if (opt.streamed) {
       d.make_rings(opt.chunk_bases);  // device memory first: a ring that does not fit fails fast
-      stream_from_host(d.h, std::span<const math::G1Affine>(key.h));
-      stream_from_host(d.l, std::span<const math::G1Affine>(key.l));
-      stream_from_host(d.a, std::span<const math::G1Affine>(key.a));
-      stream_from_host(d.b1, std::span<const math::G1Affine>(key.b_g1));
-      stream_from_host(d.b2, std::span<const math::G2Affine>(key.b_g2));
+      const double t0 = now_ms();
+      for (auto [qb, q] : {std::pair{&d.h, Query::kH}, {&d.l, Query::kL}, {&d.a, Query::kA}, {&d.b1, Query::kBG1}})
+        if (auto st = stream_query(*qb, key, q); !st) return Error{st.error()};
+      if (auto st = stream_query(d.b2, key, Query::kBG2); !st) return Error{st.error()};
       if (bitrev_h) bitrev_h_host(d.h.host.get(), d.h_n, int(d.log_m));
+      d.upload_ms = now_ms() - t0;
     } else {
-      d.h.dev = std::make_unique<MsmG1>(std::span<const math::G1Affine>(key.h));
-      d.l.dev = std::make_unique<MsmG1>(std::span<const math::G1Affine>(key.l));
-      d.a.dev = std::make_unique<MsmG1>(std::span<const math::G1Affine>(key.a));
-      d.b1.dev = std::make_unique<MsmG1>(std::span<const math::G1Affine>(key.b_g1));
-      d.b2.dev = std::make_unique<MsmG2>(std::span<const math::G2Affine>(key.b_g2));
+      const double t0 = now_ms();
+      for (auto [qb, q] : {std::pair{&d.h, Query::kH}, {&d.l, Query::kL}, {&d.a, Query::kA}, {&d.b1, Query::kBG1}})
+        if (auto st = upload_query(*qb, key, q); !st) return Error{st.error()};
+      if (auto st = upload_query(d.b2, key, Query::kBG2); !st) return Error{st.error()};
       // the H scalars come out of the last NTT in bit-reversed order: store the bases the same way
       if (bitrev_h) bitrev_h_device(d.h.dev->device_bases(), d.h_n, int(d.log_m));
+      CUZK_CUDA(cudaDeviceSynchronize());
+      const double t1 = now_ms();
       d.add_h_copies(opt.h_copies);
+      CUZK_CUDA(cudaDeviceSynchronize());
+      d.upload_ms = t1 - t0;
+      d.h_copies_ms = now_ms() - t1;
     }
     d.finish_setup();
     CUZK_CUDA(cudaDeviceSynchronize());

@@ -25,11 +25,11 @@
 //   buffers) while the witness queries stream: H is compute-bound, they are bus-bound. The sums are
 //   the same group elements, so the proof is the same byte for byte.
 //
-// Device caches: CudaBackend keeps the last used keys and shapes resident (GpuKey / GpuShape), keyed
-// by the host object's address plus a fingerprint (sizes, data pointers, sampled points), so a second
-// proof with the same key uploads nothing. Do not modify a cached ProvingKey / R1csShape in place
-// (or call evict_all() after doing so). forget() drops one key when its owner unloads it; a streamed
-// key's pinned copy is charged through CudaBackendOptions::charge_host_bytes while it is cached.
+// Key copies: CudaBackend::upload() makes the device's copy of a key and its shape (groth16::KeyCopy:
+// resident, or streamed from pinned host memory, decided by KeyResidency and the free memory) from the
+// key's vectors or, for a key held without its bases, from its source in pieces (no host copy of the
+// decoded bases is made). Its owner keeps it (the daemon's SrsManager) and passes it back to start();
+// the backend holds no key of its own. start() without a copy uploads one for that proof alone.
 //
 // Errors (no device, out of GPU memory, any CUDA failure) come back as Result errors. An out-of-memory
 // during an MSM first releases the MSM workspaces and retries once.
@@ -37,7 +37,7 @@
 // Files: groth16_device.cuh (GpuKey::Impl, GpuShape::Impl, shared helpers), gpu_key.cu (key upload,
 // H copies, chunk rings), gpu_shape.cu (shape upload), groth16_prover.cu (GpuProver: the steps above)
 // with rows_eval.cuh (2), h_quotient.cuh (3) and witness_split.cuh (1 compact, 4 split), and
-// cuda_backend.cu (CudaBackend's caches). Tuning: GpuTuning (gpu/tuning.hpp), data passed in.
+// cuda_backend.cu (CudaBackend and its key copies). Tuning: GpuTuning (gpu/tuning.hpp), data passed in.
 #pragma once
 
 #include <cstddef>
@@ -145,6 +145,8 @@ class GpuKey {
   bool drop_h_copies();
   bool streamed() const;
   std::size_t host_bytes() const;    // streamed: the pinned copy of the bases; else 0
+  double upload_ms() const;          // upload(): the bases read, converted and copied
+  double h_copies_ms() const;        // upload(): the H copies computed
   void release_workspace();          // the MSM workspaces held by this key's Msm objects
 
   struct Impl;
@@ -231,9 +233,10 @@ class GpuProver {
   std::unique_ptr<Impl> impl_;
 };
 
-// Whether CudaBackend keeps a key's bases in device memory or streams them from pinned host memory.
-// kAuto: resident while it fits (max_resident_key_bytes, and the device's memory: an out-of-memory
-// while uploading, or while proving with a resident key, switches that key to streamed).
+// Whether CudaBackend::upload keeps a key's bases in device memory or streams them from pinned host
+// memory. kAuto: resident while the bases, the shape and a proof's workspace fit in the free device
+// memory (and under max_resident_key_bytes); an out-of-memory while uploading, or while proving with
+// a resident key, switches that copy to streamed (with a note).
 enum class KeyResidency { kAuto, kResident, kStreamed };
 
 struct CudaBackendOptions {
@@ -244,51 +247,47 @@ struct CudaBackendOptions {
   std::size_t max_resident_key_bytes = 0;  // kAuto: keys needing more device bytes are streamed; 0: no limit
   std::size_t stream_chunk_bases = 0;      // streamed keys: GpuKeyOptions::chunk_bases
   int h_copies = 0;                        // resident keys: GpuKeyOptions::h_copies
-  std::size_t max_cached_keys = 1;    // least recently used keys beyond this are freed
   StreamRank stream_rank = StreamRank::kAlone;  // beside an urgent lane, or the lane itself
-  std::size_t max_cached_shapes = 2;
-  // Called before a streamed key's pinned host copy (GpuKey::streamed_host_bytes) is made; the token
-  // it returns is held until the key leaves the cache (the daemon charges its memory budget here), so
-  // it may be released on any thread that calls this backend, at the latest when it is destroyed.
-  // An error fails that upload, and the proof, with the message. Unset: nothing is charged.
-  std::function<Result<std::shared_ptr<void>>(std::size_t bytes)> charge_host_bytes;
+  // Receives one line whenever a copy takes a smaller form than asked (streamed instead of
+  // resident, H copies dropped) so that the operator's log says why a proof got slower.
+  std::function<void(const std::string&)> on_note;
 };
 
 struct CudaBackendStats {
-  std::size_t key_uploads = 0, shape_uploads = 0;  // uploads since construction
+  std::size_t key_uploads = 0, shape_uploads = 0;  // copies made since construction
   std::size_t key_bytes_uploaded = 0, shape_bytes_uploaded = 0;
-  std::size_t resident_keys = 0, resident_shapes = 0;  // cached on this device (streamed keys included)
-  std::size_t streamed_keys = 0;      // cached keys whose bases are streamed from pinned host memory
-  std::size_t key_host_bytes = 0;     // their pinned host bytes
   std::size_t proofs = 0;
-  std::size_t device_bytes = 0;  // resident keys + shapes + the prover's buffers (excl. MSM workspaces)
+  std::size_t device_bytes = 0;  // the prover's buffers (the copies count their own)
 };
 
-// groth16::Backend on the GPU with device caches. start() serializes concurrent callers, so several
-// engine workers can share one instance per device (the daemon does: one key upload per device).
+// groth16::Backend on the GPU. Calls are serialized, so several engine workers can share one
+// instance per device (the daemon does); every copy it makes is the caller's.
 class CudaBackend final : public groth16::Backend {
  public:
   explicit CudaBackend(CudaBackendOptions opt = {});
   ~CudaBackend() override;
   std::string name() const override { return "cuda"; }
+  Result<std::shared_ptr<groth16::KeyCopy>> upload(const groth16::ProvingKey& key, const groth16::R1csShape* shape,
+                                                   const groth16::HostCharge& charge) override;
   Result<groth16::PendingProof> start(const groth16::R1csShape& shape, std::span<const math::Fr> w,
-                                      const groth16::ProvingKey& key) override;
+                                      const groth16::ProvingKey& key, groth16::KeyCopy& copy) override;
   // The compact witness goes to the device as it is (GpuProver::start's compact overload).
   Result<groth16::PendingProof> start(const groth16::R1csShape& shape, const groth16::CompactAssignment& w,
+                                      const groth16::ProvingKey& key, groth16::KeyCopy& copy) override;
+  // Without a copy: one is made for this proof and dropped after it.
+  Result<groth16::PendingProof> start(const groth16::R1csShape& shape, std::span<const math::Fr> w,
                                       const groth16::ProvingKey& key) override;
-  // Uploads the key, and the circuit's shape when given, now (so that the first proof does not pay
-  // for them: a 32 GiB PoRep partition's shape is 7.3 GB).
-  Status preload(const groth16::ProvingKey& key, const groth16::R1csShape* shape = nullptr);
-  void evict_all();
-  // Drops what the cache holds for this key (and shape): the device copy, or the pinned copy and
-  // its charge. The daemon calls it when the SrsManager unloads the key. May be called from inside
-  // a charge_host_bytes callback of this backend.
-  void forget(const groth16::ProvingKey& key, const groth16::R1csShape* shape = nullptr);
-  CudaBackendStats stats() const;  // waits for a running start()
-  // stats().device_bytes as of the end of the last call; never waits (for status endpoints).
+  Result<groth16::PendingProof> start(const groth16::R1csShape& shape, const groth16::CompactAssignment& w,
+                                      const groth16::ProvingKey& key) override;
+  // Frees the prover's buffers (they are made again by the next proof).
+  void release_workspace();
+  CudaBackendStats stats() const;  // waits for a running call
+  // The prover's device bytes as of the end of the last call; never waits (for status endpoints).
   std::size_t device_bytes() const;
   GpuProveTimings last_timings() const;
   void set_options(const GpuProveOptions& opt);
+  // The H copies a copy made by upload() holds (0 for another backend's copy).
+  static int h_copies(const groth16::KeyCopy& copy);
 
  private:
   struct Impl;

@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <functional>
 #include <memory>
+#include <span>
 #include <string_view>
 #include <type_traits>
 #include <vector>
@@ -23,6 +25,14 @@ namespace cuzk::gpu {
 using HostFr = math::Fr;
 using groth16::HBasis;
 static_assert(sizeof(Fr) == sizeof(HostFr), "host/device Fr layout");
+
+// Bases made piece by piece on the host: fill(first, out) writes bases [first, first +
+// out.size()) (host layout) into a pinned buffer of at most `piece`; the copy and conversion of one
+// piece overlap the filling of the next. Host memory: two pieces. A fill error stops it.
+using G1PieceFill = std::function<Status(std::size_t, std::span<math::G1Affine>)>;
+using G2PieceFill = std::function<Status(std::size_t, std::span<math::G2Affine>)>;
+Status upload_bases_by_piece(G1Affine* d_out, std::size_t n, std::size_t piece, const G1PieceFill& fill);
+Status upload_bases_by_piece(G2Affine* d_out, std::size_t n, std::size_t piece, const G2PieceFill& fill); // common.cu
 
 // s^j = hi[j >> kPowLoBits] * lo[j & (2^kPowLoBits - 1)]: the split power tables of the coset shift.
 constexpr int kPowLoBits = 14;
@@ -123,6 +133,7 @@ struct GpuKey::Impl {
   DeviceBuffer shift_hi, shift_lo;  // snarkjs: powers of the 2m-th root (coset shift)
   HostFr z_inv;                     // bellperson: 1 / (7^m - 1)
   std::size_t bytes = 0, host_bytes = 0;
+  double upload_ms = 0, h_copies_ms = 0;  // upload(): the bases (decode, copy), then the H copies
 
   bool streamed() const { return ring_h != nullptr; }
   int h_copies() const { return streamed() || !h.dev ? 1 : h.dev->copies(); }

@@ -52,6 +52,7 @@ namespace cuzk::gpu {
 
 void upload_host_bases(G1Affine* d_out, const math::G1Affine* host, std::size_t n);  // common.cu
 void upload_host_bases(G2Affine* d_out, const math::G2Affine* host, std::size_t n);
+// upload_bases_by_piece: groth16_device.cuh
 
 namespace {
 

@@ -9,6 +9,8 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <span>
 #include <vector>
 
 #include "base/huge_vector.hpp"
@@ -49,6 +51,24 @@ struct Density {
   static Density all(std::size_t n) { return from_bits(std::vector<bool>(n, true)); }
 };
 
+// The five base queries of a proving key.
+enum class Query : std::uint8_t { kH, kL, kA, kBG1, kBG2 };
+const char* query_name(Query q);  // "h", "l", "a", "b_g1", "b_g2"
+
+// Where the bases of a key held without them come from: ranges decoded on demand from the key's file
+// (a mapped .params; formats/bellperson/params.hpp). A GPU proves from its own copy of the bases, so
+// the host keeps only this (issue 27: the decoded 32 GiB PoRep key is 45 GB). Thread-safe; an error
+// names the file, the query and the point.
+class BaseSource {
+ public:
+  virtual ~BaseSource() = default;
+  virtual std::size_t size(Query q) const = 0;
+  // Bases [first, first + out.size()) of a G1 query (not kBG2), resp. of B_G2. Pages of the file
+  // that were read are given back afterwards (they stay in the page cache, not in this process).
+  virtual Status read(Query q, std::size_t first, std::span<G1Affine> out) const = 0;
+  virtual Status read_b_g2(std::size_t first, std::span<G2Affine> out) const = 0;
+};
+
 struct ProvingKey {
   VerifyingKey vk;
   HBasis h_basis = HBasis::kMonomialOverZ;
@@ -59,10 +79,19 @@ struct ProvingKey {
   // Gigabytes each for real circuits: HugeVector (base/huge_vector.hpp) is filled in parallel.
   HugeVector<G1Affine> h, l, a, b_g1;
   HugeVector<G2Affine> b_g2;
+  // Set when the bases are not held (the vectors above are then empty): they are read from here.
+  std::shared_ptr<const BaseSource> source;
 
   std::size_t domain_size() const { return std::size_t(1) << domain_log2; }
-  // Checks that every vector length agrees with the counts and densities; names the first mismatch.
+  bool holds_bases() const { return source == nullptr; }
+  // The length of a query, from the counts and densities (equal to the vector's when bases are held).
+  std::size_t query_size(Query q) const;
+  // Checks that every vector length (or the source's) agrees with the counts and densities; names
+  // the first mismatch.
   Status check_consistency() const;
+  // Decodes every base from `source` into the vectors and drops the source (for a backend that
+  // proves from host memory). A no-op when the bases are held.
+  Status load_bases();
 };
 
 }  // namespace cuzk::groth16

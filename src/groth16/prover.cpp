@@ -50,6 +50,7 @@ class CpuBackend final : public Backend {
 
   Result<PendingProof> start(const R1csShape& shape, std::span<const Fr> w, const ProvingKey& key) override {
     if (auto st = check_prover_inputs(shape, w, key); !st) return Error{st.error()};
+    if (!key.holds_bases()) return Error{"CPU prover: the proving key is held without its bases (a GPU copy only)"};
     PendingProof p;
     p.h_acc = math::msm_g1(key.h, compute_h_scalars(evaluate_rows(shape, w), key));
     p.l_acc = math::msm_g1(key.l, w.subspan(key.num_inputs));
@@ -66,6 +67,19 @@ class CpuBackend final : public Backend {
 
 ProofRandomness ProofRandomness::random() { return {random_fr(), random_fr()}; }
 
+Result<std::shared_ptr<KeyCopy>> Backend::upload(const ProvingKey&, const R1csShape*, const HostCharge&) {
+  return std::shared_ptr<KeyCopy>();
+}
+
+Result<PendingProof> Backend::start(const R1csShape& shape, std::span<const Fr> w, const ProvingKey& key, KeyCopy&) {
+  return start(shape, w, key);
+}
+
+Result<PendingProof> Backend::start(const R1csShape& shape, const CompactAssignment& w, const ProvingKey& key,
+                                    KeyCopy&) {
+  return start(shape, w, key);
+}
+
 Result<PendingProof> Backend::start(const R1csShape& shape, const CompactAssignment& w, const ProvingKey& key) {
   if (auto st = check_prover_inputs(shape, w, key); !st) return Error{st.error()};
   const std::vector<Fr> dense = w.assignment();
@@ -73,6 +87,37 @@ Result<PendingProof> Backend::start(const R1csShape& shape, const CompactAssignm
 }
 
 std::unique_ptr<Backend> make_cpu_backend() { return std::make_unique<CpuBackend>(); }
+
+namespace {
+
+class WithCopy final : public Backend {
+ public:
+  WithCopy(std::unique_ptr<Backend> b, const ProvingKey& key, std::shared_ptr<KeyCopy> copy)
+      : b_(std::move(b)), key_(&key), copy_(std::move(copy)) {}
+  ~WithCopy() override { copy_.reset(); }  // before the backend
+  std::string name() const override { return b_->name(); }
+  Result<PendingProof> start(const R1csShape& shape, std::span<const Fr> w, const ProvingKey& key) override {
+    return copy_ && &key == key_ ? b_->start(shape, w, key, *copy_) : b_->start(shape, w, key);
+  }
+  Result<PendingProof> start(const R1csShape& shape, const CompactAssignment& w, const ProvingKey& key) override {
+    return copy_ && &key == key_ ? b_->start(shape, w, key, *copy_) : b_->start(shape, w, key);
+  }
+
+ private:
+  std::unique_ptr<Backend> b_;
+  const ProvingKey* key_;
+  std::shared_ptr<KeyCopy> copy_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Backend>> with_copy(std::unique_ptr<Backend> backend, const ProvingKey& key,
+                                           const R1csShape* shape) {
+  auto copy = backend->upload(key, shape, {});
+  if (!copy) return Error{copy.error()};
+  if (!*copy) return backend;
+  return std::unique_ptr<Backend>(std::make_unique<WithCopy>(std::move(backend), key, std::move(*copy)));
+}
 
 namespace {
 

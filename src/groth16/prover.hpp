@@ -3,8 +3,14 @@
 //   finish(pending, key, r, s)          -> Proof          cheap assembly with the blinding factors
 // The CPU and CUDA backends implement start(); finish() is shared, so r and s enter in one place and
 // tests can inject them.
+//
+// A backend that proves from memory of its own (the GPU's) makes its copy of a key with upload() and
+// is handed it back at every start(key, copy): the copy belongs to whoever owns the key (the daemon's
+// SrsManager keeps one per device, engine/srs_manager.hpp), never to a cache inside the backend.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -31,10 +37,41 @@ struct ProofRandomness {
   static ProofRandomness random();  // from the OS entropy source
 };
 
+// A backend's copy of one proving key and its circuit's shape, made by Backend::upload(): in device
+// memory, or in pinned host memory streamed to the device at each proof. It may change its form
+// while proving (fewer H copies, or streamed, when the device runs short: the backend says so in
+// notes()), and stays valid while its owner keeps it, whatever backend instance made it.
+class KeyCopy {
+ public:
+  virtual ~KeyCopy() = default;
+  virtual std::uint64_t device_bytes() const = 0;
+  virtual std::uint64_t host_bytes() const = 0;  // pinned host memory (a streamed key)
+  virtual bool streamed() const = 0;
+  virtual int device() const = 0;  // the ordinal it lives on
+  // How it was made, for the operator's log ("resident, 3 H copies; shape 2.1 s, bases 6.0 s, ...").
+  virtual std::string summary() const { return {}; }
+};
+
+// Charges pinned host memory to the caller's budget before a copy allocates it; the token is held by
+// the copy while it holds that memory. An error fails the upload (or the switch to streaming) with
+// its message. Unset: nothing is charged.
+using HostCharge = std::function<Result<std::shared_ptr<void>>(std::uint64_t bytes)>;
+
 class Backend {
  public:
   virtual ~Backend() = default;
   virtual std::string name() const = 0;
+  // This backend's copy of `key` (and `shape`, when given), or a null pointer for a backend that
+  // proves from host memory (the CPU backend: the default). The key may be held without its bases
+  // (ProvingKey::source): they are then read from its source in bounded pieces.
+  virtual Result<std::shared_ptr<KeyCopy>> upload(const ProvingKey& key, const R1csShape* shape,
+                                                  const HostCharge& charge);
+  // start() with a copy from upload() (of this kind of backend, on this backend's device); the key
+  // and shape are the ones it was made from. The default ignores the copy.
+  virtual Result<PendingProof> start(const R1csShape& shape, std::span<const Fr> w, const ProvingKey& key,
+                                     KeyCopy& copy);
+  virtual Result<PendingProof> start(const R1csShape& shape, const CompactAssignment& w, const ProvingKey& key,
+                                     KeyCopy& copy);
   // w is the full assignment: w[0] = 1, then the other inputs, then aux (size key.num_inputs + num_aux).
   virtual Result<PendingProof> start(const R1csShape& shape, std::span<const Fr> w, const ProvingKey& key) = 0;
   // The same proof from the compact form (binary aux as bits). The default checks it and expands it
@@ -44,6 +81,11 @@ class Backend {
 };
 
 std::unique_ptr<Backend> make_cpu_backend();
+
+// For tools that prove many partitions of one key outside the engine: `backend` with its copy of
+// `key` made once (upload()), used by every start() with that key; other keys are proved plainly.
+Result<std::unique_ptr<Backend>> with_copy(std::unique_ptr<Backend> backend, const ProvingKey& key,
+                                           const R1csShape* shape);
 
 Proof finish(const PendingProof& pending, const ProvingKey& key, const ProofRandomness& rs);
 

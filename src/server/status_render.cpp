@@ -172,7 +172,16 @@ std::string status_json(const StatusSnapshot& s, const engine::KindRegistry& reg
   o["gpus"] = std::move(gpus);
   Json srs = Json::array();
   for (const auto& e : s.srs) {
+    Json copies = Json::array();  // the backends' copies, one per device (and lane)
+    for (const auto& c : e.copies) {
+      copies.push_back({{"device", c.slot.device},
+                        {"lane", c.slot.lane},
+                        {"tier", engine::tier_name(c.tier)},
+                        {"device_bytes", c.device_bytes},
+                        {"host_bytes", c.host_bytes}});
+    }
     srs.push_back({{"circuit_id", e.id},
+                   {"copies", std::move(copies)},
                    {"tier", engine::tier_name(e.tier)},
                    {"bytes", e.bytes},
                    {"ref_count", e.refs},
@@ -353,6 +362,16 @@ std::string prometheus_text(const StatusSnapshot& s, const engine::KindRegistry&
   }
   family("cuzk_srs_loaded_bytes", "gauge", "Bytes held by each loaded proving key.");
   for (auto& e : s.srs) o << "cuzk_srs_loaded_bytes{circuit_id=\"" << esc(e.id) << "\",tier=\"" << engine::tier_name(e.tier) << "\"} " << e.bytes << '\n';
+  family("cuzk_srs_copy_bytes", "gauge",
+         "Memory of each proving key's copy per device: device memory, or pinned host memory (streamed).");
+  for (auto& e : s.srs) {
+    for (auto& c : e.copies) {
+      const std::string l = "circuit_id=\"" + esc(e.id) + "\",device=\"" + std::to_string(c.slot.device) +
+                            (c.slot.lane ? "\",lane=\"1" : "\",lane=\"0") + "\",tier=\"" + engine::tier_name(c.tier) + "\"";
+      o << "cuzk_srs_copy_bytes{" << l << ",memory=\"device\"} " << c.device_bytes << '\n';
+      o << "cuzk_srs_copy_bytes{" << l << ",memory=\"host\"} " << c.host_bytes << '\n';
+    }
+  }
   family("cuzk_srs_references", "gauge", "Jobs holding each proving key.");
   for (auto& e : s.srs) o << "cuzk_srs_references{circuit_id=\"" << esc(e.id) << "\"} " << e.refs << '\n';
   return o.str();

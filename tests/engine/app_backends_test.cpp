@@ -85,7 +85,9 @@ TEST(AppBackends, CreateChecksNamesAndKeyResidency) {
   auto cpu = DeviceBackends::create("cpu");
   ASSERT_TRUE(cpu) << cpu.error();
   EXPECT_EQ((*cpu)->name(), "cpu");
-  EXPECT_EQ((*cpu)->device_bytes(), 0u);
+  EXPECT_EQ((*cpu)->workspace_bytes(), 0u);
+  EXPECT_EQ((*cpu)->memory_model(), cuzk::engine::MemoryModel::kHost);
+  EXPECT_FALSE((*cpu)->uses_copies({0, false}));
   auto unknown = DeviceBackends::create("tpu");
   ASSERT_FALSE(unknown);
   EXPECT_TRUE(has(unknown.error(), "not available")) << unknown.error();

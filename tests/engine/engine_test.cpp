@@ -16,6 +16,7 @@
 #include "formats/snarkjs_wtns.hpp"
 #include "groth16/verifier.hpp"
 #include "server/status_render.hpp"
+#include "test_executor.hpp"
 #include "test_util.hpp"
 
 namespace cuzk::engine {
@@ -194,26 +195,39 @@ TEST(Engine, GenericProofsForEveryFixture) {
   EXPECT_LE(e.budget().peak(), e.budget().total());
 }
 
-// EngineOptions::on_key_unloaded reaches the SrsManager: a key the engine proved with and then evicts
-// is reported once, so the daemon's backends can drop their copies of it.
-TEST(Engine, KeyUnloadHookSeesEvictedKeys) {
-  std::mutex mu;
-  std::vector<std::string> unloaded;
+// An executor whose backends prove from copies (the CUDA backend's model, issue 27): two devices share
+// one SrsManager entry per key, each with its own copy; every partition is proved with the copy of
+// the device its worker is on, status counts the copies' device memory, and evicting the key drops
+// both copies. The host model is unchanged: partitions reserve less under kDevice.
+TEST(Engine, TwoDevicesProveWithTheirOwnCopiesOfOneEntry) {
+  auto ex = std::make_shared<test::CopyExecutor>(test::CopyExecutor::Options{false, 3u << 20});
   EngineOptions o = small_options();
-  o.on_key_unloaded = [&](const LoadedKey& k) {
-    std::lock_guard<std::mutex> g(mu);
-    unloaded.push_back(k.id + (k.has_proving_key ? " with key" : " without key"));
-  };
+  o.devices = {0, 1};
+  o.workers_per_device = 1;
+  o.executor = ex;
   Engine e(o);
   register_fixtures(e);
-  expect_valid_proof(e.prove(generic_request("bits")), "bits");
-  // the job may still hold its lease for a moment after its result is out
+  std::vector<std::shared_ptr<Job>> jobs;
+  for (int i = 0; i < 8; ++i) {
+    auto s = e.submit(generic_request(i % 2 ? "bits" : "linear"));
+    ASSERT_TRUE(s) << s.error();
+    jobs.push_back(s->job);
+  }
+  for (int i = 0; i < 8; ++i) expect_valid_proof(e.wait(jobs[i]), i % 2 ? "bits" : "linear");
+  EXPECT_EQ(ex->ledger->proofs_with_copy.load(), 8);
+  EXPECT_EQ(ex->ledger->wrong_copy.load(), 0);
+  EXPECT_EQ(ex->ledger->alive.load(), 4);  // two keys x two devices
+  for (const SrsInfo& k : e.srs().list()) {
+    if (k.id != "bits" && k.id != "linear") continue;
+    EXPECT_EQ(k.tier, SrsTier::kDevice) << k.id;
+    ASSERT_EQ(k.copies.size(), 2u) << k.id;
+  }
+  EXPECT_EQ(e.status().gpu_bytes, 4u * (3u << 20));
   Result<SrsManager::EvictOutcome> ev = Error{"not tried"};
   for (int i = 0; i < 200 && !(ev = e.srs().evict("bits")); ++i) std::this_thread::sleep_for(10ms);
   ASSERT_TRUE(ev) << ev.error();
-  EXPECT_TRUE(ev->was_loaded);
-  std::lock_guard<std::mutex> g(mu);
-  EXPECT_EQ(unloaded, (std::vector<std::string>{"bits with key"}));
+  EXPECT_EQ(ex->ledger->alive.load(), 2);
+  EXPECT_EQ(e.status().gpu_bytes, 2u * (3u << 20));
 }
 
 TEST(Engine, WitnessPathAndEmptyRequestIdGetsUuid) {

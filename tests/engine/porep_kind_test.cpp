@@ -172,7 +172,8 @@ TEST(PorepKind, ProvesA2KiBSectorRefusesBadC1sAndJoinsDuplicates) {
   auto kind = kinds::make_porep_c2_kind();
   auto req = std::make_shared<const ProofRequest>(porep_request(c1, "", 1));
   for (const char* backend : {"cpu", "cuda"}) {
-    PrepareContext ctx{e.srs(), CancelToken(), 0, true, backend};
+    PrepareContext ctx{e.srs(), CancelToken(), 0, true,
+                       std::string(backend) == "cuda" ? MemoryModel::kDevice : MemoryModel::kHost};
     auto prepared = kind->prepare(req, ctx);
     ASSERT_TRUE(prepared) << prepared.error();
     const PartitionMemory mem = (*prepared)->partition_memory(0);

@@ -8,6 +8,7 @@
 
 #include "engine/kinds/builtin_kinds.hpp"
 #include "engine/srs_manager.hpp"
+#include "test_executor.hpp"
 #include "test_util.hpp"
 
 namespace cuzk::engine {
@@ -157,54 +158,110 @@ TEST(SrsManager, BudgetEvictorMakesRoomForAnotherKey) {
   EXPECT_LE(budget.peak(), budget.total());
 }
 
-// The daemon frees a backend's copies of a key (and their budget charges) in on_unload; every
-// way a loaded key is dropped must call it once, with the key still readable and the manager unlocked.
-TEST(SrsManager, UnloadHookSeesEveryDroppedKeyOnce) {
-  MemoryBudget budget(64u << 20);
-  std::vector<std::string> unloaded;
-  std::map<std::string, Reservation> backend_copies;  // a backend's extra bytes per key, charged apart
-  SrsManager* self = nullptr;
+// One owner (issue 27): an entry holds its copies (one per slot) with their pinned charges, and every
+// way a loaded key is dropped — evict, re-registration, the budget's evictor — drops them with it,
+// outside the manager's lock, leaving the budget as it was.
+SrsManager::Options copy_opts(test::CopyExecutor& ex, std::shared_ptr<Executor> owner,
+                              std::vector<BackendSlot> slots) {
   SrsManager::Options o = opts();
-  o.on_unload = [&](const LoadedKey& k) {
-    unloaded.push_back(k.id + ":" + std::to_string(k.n_vars));
-    EXPECT_GE(self->list().size(), 1u);  // the manager's lock is not held here
-    backend_copies.erase(k.id);
-  };
-  SrsManager srs(budget, o);
-  self = &srs;
+  o.executor = std::move(owner);
+  o.placement = [slots](const LoadedKey&) { return KeyPlacement{false, slots}; };
+  (void)ex;
+  return o;
+}
+
+TEST(SrsOwnership, TwoDevicesShareOneEntryAndEveryDropTakesTheCopies) {
+  MemoryBudget budget(64u << 20);
+  auto ex = std::make_shared<test::CopyExecutor>(test::CopyExecutor::Options{true, 1u << 20});
+  const std::vector<BackendSlot> two = {{0, false}, {1, false}};
+  SrsManager srs(budget, copy_opts(*ex, ex, two));
   budget.set_evictor([&](std::uint64_t n) { return srs.evict_idle(n); });
   for (const char* c : {"bits", "linear"}) ASSERT_TRUE(srs.register_zkey(c, test::zkey_of(c)));
-  auto charge = [&](const std::string& id) {
-    auto r = budget.try_reserve(1u << 20, MemoryBudget::kSrs);
-    ASSERT_TRUE(r);
-    backend_copies.emplace(id, std::move(*r));
-  };
 
   ASSERT_TRUE(srs.preload("bits"));
-  charge("bits");
-  ASSERT_TRUE(srs.evict("bits"));
-  ASSERT_EQ(unloaded, (std::vector<std::string>{"bits:141"}));
-  EXPECT_EQ(budget.used(), 0u);  // the key and the backend's copy
-  ASSERT_TRUE(srs.evict("bits"));  // not loaded: nothing to drop
-  EXPECT_EQ(unloaded.size(), 1u);
+  EXPECT_EQ(ex->ledger->alive.load(), 2);
+  auto list = srs.list();
+  ASSERT_EQ(list[0].id, "bits");
+  EXPECT_EQ(list[0].tier, SrsTier::kPinned);  // both copies streamed
+  ASSERT_EQ(list[0].copies.size(), 2u);
+  EXPECT_EQ(list[0].copies[0].slot, (BackendSlot{0, false}));
+  EXPECT_EQ(list[0].copies[1].slot, (BackendSlot{1, false}));
+  EXPECT_EQ(list[0].copies[1].host_bytes, 1u << 20);
+  const std::uint64_t key_bytes = budget.used() - 2 * (1u << 20);
+  EXPECT_GT(key_bytes, 0u);
+  EXPECT_EQ(list[0].bytes, budget.used());  // the key and both pinned charges
+  {
+    auto lease = srs.acquire("bits");
+    ASSERT_TRUE(lease) << lease.error();
+    ASSERT_NE(lease->copies().find({1, false}), nullptr);
+    EXPECT_EQ(lease->copies().find({1, false})->device(), 1);
+    EXPECT_EQ(lease->copies().find({0, true}), nullptr);
+    // In use: neither an explicit eviction nor the evictor drops it or its copies.
+    auto ev = srs.evict("bits");
+    ASSERT_FALSE(ev);
+    EXPECT_NE(ev.error().find("in use by 1 job"), std::string::npos) << ev.error();
+    EXPECT_EQ(srs.evict_idle(~0ull), 0u);
+    EXPECT_EQ(ex->ledger->alive.load(), 2);
+  }
+  auto ev = srs.evict("bits");
+  ASSERT_TRUE(ev) << ev.error();
+  EXPECT_EQ(ev->freed_bytes, key_bytes + 2 * (1u << 20));
+  EXPECT_EQ(ex->ledger->alive.load(), 0);
+  EXPECT_EQ(budget.used(), 0u);
 
   ASSERT_TRUE(srs.preload("linear"));
-  charge("linear");
+  EXPECT_EQ(ex->ledger->alive.load(), 2);
   ASSERT_TRUE(srs.register_zkey("linear", test::zkey_of("mulchain")));  // replaces the loaded key
-  ASSERT_EQ(unloaded.size(), 2u);
-  EXPECT_EQ(unloaded[1], "linear:57");
+  EXPECT_EQ(ex->ledger->alive.load(), 0);
   EXPECT_EQ(budget.used(), 0u);
 
   ASSERT_TRUE(srs.preload("bits"));
-  charge("bits");
   const std::uint64_t want = budget.total() - budget.used() + 1;  // more than is free while it is loaded
   auto r = budget.try_reserve(want, MemoryBudget::kPartition);
-  ASSERT_TRUE(r);  // the evictor dropped the idle key and, through the hook, the backend's copy
+  ASSERT_TRUE(r);  // the evictor dropped the idle key, and its copies with it
+  EXPECT_EQ(ex->ledger->alive.load(), 0);
   r->reset();
-  ASSERT_EQ(unloaded.size(), 3u);
-  EXPECT_EQ(unloaded[2], "bits:141");
-  EXPECT_TRUE(backend_copies.empty());
   EXPECT_EQ(budget.used(), 0u);
+  EXPECT_EQ(ex->ledger->made.load(), 6);
+}
+
+// A copy that cannot be made fails the load with the slot and the reason, and leaves nothing: no
+// copy alive, no charge, the key cold (a later acquire tries again).
+TEST(SrsOwnership, RefusedCopiesFailTheLoadCleanly) {
+  for (int refused : {0, 1}) {
+    SCOPED_TRACE(refused == 0 ? "budget refuses the pinned copy" : "device 1 refuses its copy");
+    MemoryBudget budget(8u << 20);
+    test::CopyExecutor::Options eo{true, refused == 0 ? (std::uint64_t(1) << 30) : (1u << 20)};
+    if (refused == 1) eo.refuse_device = 1;
+    auto ex = std::make_shared<test::CopyExecutor>(eo);
+    SrsManager srs(budget, copy_opts(*ex, ex, {{0, false}, {1, false}}));
+    ASSERT_TRUE(srs.register_zkey("bits", test::zkey_of("bits")));
+    auto lease = srs.acquire("bits");
+    ASSERT_FALSE(lease);
+    EXPECT_NE(lease.error().find("proving key bits: copy for device " + std::string(refused == 0 ? "0" : "1")),
+              std::string::npos)
+        << lease.error();
+    EXPECT_NE(lease.error().find(refused == 0 ? "pinned copy" : "device 1 is full"), std::string::npos)
+        << lease.error();
+    EXPECT_EQ(ex->ledger->alive.load(), 0);
+    EXPECT_EQ(budget.used(), 0u);
+    auto list = srs.list();
+    EXPECT_EQ(list[0].tier, SrsTier::kCold);
+    EXPECT_FALSE(list[0].last_error.empty());
+  }
+}
+
+// Without an executor (the CPU backend) nothing changes: the key is decoded on the host and holds
+// no copies.
+TEST(SrsOwnership, HostModelKeepsTheHostKeyAndNoCopies) {
+  MemoryBudget budget(64u << 20);
+  SrsManager srs(budget, opts());
+  ASSERT_TRUE(srs.register_zkey("bits", test::zkey_of("bits")));
+  auto lease = srs.acquire("bits");
+  ASSERT_TRUE(lease) << lease.error();
+  EXPECT_TRUE((*lease)->pk.holds_bases());
+  EXPECT_TRUE(lease->copies().items.empty());
+  EXPECT_EQ(srs.list()[0].tier, SrsTier::kHost);
 }
 
 TEST(SrsManager, ReRegisterReplaces) {

@@ -19,6 +19,7 @@
 #include "formats/snarkjs_wtns.hpp"
 #include "groth16/verifier.hpp"
 #include "server/status_render.hpp"
+#include "test_executor.hpp"
 #include "test_util.hpp"
 
 namespace cuzk::engine {
@@ -179,9 +180,10 @@ struct Rig {
     o.synthesis_workers = 1;
     o.workers_per_device = 1;
     o.finalizer_threads = 1;
-    o.backend_factory = [this](std::uint32_t) {
+    o.executor = std::make_shared<test::FactoryExecutor>([this](BackendSlot slot) {
+      if (slot.lane) return groth16::make_cpu_backend();  // the CPU lane
       return std::unique_ptr<groth16::Backend>(std::make_unique<LatchedBackend>(latches, owner_mu, owner));
-    };
+    });
     if (tweak) tweak(o);
     engine = std::make_unique<Engine>(o);
     EXPECT_TRUE(engine->srs().register_zkey("mulchain", test::zkey_of("mulchain")));
@@ -456,21 +458,39 @@ TEST(Urgent, CancelWhileUrgentWorkPassesEndsEveryJobOnce) {
   EXPECT_TRUE(test::eventually([&] { return rig.engine->budget().used(MemoryBudget::kPartition) == 0; }));
 }
 
-// Which preloaded keys the daemon puts on the lane's backends: those of kinds urgent by default
-// (WinningPoSt CRITICAL, WindowPoSt HIGH) whose domain fits the lane.
-TEST(Urgent, LaneKeysAreSmallKeysOfUrgentKinds) {
+// Where a key goes when loaded (key_placement): a copy on every device's main backend that proves
+// from copies, the lane's too when the key fits the lane (any urgent partition of it may take the
+// lane), and the decoded bases on the host when a slot that may prove it proves from host memory.
+TEST(Urgent, KeyPlacementFollowsTheSlotsThatMayProveTheKey) {
   EngineOptions o;
-  kinds::register_builtin_kinds(o.kinds);
-  EXPECT_FALSE(lane_key(o, "winning-32g", 19));  // no lane
+  o.devices = {0, 1};
+  LoadedKey big, small;
+  big.pk.domain_log2 = 27;
+  small.pk.domain_log2 = 19;
+  auto cpu = make_cpu_executor();
+  for (const LoadedKey* k : {&big, &small}) {
+    auto p = key_placement(o, *cpu, *k);  // the CPU backend: host bases, no copies
+    EXPECT_TRUE(p.host_bases);
+    EXPECT_TRUE(p.copies.empty());
+  }
+  test::CopyExecutor gpu_cpu_lane({}), gpu_gpu_lane({false, 1u << 20, true});
+  using Slots = std::vector<BackendSlot>;
+  auto p = key_placement(o, gpu_cpu_lane, big);  // no lane: the devices' copies only
+  EXPECT_FALSE(p.host_bases);
+  EXPECT_EQ(p.copies, (Slots{{0, false}, {1, false}}));
   o.lane_devices = {0};
-  EXPECT_TRUE(lane_key(o, "winning-32g", 19));
-  EXPECT_TRUE(lane_key(o, "wpost-2k", 10));
-  EXPECT_FALSE(lane_key(o, "wpost-32g", 27));  // too large: the device's main backend
-  EXPECT_FALSE(lane_key(o, "porep-2k", 10));   // NORMAL by default
-  EXPECT_FALSE(lane_key(o, "mulchain", 10));   // a registered zkey: no kind's loader
-  o.urgent_priority = Priority::kCritical;
-  EXPECT_FALSE(lane_key(o, "wpost-2k", 10));
-  EXPECT_TRUE(lane_key(o, "winning-2k", 10));
+  p = key_placement(o, gpu_cpu_lane, big);  // too large for the lane
+  EXPECT_FALSE(p.host_bases);
+  EXPECT_EQ(p.copies, (Slots{{0, false}, {1, false}}));
+  p = key_placement(o, gpu_cpu_lane, small);  // the CPU lane may prove it: host bases too
+  EXPECT_TRUE(p.host_bases);
+  EXPECT_EQ(p.copies, (Slots{{0, false}, {1, false}}));
+  p = key_placement(o, gpu_gpu_lane, small);  // the GPU lane: its own copy
+  EXPECT_FALSE(p.host_bases);
+  EXPECT_EQ(p.copies, (Slots{{0, false}, {1, false}, {0, true}}));
+  o.urgent_priority.reset();  // no urgent work: no lane
+  p = key_placement(o, gpu_gpu_lane, small);
+  EXPECT_EQ(p.copies, (Slots{{0, false}, {1, false}}));
 }
 
 }  // namespace

@@ -176,6 +176,63 @@ TEST(BellpersonParams, ChainCircuitRoundTripParallel) {
   EXPECT_EQ(*again, bytes);
 }
 
+// A key held without its bases (Bases::kFromFile, issue 27): counts and densities as decoded, every
+// query read from the mapped file in pieces equal to the decoded one, load_bases() gives the decoded
+// key, and a corrupt point is reported by the piece that reads it.
+TEST(BellpersonParams, KeyFromFileReadsTheSameBasesInPieces) {
+  auto c = chain_circuit(3000);
+  ProvingKey pk = make_key(c.shape, 13);
+  TempDir dir;
+  const std::string path = dir.file("chain.params");
+  ASSERT_TRUE(bp::write_params(path, pk).ok());
+  auto lazy = bp::load_proving_key(path, c.shape, {}, {}, bp::Bases::kFromFile);
+  ASSERT_TRUE(lazy.ok()) << lazy.error();
+  EXPECT_FALSE(lazy->holds_bases());
+  EXPECT_TRUE(lazy->h.empty() && lazy->l.empty() && lazy->a.empty() && lazy->b_g1.empty() && lazy->b_g2.empty());
+  EXPECT_TRUE(lazy->check_consistency().ok());
+  using groth16::Query;
+  EXPECT_EQ(lazy->query_size(Query::kH), pk.h.size());
+  EXPECT_EQ(lazy->query_size(Query::kA), pk.a.size());
+  EXPECT_EQ(lazy->query_size(Query::kBG2), pk.b_g2.size());
+  EXPECT_EQ(lazy->source->size(Query::kL), pk.l.size());
+  // pieces of 777 points (not a divisor of any query's length)
+  for (auto [q, want] : {std::pair{Query::kH, &pk.h}, {Query::kL, &pk.l}, {Query::kA, &pk.a}, {Query::kBG1, &pk.b_g1}}) {
+    std::vector<G1Affine> got(want->size());
+    for (std::size_t first = 0; first < got.size(); first += 777) {
+      const std::size_t n = std::min<std::size_t>(777, got.size() - first);
+      ASSERT_TRUE(lazy->source->read(q, first, std::span<G1Affine>(got.data() + first, n)).ok());
+    }
+    EXPECT_TRUE(std::equal(got.begin(), got.end(), want->begin())) << groth16::query_name(q);
+  }
+  ProvingKey full = *lazy;  // shares the source
+  ASSERT_TRUE(full.load_bases().ok());
+  EXPECT_TRUE(full.holds_bases());
+  expect_same_key_points(pk, full);
+  EXPECT_FALSE(lazy->source->read(Query::kBG2, 0, std::span<G1Affine>()).ok());  // G2 through read_b_g2 only
+  auto past = lazy->source->read(Query::kL, pk.l.size(), std::span<G1Affine>(full.l.data(), 1));
+  ASSERT_FALSE(past.ok());
+  EXPECT_NE(past.error().find("out of range"), std::string::npos) << past.error();
+  // A point off the curve in L: the lazy key opens (nothing is decoded), the piece holding it fails.
+  auto bytes = read_all(path);
+  auto f = bp::ParamsFile::from_bytes(bytes, "x.params");
+  ASSERT_TRUE(f.ok());
+  const std::uint64_t at = f->l().info().offset + 5 * bp::kG1Bytes + 50;
+  bytes[at] ^= 0x01;
+  const std::string bad_path = dir.file("bad.params");
+  {
+    std::ofstream out(bad_path, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+  }
+  auto bad = bp::load_proving_key(bad_path, c.shape, {}, {}, bp::Bases::kFromFile);
+  ASSERT_TRUE(bad.ok()) << bad.error();
+  std::vector<G1Affine> piece(10);
+  auto e = bad->source->read(Query::kL, 0, std::span<G1Affine>(piece));
+  ASSERT_FALSE(e.ok());
+  EXPECT_NE(e.error().find("section l point 5"), std::string::npos) << e.error();
+  ProvingKey bad_full = *bad;
+  EXPECT_FALSE(bad_full.load_bases().ok());
+}
+
 TEST(BellpersonParams, RawViewsAreTheFileBytes) {
   auto c = small_circuit();
   ProvingKey pk = make_key(c.shape, 14);

@@ -6,8 +6,9 @@
 // layouts), and injected r, s: the CUDA backend's PendingProof equals the CPU backend's component by
 // component, the proof bytes are identical, and the proof verifies. Witness families: mostly boolean
 // (~90% of aux values in {0, 1}: the 0/1 split path), all-zero aux, all-random aux (the full-MSM
-// path), and the split forced on / off. Also: the second proof with the same key uploads nothing,
-// LRU eviction between two keys, profile (serialized) mode, a shape without C (c = a*b), long rows
+// path), and the split forced on / off. Also: key copies (one upload, proofs with the copy upload
+// nothing; two keys' copies side by side; a key without its bases uploaded from its source in
+// pieces, resident and streamed), profile (serialized) mode, a shape without C (c = a*b), long rows
 // (hundreds of terms in A, B or C: the GPU sums rows over 32 words in pieces), and errors
 // (wrong witness length, foreign key, a device allocation that cannot succeed) come back as Result
 // errors with the backend still usable afterwards.
@@ -19,11 +20,11 @@
 // Streamed keys (bases in pinned host memory, sent in chunks at each proof): through GpuProver with
 // odd chunk sizes, through CudaBackend on request and over a byte limit, and a key that does not fit
 // (most device memory taken): kAuto streams it and proves, kResident reports the out-of-memory.
-// A streamed key's pinned copy is charged through CudaBackendOptions::charge_host_bytes while it is
-// cached; forget() drops a key at once or, from another thread during a call, when the call ends.
+// A streamed copy's pinned memory is charged through groth16::HostCharge while the copy lives.
 // Usage: gpu_prover_check [--quick] [--max-log N]
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -31,6 +32,7 @@
 #include <functional>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -383,67 +385,111 @@ int main(int argc, char** argv) {
   }
   backend.set_options({});
 
-  // Key and shape caches: a second proof with the same key and shape uploads nothing; two keys with a
-  // one-key cache evict each other and still prove correctly.
-  check("cache: second proof with the same key uploads nothing", [&](std::string& d) {
-    Circuit c = random_circuit(12, Mode::kMixed, 77);
+  // Copies (groth16::KeyCopy): one upload, then every proof with the copy uploads nothing; two keys'
+  // copies live side by side; a key held without its bases (ProvingKey::source) uploads piece by
+  // piece, resident and streamed, and proves the same bytes.
+  check("copies: one upload, two proofs with the copy upload nothing", [&](std::string& d) {
+    Circuit c = random_circuit(15, Mode::kMixed, 77, false, true);  // 2^15 rows: converted on several threads
     auto pk = generate_test_key(c.shape, B::kMonomialOverZ, ToxicWaste::from_seed(5));
     if (!pk) return d = pk.error(), false;
     gpu::CudaBackend be(tuned_options());
-    auto p1 = be.start(c.shape, c.w, *pk);
+    auto copy = be.upload(*pk, &c.shape, {});
+    if (!copy || !*copy) return d = copy ? "no copy" : copy.error(), false;
+    auto s0 = be.stats();
+    auto p1 = be.start(c.shape, c.w, *pk, **copy);
+    auto p2 = be.start(c.shape, c.w, *pk, **copy);
     auto s1 = be.stats();
-    auto p2 = be.start(c.shape, c.w, *pk);
-    auto s2 = be.stats();
     auto cpu = make_cpu_backend()->start(c.shape, c.w, *pk);
     if (!p1 || !p2 || !cpu) return d = "start failed", false;
     ProofRandomness rs{Fr::from_u64(3), Fr::from_u64(4)};
     bool same = finish(*p2, *pk, rs) == finish(*cpu, *pk, rs) && finish(*p1, *pk, rs) == finish(*cpu, *pk, rs);
     char b[200];
-    std::snprintf(b, sizeof b, "uploads after 1st: key %zu shape %zu (%zu bytes); after 2nd: key %zu shape %zu",
-                  s1.key_uploads, s1.shape_uploads, s1.key_bytes_uploaded, s2.key_uploads, s2.shape_uploads);
+    std::snprintf(b, sizeof b, "after upload: key %zu shape %zu; after 2 proofs: key %zu shape %zu; copy %llu device bytes",
+                  s0.key_uploads, s0.shape_uploads, s1.key_uploads, s1.shape_uploads,
+                  (unsigned long long)(*copy)->device_bytes());
     d = b;
-    // device_bytes(): what status reports without waiting; equal to stats() between proofs.
-    const bool bytes_ok = be.device_bytes() == s2.device_bytes && s2.device_bytes > s2.key_bytes_uploaded;
-    d += " | device bytes " + std::to_string(be.device_bytes()) + (bytes_ok ? "" : " (WRONG)");
-    return same && bytes_ok && s1.key_uploads == 1 && s2.key_uploads == 1 && s2.shape_uploads == 1 && s2.proofs == 2;
+    const bool bytes_ok = be.device_bytes() == s1.device_bytes && (*copy)->device_bytes() > 0 && !(*copy)->streamed();
+    return same && bytes_ok && s0.key_uploads == 1 && s1.key_uploads == 1 && s1.shape_uploads == 1 && s1.proofs == 2;
   });
-  check("cache: preload(key, shape) uploads both; the first proof then uploads nothing", [&](std::string& d) {
-    Circuit c = random_circuit(15, Mode::kMixed, 80, false, true);  // 2^15 rows: converted on several threads
-    auto pk = generate_test_key(c.shape, B::kMonomialOverZ, ToxicWaste::from_seed(8));
-    if (!pk) return d = pk.error(), false;
-    gpu::CudaBackend be(tuned_options());
-    if (auto st = be.preload(*pk, &c.shape); !st) return d = st.error(), false;
-    auto s0 = be.stats();
-    auto p = be.start(c.shape, c.w, *pk);
-    auto s1 = be.stats();
-    auto cpu = make_cpu_backend()->start(c.shape, c.w, *pk);
-    if (!p || !cpu) return d = "start failed", false;
-    ProofRandomness rs{Fr::from_u64(5), Fr::from_u64(6)};
-    const bool same = finish(*p, *pk, rs) == finish(*cpu, *pk, rs);
-    char b[160];
-    std::snprintf(b, sizeof b, "after preload: key %zu shape %zu; after the proof: key %zu shape %zu%s",
-                  s0.key_uploads, s0.shape_uploads, s1.key_uploads, s1.shape_uploads, same ? "" : "; proof differs");
-    d = b;
-    return same && s0.key_uploads == 1 && s0.shape_uploads == 1 && s1.key_uploads == 1 && s1.shape_uploads == 1;
-  });
-  check("cache: two keys, one slot: eviction and reupload", [&](std::string& d) {
+  check("copies: two keys' copies side by side", [&](std::string& d) {
     Circuit c1 = random_circuit(10, Mode::kMixed, 78), c2 = random_circuit(11, Mode::kMixed, 79);
     auto k1 = generate_test_key(c1.shape, B::kMonomialOverZ, ToxicWaste::from_seed(6));
     auto k2 = generate_test_key(c2.shape, B::kOddCosetLagrange, ToxicWaste::from_seed(7));
     if (!k1 || !k2) return d = "keygen failed", false;
     gpu::CudaBackend be(tuned_options());
+    auto x1 = be.upload(*k1, &c1.shape, {});
+    auto x2 = be.upload(*k2, &c2.shape, {});
+    if (!x1 || !x2) return d = "upload failed", false;
     ProofRandomness rs{Fr::from_u64(8), Fr::from_u64(9)};
     bool all = true;
     for (int round = 0; round < 2; ++round) {
-      for (auto [c, k] : {std::pair{&c1, &*k1}, std::pair{&c2, &*k2}}) {
-        auto g = be.start(c->shape, c->w, *k);
+      for (auto [c, k, x] : {std::tuple{&c1, &*k1, &*x1}, std::tuple{&c2, &*k2, &*x2}}) {
+        auto g = be.start(c->shape, c->w, *k, **x);
         auto cpu = make_cpu_backend()->start(c->shape, c->w, *k);
         all = all && g && cpu && finish(*g, *k, rs) == finish(*cpu, *k, rs);
       }
     }
-    auto s = be.stats();
-    d = "key uploads " + std::to_string(s.key_uploads) + " resident " + std::to_string(s.resident_keys);
-    return all && s.key_uploads == 4 && s.resident_keys == 1;
+    auto wrong = be.start(c1.shape, c1.w, *k1, **x2);  // another key's copy
+    d = "key uploads " + std::to_string(be.stats().key_uploads) + "; another key's copy: " +
+        (wrong ? std::string("NO ERROR") : wrong.error());
+    return all && be.stats().key_uploads == 2 && !wrong;
+  });
+  check("copies: a key without its bases uploads from its source in pieces", [&](std::string& d) {
+    Circuit c = random_circuit(14, Mode::kMixed, 82);
+    auto pk = generate_test_key(c.shape, B::kMonomialOverZ, ToxicWaste::from_seed(12));
+    if (!pk) return d = pk.error(), false;
+    // A source over the decoded key, counting the pieces read.
+    struct Source final : groth16::BaseSource {
+      const ProvingKey* k;
+      mutable std::atomic<int> reads{0};
+      explicit Source(const ProvingKey* key) : k(key) {}
+      std::size_t size(groth16::Query q) const override { return k->query_size(q); }
+      Status read(groth16::Query q, std::size_t first, std::span<math::G1Affine> out) const override {
+        const auto& v = q == groth16::Query::kH ? k->h : q == groth16::Query::kL ? k->l : q == groth16::Query::kA ? k->a : k->b_g1;
+        if (first + out.size() > v.size()) return Error{"out of range"};
+        std::copy(v.begin() + std::ptrdiff_t(first), v.begin() + std::ptrdiff_t(first + out.size()), out.begin());
+        reads++;
+        return ok_status();
+      }
+      Status read_b_g2(std::size_t first, std::span<math::G2Affine> out) const override {
+        std::copy(k->b_g2.begin() + std::ptrdiff_t(first), k->b_g2.begin() + std::ptrdiff_t(first + out.size()), out.begin());
+        reads++;
+        return ok_status();
+      }
+    };
+    ProvingKey lazy;
+    lazy.vk = pk->vk;
+    lazy.h_basis = pk->h_basis;
+    lazy.num_inputs = pk->num_inputs;
+    lazy.num_aux = pk->num_aux;
+    lazy.domain_log2 = pk->domain_log2;
+    lazy.a_aux_density = pk->a_aux_density;
+    lazy.b_input_density = pk->b_input_density;
+    lazy.b_aux_density = pk->b_aux_density;
+    auto src = std::make_shared<Source>(&*pk);
+    lazy.source = src;
+    auto cpu = make_cpu_backend()->start(c.shape, c.w, *pk);
+    if (!cpu) return d = cpu.error(), false;
+    ProofRandomness rs{Fr::from_u64(21), Fr::from_u64(22)};
+    const auto want = finish(*cpu, *pk, rs).to_bytes();
+    bool all = true;
+    for (auto residency : {gpu::KeyResidency::kResident, gpu::KeyResidency::kStreamed}) {
+      gpu::CudaBackendOptions o = tuned_options();
+      o.key_residency = residency;
+      gpu::CudaBackend be(o);
+      const int r0 = src->reads.load();
+      auto copy = be.upload(lazy, &c.shape, {});
+      if (!copy) return d += copy.error(), false;
+      auto g = be.start(c.shape, c.w, lazy, **copy);
+      const bool ok = g && finish(*g, lazy, rs).to_bytes() == want &&
+                      (*copy)->streamed() == (residency == gpu::KeyResidency::kStreamed);
+      d += std::string(residency == gpu::KeyResidency::kStreamed ? "streamed" : "resident") + ": " +
+           std::to_string(src->reads.load() - r0) + " pieces read, proof " + (ok ? "ok" : "WRONG") + "; ";
+      all = all && ok && src->reads.load() - r0 >= 5;
+    }
+    auto on_cpu = make_cpu_backend()->start(c.shape, c.w, lazy);  // no bases on the host: refused
+    d += "CPU backend: " + (on_cpu ? std::string("NO ERROR") : on_cpu.error());
+    return all && !on_cpu;
   });
 
   // Errors come back as Result errors; the backend stays usable.
@@ -665,7 +711,7 @@ int main(int argc, char** argv) {
   });
 
   // CudaBackend: streamed on request (kStreamed, or kAuto over max_resident_key_bytes), holding only
-  // the chunk buffers on the device; stats name the streamed key and its pinned bytes.
+  // the chunk buffers on the device; the copy says it is streamed and holds its pinned bytes.
   check("streamed keys: CudaBackend kStreamed and kAuto over the byte limit", [&](std::string& d) {
     Circuit c = random_circuit(14, Mode::kMixed, 600);
     auto pk = generate_test_key(c.shape, B::kMonomialOverZ, ToxicWaste::from_seed(601));
@@ -678,99 +724,76 @@ int main(int argc, char** argv) {
       o.stream_chunk_bases = 3001;
       if (variant == 0) o.key_residency = gpu::KeyResidency::kStreamed;
       else o.max_resident_key_bytes = gpu::GpuKey::resident_bytes(*pk) - 1;
+      std::vector<std::string> notes;
+      o.on_note = [&](const std::string& n) { notes.push_back(n); };
       gpu::CudaBackend be(o);
-      auto g = be.start(c.shape, c.w, *pk);
-      auto g2 = be.start(c.shape, c.w, *pk);
-      const auto st = be.stats();
+      auto copy = be.upload(*pk, &c.shape, {});
+      if (!copy) return d = copy.error(), false;
+      auto g = be.start(c.shape, c.w, *pk, **copy);
+      auto g2 = be.start(c.shape, c.w, *pk, **copy);
       const bool same = g && g2 && finish(*g, *pk, rs).to_bytes() == finish(*cpu, *pk, rs).to_bytes() &&
                         finish(*g2, *pk, rs).to_bytes() == finish(*cpu, *pk, rs).to_bytes();
-      const bool shape_ok = st.streamed_keys == 1 && st.key_uploads == 1 && st.key_host_bytes > 0 &&
-                            st.device_bytes < gpu::GpuKey::resident_bytes(*pk) + st.key_host_bytes &&
-                            be.last_timings().streamed;
+      const bool shape_ok = (*copy)->streamed() && (*copy)->host_bytes() == gpu::GpuKey::streamed_host_bytes(*pk) &&
+                            (*copy)->device_bytes() < gpu::GpuKey::resident_bytes(*pk) && be.last_timings().streamed &&
+                            be.stats().key_uploads == 1 && notes.size() == std::size_t(variant);
       d += std::string(variant == 0 ? "kStreamed" : "kAuto limit") + ": proofs " + (same ? "ok" : "FAILED") +
-           ", streamed keys " + std::to_string(st.streamed_keys) + ", host bytes " + std::to_string(st.key_host_bytes) +
-           ", device bytes " + std::to_string(st.device_bytes) + "; ";
+           ", host bytes " + std::to_string((*copy)->host_bytes()) + ", device bytes " +
+           std::to_string((*copy)->device_bytes()) + (notes.empty() ? "" : ", note: " + notes[0]) + "; ";
       all = all && same && shape_ok;
     }
     return all;
   });
 
-  // The pinned copy of a streamed key is charged (CudaBackendOptions::charge_host_bytes) for exactly
-  // its bytes while the key is cached and released when it leaves (forget, evict_all); a refused
-  // charge fails the proof with the reason and caches nothing. forget() from inside a charge: on the
-  // charging thread it drops the key at once; on another thread (the engine unloading a key while this
-  // backend is busy) it returns at once and the key goes when the running call ends. A blocking
-  // forget there would hang this check.
-  check("streamed keys: pinned copy charged while cached, forget()", [&](std::string& d) {
+  // The pinned copy of a streamed key is charged (groth16::HostCharge) for exactly its bytes when
+  // the copy is made and released when the copy is dropped; a refused charge fails the upload with
+  // the reason, and the backend stays usable.
+  check("streamed keys: pinned copy charged while the copy lives", [&](std::string& d) {
     Circuit c = random_circuit(12, Mode::kMixed, 620);
-    std::vector<ProvingKey> pks;
-    for (int i = 0; i < 3; ++i) {
-      auto pk = generate_test_key(c.shape, B::kMonomialOverZ, ToxicWaste::from_seed(621 + i));
-      if (!pk) return d = pk.error(), false;
-      pks.push_back(std::move(*pk));
-    }
+    auto pk = generate_test_key(c.shape, B::kMonomialOverZ, ToxicWaste::from_seed(621));
+    if (!pk) return d = pk.error(), false;
     ProofRandomness rs{Fr::from_u64(15), Fr::from_u64(16)};
-    auto cpu = make_cpu_backend()->start(c.shape, c.w, pks[0]);
+    auto cpu = make_cpu_backend()->start(c.shape, c.w, *pk);
     if (!cpu) return d = cpu.error(), false;
-    const auto want = finish(*cpu, pks[0], rs).to_bytes();
+    const auto want = finish(*cpu, *pk, rs).to_bytes();
     std::vector<std::size_t> charged;
     int released = 0;
-    std::string refuse;                       // non-empty: the next charge fails with it
-    std::function<void()> during_charge;      // run inside the next charge
-    gpu::CudaBackendOptions o = tuned_options();
-    o.key_residency = gpu::KeyResidency::kStreamed;
-    o.max_cached_keys = 2;
-    o.charge_host_bytes = [&](std::size_t bytes) -> Result<std::shared_ptr<void>> {
+    std::string refuse;  // non-empty: the next charge fails with it
+    groth16::HostCharge charge = [&](std::uint64_t bytes) -> Result<std::shared_ptr<void>> {
       if (!refuse.empty()) return Error{refuse};
       charged.push_back(bytes);
-      if (during_charge) std::exchange(during_charge, nullptr)();
       return std::shared_ptr<void>(new int(0), [&](int* p) {
         delete p;
         ++released;
       });
     };
+    gpu::CudaBackendOptions o = tuned_options();
+    o.key_residency = gpu::KeyResidency::kStreamed;
     gpu::CudaBackend be(o);
-    const std::size_t want_bytes = gpu::GpuKey::streamed_host_bytes(pks[0]);
+    const std::size_t want_bytes = gpu::GpuKey::streamed_host_bytes(*pk);
     bool ok = true;
     auto expect = [&](bool cond, const std::string& what) {
       d += what + (cond ? " ok; " : " FAILED; ");
       ok = ok && cond;
     };
-    auto g1 = be.start(c.shape, c.w, pks[0]);
-    auto g2 = be.start(c.shape, c.w, pks[0]);
-    expect(g1 && g2 && finish(*g1, pks[0], rs).to_bytes() == want && finish(*g2, pks[0], rs).to_bytes() == want,
-           "proofs");
-    expect(charged.size() == 1 && charged[0] == want_bytes && be.stats().key_host_bytes == want_bytes &&
-               released == 0,
-           "one charge of " + std::to_string(want_bytes) + " B, held");
-    be.forget(pks[0], &c.shape);
-    expect(released == 1 && be.stats().resident_keys == 0 && be.stats().resident_shapes == 0, "forget releases");
+    {
+      auto copy = be.upload(*pk, &c.shape, charge);
+      if (!copy) return d = copy.error(), false;
+      auto g1 = be.start(c.shape, c.w, *pk, **copy);
+      auto g2 = be.start(c.shape, c.w, *pk, **copy);
+      expect(g1 && g2 && finish(*g1, *pk, rs).to_bytes() == want && finish(*g2, *pk, rs).to_bytes() == want, "proofs");
+      expect(charged.size() == 1 && charged[0] == want_bytes && released == 0,
+             "one charge of " + std::to_string(want_bytes) + " B, held");
+    }
+    expect(released == 1, "dropping the copy releases it");
     refuse = "budget full";
-    auto bad = be.start(c.shape, c.w, pks[0]);
+    auto bad = be.upload(*pk, &c.shape, charge);
     expect(!bad && bad.error().find("pinned host memory") != std::string::npos &&
-               bad.error().find("budget full") != std::string::npos && be.stats().resident_keys == 0,
+               bad.error().find("budget full") != std::string::npos,
            "refused: " + (bad ? std::string("NO ERROR") : bad.error()));
     refuse.clear();
-    auto g3 = be.start(c.shape, c.w, pks[0]);  // charge 2: pks[0] cached again
-    expect(g3 && finish(*g3, pks[0], rs).to_bytes() == want && charged.size() == 2, "usable after a refusal");
-    // charge 3 (pks[1]) forgets pks[0] from another thread while this one holds the backend
-    std::size_t keys_inside = 0;
-    during_charge = [&] {
-      std::thread([&] { be.forget(pks[0]); }).join();
-      keys_inside = be.stats().resident_keys;  // re-entrant: the charging thread holds the lock
-    };
-    auto g4 = be.start(c.shape, c.w, pks[1]);
-    expect(g4 && keys_inside == 1 && released == 2 && be.stats().resident_keys == 1,
-           "forget from another thread deferred to the end of the call");
-    // charge 4 (pks[2]) forgets pks[1] on the charging thread itself: at once
-    during_charge = [&] {
-      be.forget(pks[1]);
-      keys_inside = be.stats().resident_keys;
-    };
-    auto g5 = be.start(c.shape, c.w, pks[2]);
-    expect(g5 && keys_inside == 0 && released == 3 && be.stats().resident_keys == 1, "forget on the charging thread");
-    be.evict_all();
-    expect(released == 4 && charged.size() == 4, "evict_all releases the rest");
+    auto again = be.upload(*pk, &c.shape, charge);
+    auto g3 = again ? be.start(c.shape, c.w, *pk, **again) : Result<PendingProof>(Error{again.error()});
+    expect(g3 && finish(*g3, *pk, rs).to_bytes() == want && charged.size() == 2, "usable after a refusal");
     return ok;
   });
 
@@ -800,7 +823,8 @@ int main(int argc, char** argv) {
         std::size_t f0 = 0, f1 = 0, total_b = 0;
         cudaMemGetInfo(&f0, &total_b);
         gpu::CudaBackend probe(probe_opt);
-        auto pp = probe.start(c.shape, c.w, *pk);
+        auto px = probe.upload(*pk, &c.shape, {});
+        auto pp = px ? probe.start(c.shape, c.w, *pk, **px) : Result<PendingProof>(Error{px.error()});
         cudaMemGetInfo(&f1, &total_b);
         if (!pp || finish(*pp, *pk, rs).to_bytes() != want)
           return d = "streamed proof without the hog: " + (pp ? std::string("WRONG") : pp.error()), false;
@@ -813,18 +837,23 @@ int main(int argc, char** argv) {
       res_opt.key_residency = gpu::KeyResidency::kResident;
       gpu::CudaBackend be_auto(auto_opt), be_res(res_opt);
       Result<PendingProof> ga = Error{"not run"}, gr = Error{"not run"};
+      std::shared_ptr<groth16::KeyCopy> auto_copy;
       {
         std::size_t free_b = 0, total_b = 0;
         cudaMemGetInfo(&free_b, &total_b);
         gpu::DeviceBuffer hog(free_b - room);
-        (void)(ga = be_auto.start(c.shape, c.w, *pk));
-        (void)(gr = be_res.start(c.shape, c.w, *pk));
+        auto xa = be_auto.upload(*pk, &c.shape, {});
+        if (xa) auto_copy = *xa;
+        (void)(ga = xa ? be_auto.start(c.shape, c.w, *pk, **xa) : Result<PendingProof>(Error{xa.error()}));
+        auto xr = be_res.upload(*pk, &c.shape, {});
+        (void)(gr = xr ? be_res.start(c.shape, c.w, *pk, **xr) : Result<PendingProof>(Error{xr.error()}));
       }
       const auto sa = be_auto.stats();
-      const bool auto_ok = ga && finish(*ga, *pk, rs).to_bytes() == want && sa.streamed_keys == 1;
+      const bool auto_ok = ga && finish(*ga, *pk, rs).to_bytes() == want && auto_copy && auto_copy->streamed();
       const bool res_err = !gr && gr.error().find("out of memory") != std::string::npos;
-      auto after = be_res.start(c.shape, c.w, *pk);  // the memory is back: resident now
-      const bool after_ok = after && finish(*after, *pk, rs).to_bytes() == want && be_res.stats().streamed_keys == 0;
+      auto xr2 = be_res.upload(*pk, &c.shape, {});  // the memory is back: resident now
+      auto after = xr2 ? be_res.start(c.shape, c.w, *pk, **xr2) : Result<PendingProof>(Error{xr2.error()});
+      const bool after_ok = after && finish(*after, *pk, rs).to_bytes() == want && xr2 && !(*xr2)->streamed();
       d = "key " + std::to_string(key_bytes >> 20) + " MiB, a streamed proof holds " + std::to_string(streamed_need >> 20) +
           " MiB, room " + std::to_string(room >> 20) + " MiB | kAuto: " + (ga ? std::string("proved") : ga.error()) +
           (auto_ok ? " (streamed, proof ok, key uploads " + std::to_string(sa.key_uploads) + ")" : " WRONG") +

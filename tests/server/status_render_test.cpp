@@ -83,7 +83,8 @@ class StatusRender : public ::testing::Test {
     k.id = "porep-32g";
     k.bytes = 123;
     k.idle_ms = 4500;
-    k.tier = engine::SrsTier::kHost;
+    k.tier = engine::SrsTier::kDevice;
+    k.copies = {{{0, false}, engine::SrsTier::kDevice, 5000, 0}, {{1, false}, engine::SrsTier::kPinned, 64, 4000}};
     s.srs = {k};
     devices = {{0, "NVIDIA H200", 150000000000ull, 100000000000ull, 9, 0},
                {1, "NVIDIA H200", 150000000000ull, 7000000000ull, 9, 0}};
@@ -193,6 +194,10 @@ TEST_F(StatusRender, LabelValuesAreEscaped) {
   s.srs[0].id = "odd\"id\\x";
   const std::string t = prometheus_text(s, reg, devices);
   EXPECT_NE(t.find("cuzk_srs_references{circuit_id=\"odd\\\"id\\\\x\"} 0\n"), std::string::npos) << t;
+  EXPECT_NE(t.find("cuzk_srs_copy_bytes{circuit_id=\"odd\\\"id\\\\x\",device=\"1\",lane=\"0\",tier=\"pinned\","
+                   "memory=\"host\"} 4000\n"),
+            std::string::npos)
+      << t;
 }
 
 TEST_F(StatusRender, StatusJsonHasTheRustFields) {
@@ -225,6 +230,13 @@ TEST_F(StatusRender, StatusJsonHasTheRustFields) {
   ASSERT_EQ(j["allocations"]["srs"].size(), 1u);
   EXPECT_DOUBLE_EQ(j["allocations"]["srs"][0]["last_used_secs_ago"].get<double>(), 4.5);
   EXPECT_EQ(j["allocations"]["srs"][0]["evictable"], true);
+  // where the key lives, per device (issue 27)
+  EXPECT_EQ(j["allocations"]["srs"][0]["tier"], "device");
+  ASSERT_EQ(j["allocations"]["srs"][0]["copies"].size(), 2u);
+  EXPECT_EQ(j["allocations"]["srs"][0]["copies"][1]["device"], 1);
+  EXPECT_EQ(j["allocations"]["srs"][0]["copies"][1]["tier"], "pinned");
+  EXPECT_EQ(j["allocations"]["srs"][0]["copies"][1]["host_bytes"], 4000);
+  EXPECT_EQ(j["allocations"]["srs"][0]["copies"][0]["device_bytes"], 5000);
   EXPECT_TRUE(j["allocations"]["pce"].is_array());
   // buffers: 1 synthesizing; 2 queued + 1 on a device; 1 queued for + 1 in finalize.
   EXPECT_EQ(j["buffers"]["synth_in_flight"], 1);

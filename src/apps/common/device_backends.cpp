@@ -17,16 +17,14 @@ namespace {
 class CpuBackends final : public DeviceBackends {
  public:
   std::string name() const override { return "cpu"; }
-  std::unique_ptr<groth16::Backend> make(std::uint32_t) override { return groth16::make_cpu_backend(); }
-  std::unique_ptr<groth16::Backend> make_lane(std::uint32_t) override { return groth16::make_cpu_backend(); }
-  Status preload(const groth16::ProvingKey&, const groth16::R1csShape*, const std::vector<std::uint32_t>&,
-                 bool) override {
-    return ok_status();
+  engine::MemoryModel memory_model() const override { return engine::MemoryModel::kHost; }
+  std::unique_ptr<groth16::Backend> make(engine::BackendSlot) override { return groth16::make_cpu_backend(); }
+  bool uses_copies(engine::BackendSlot) const override { return false; }
+  Result<std::shared_ptr<groth16::KeyCopy>> upload(engine::BackendSlot, const groth16::ProvingKey&,
+                                                   const groth16::R1csShape*, const groth16::HostCharge&) override {
+    return std::shared_ptr<groth16::KeyCopy>();
   }
-  std::uint64_t device_bytes() const override { return 0; }
-  void set_host_charger(HostCharger) override {}
-  void forget(const groth16::ProvingKey&, const groth16::R1csShape*) override {}
-  void evict_all() override {}
+  std::uint64_t workspace_bytes() const override { return 0; }
 };
 
 #if CUZK_HAVE_CUDA
@@ -58,6 +56,18 @@ class SharedCudaHandle final : public groth16::Backend {
                                       const groth16::ProvingKey& key) override {
     return run([&] { return b_->start(shape, w, key); });
   }
+  Result<groth16::PendingProof> start(const groth16::R1csShape& shape, std::span<const math::Fr> w,
+                                      const groth16::ProvingKey& key, groth16::KeyCopy& copy) override {
+    return run([&] { return b_->start(shape, w, key, copy); });
+  }
+  Result<groth16::PendingProof> start(const groth16::R1csShape& shape, const groth16::CompactAssignment& w,
+                                      const groth16::ProvingKey& key, groth16::KeyCopy& copy) override {
+    return run([&] { return b_->start(shape, w, key, copy); });
+  }
+  Result<std::shared_ptr<groth16::KeyCopy>> upload(const groth16::ProvingKey& key, const groth16::R1csShape* shape,
+                                                   const groth16::HostCharge& charge) override {
+    return b_->upload(key, shape, charge);
+  }
 
  private:
   template <class F>
@@ -77,55 +87,39 @@ class SharedCudaHandle final : public groth16::Backend {
 
 class CudaBackends final : public DeviceBackends {
  public:
-  CudaBackends(const KeyResidencySettings& keys, const GpuEnvTuning& gpu, bool gpu_lane)
-      : keys_(keys), gpu_(gpu), gpu_lane_(gpu_lane) {}
+  CudaBackends(const KeyResidencySettings& keys, const GpuEnvTuning& gpu, bool gpu_lane,
+               std::function<void(const std::string&)> on_note)
+      : keys_(keys), gpu_(gpu), gpu_lane_(gpu_lane), on_note_(std::move(on_note)) {}
   std::string name() const override { return "cuda"; }
-  std::unique_ptr<groth16::Backend> make(std::uint32_t device) override {
-    return std::make_unique<SharedCudaHandle>(of(device, false), profile_mu_, gpu_.profile);
+  engine::MemoryModel memory_model() const override { return engine::MemoryModel::kDevice; }
+  std::unique_ptr<groth16::Backend> make(engine::BackendSlot slot) override {
+    if (slot.lane && !gpu_lane_) return groth16::make_cpu_backend();
+    // The lane has its own profile lock: the main backend's would order the lane's proofs behind
+    // the partition's.
+    return std::make_unique<SharedCudaHandle>(of(slot), slot.lane ? lane_profile_mu_ : profile_mu_, gpu_.profile);
   }
-  std::unique_ptr<groth16::Backend> make_lane(std::uint32_t device) override {
-    // Its own profile lock: the main backend's would order the lane's proofs behind the partition's.
-    return std::make_unique<SharedCudaHandle>(of(device, true), lane_profile_mu_, gpu_.profile);
+  bool uses_copies(engine::BackendSlot slot) const override { return !slot.lane || gpu_lane_; }
+  Result<std::shared_ptr<groth16::KeyCopy>> upload(engine::BackendSlot slot, const groth16::ProvingKey& key,
+                                                   const groth16::R1csShape* shape,
+                                                   const groth16::HostCharge& charge) override {
+    if (!uses_copies(slot)) return std::shared_ptr<groth16::KeyCopy>();
+    return of(slot)->upload(key, shape, charge);
   }
-  Status preload(const groth16::ProvingKey& key, const groth16::R1csShape* shape,
-                 const std::vector<std::uint32_t>& devices, bool lane) override {
-    for (std::uint32_t d : devices) {
-      if (auto st = of(d, lane)->preload(key, shape); !st) {
-        return Error{(lane ? "device " + std::to_string(d) + " lane: " : "device " + std::to_string(d) + ": ") +
-                     st.error()};
-      }
-    }
-    return ok_status();
-  }
-  std::uint64_t device_bytes() const override {
+  std::uint64_t workspace_bytes() const override {
     std::lock_guard<std::mutex> g(mu_);
     std::uint64_t n = 0;
-    for (const auto& [d, b] : by_device_) n += b->device_bytes();  // never waits for a running proof
-    for (const auto& [d, b] : lane_by_device_) n += b->device_bytes();
+    for (const auto& [s, b] : backends_) n += b->device_bytes();  // never waits for a running proof
     return n;
-  }
-  void set_host_charger(HostCharger charger) override {
-    std::lock_guard<std::mutex> g(charger_->mu);
-    charger_->fn = std::move(charger);
-  }
-  void forget(const groth16::ProvingKey& key, const groth16::R1csShape* shape) override {
-    for (const auto& b : all()) b->forget(key, shape);
-  }
-  void evict_all() override {
-    for (const auto& b : all()) b->evict_all();
   }
 
  private:
-  // The device's main backend, or its lane's (lane: no H copies, every stream at the top priority).
-  std::shared_ptr<gpu::CudaBackend> of(std::uint32_t device, bool lane) {
+  // The slot's backend (lane: no H copies, every stream at the top priority).
+  std::shared_ptr<gpu::CudaBackend> of(engine::BackendSlot slot) {
     std::lock_guard<std::mutex> g(mu_);
-    auto& b = (lane ? lane_by_device_ : by_device_)[device];
+    auto& b = backends_[slot];
     if (!b) {
       gpu::CudaBackendOptions opt;
-      opt.device = int(device);
-      // PoRep and a generic circuit may alternate; on an out-of-memory the backend frees the
-      // key not in use and retries, so two resident keys cost nothing when they do not fit.
-      opt.max_cached_keys = 2;
+      opt.device = int(slot.device);
       opt.key_residency = keys_.residency == "streamed"   ? gpu::KeyResidency::kStreamed
                           : keys_.residency == "resident" ? gpu::KeyResidency::kResident
                                                           : gpu::KeyResidency::kAuto;
@@ -134,45 +128,23 @@ class CudaBackends final : public DeviceBackends {
       opt.h_copies = int(keys_.h_copies);
       opt.prove.profile = gpu_.profile;
       opt.tuning = gpu_.tuning;
-      if (lane) {
+      opt.on_note = on_note_;
+      if (slot.lane) {
         opt.h_copies = 1;  // small keys: the copies' few per cent are not worth the memory beside a partition
         opt.stream_rank = gpu::StreamRank::kLane;
       } else if (gpu_lane_) {
         opt.stream_rank = gpu::StreamRank::kBelowLane;
       }
-      opt.charge_host_bytes = [slot = charger_](std::size_t bytes) -> Result<std::shared_ptr<void>> {
-        HostCharger fn;
-        {
-          std::lock_guard<std::mutex> g(slot->mu);
-          fn = slot->fn;
-        }
-        if (!fn) return std::shared_ptr<void>();
-        return fn(bytes);
-      };
       b = std::make_shared<gpu::CudaBackend>(opt);
     }
     return b;
   }
-  // The backends made so far (called without mu_ held, since forget() and evict_all() wait for a
-  // running proof).
-  std::vector<std::shared_ptr<gpu::CudaBackend>> all() const {
-    std::lock_guard<std::mutex> g(mu_);
-    std::vector<std::shared_ptr<gpu::CudaBackend>> v;
-    for (const auto& [d, b] : by_device_) v.push_back(b);
-    for (const auto& [d, b] : lane_by_device_) v.push_back(b);
-    return v;
-  }
-  // Shared with every backend's options, so that a charger set after they were made reaches them.
-  struct ChargerSlot {
-    std::mutex mu;
-    HostCharger fn;
-  };
-  std::shared_ptr<ChargerSlot> charger_ = std::make_shared<ChargerSlot>();
   KeyResidencySettings keys_;
   GpuEnvTuning gpu_;
   bool gpu_lane_ = false;
+  std::function<void(const std::string&)> on_note_;
   mutable std::mutex mu_;
-  std::map<std::uint32_t, std::shared_ptr<gpu::CudaBackend>> by_device_, lane_by_device_;
+  std::map<engine::BackendSlot, std::shared_ptr<gpu::CudaBackend>> backends_;
   std::shared_ptr<std::mutex> profile_mu_ = std::make_shared<std::mutex>();
   std::shared_ptr<std::mutex> lane_profile_mu_ = std::make_shared<std::mutex>();
 };
@@ -257,15 +229,19 @@ Result<std::uint32_t> resolve_h_copies(std::uint32_t configured, const char* env
 
 Result<std::shared_ptr<DeviceBackends>> DeviceBackends::create(const std::string& name,
                                                                 const KeyResidencySettings& keys,
-                                                                const GpuEnvTuning& gpu_env, bool gpu_lane) {
-  if (name == "cpu") return std::shared_ptr<DeviceBackends>(std::make_shared<CpuBackends>());
+                                                                const GpuEnvTuning& gpu_env, bool gpu_lane,
+                                                                std::function<void(const std::string&)> on_note) {
+  if (name == "cpu") {
+    (void)on_note;
+    return std::shared_ptr<DeviceBackends>(std::make_shared<CpuBackends>());
+  }
   if (keys.residency != "auto" && keys.residency != "resident" && keys.residency != "streamed")
     return Error{"key residency: expected auto, resident or streamed, got \"" + keys.residency + "\""};
 #if CUZK_HAVE_CUDA
   if (name == "cuda") {
     KeyResidencySettings resolved = keys;
     if (resolved.h_copies == 0) resolved.h_copies = gpu_env.h_copies;  // the config wins
-    return std::shared_ptr<DeviceBackends>(std::make_shared<CudaBackends>(resolved, gpu_env, gpu_lane));
+    return std::shared_ptr<DeviceBackends>(std::make_shared<CudaBackends>(resolved, gpu_env, gpu_lane, std::move(on_note)));
   }
 #endif
   return Error{"backend " + name + " is not available in this build"};

@@ -1,10 +1,11 @@
 // The proving backends an executable can run: the CPU backend always, the CUDA backend when the build
 // has it (target cuzk_gpu) and a device is present. The daemon and `cuzk prove-porep` choose here.
 //
-// CUDA: one gpu::CudaBackend per device, shared by every backend worker of that device (its start()
-// serializes them), so the proving key is uploaded once per device and stays resident; workers get
-// thin handles. preload() uploads a key ahead of the first proof. A key that does not fit in device
-// memory is streamed from pinned host memory at each proof (KeyResidencySettings).
+// DeviceBackends is the engine's Executor (engine/executor.hpp). CUDA: one gpu::CudaBackend per device,
+// shared by every backend worker of that device (its start() serializes them); workers get thin
+// handles. upload() makes a device's copy of a key, which the SrsManager keeps (one per device) and
+// hands back at every proof; a key that does not fit in device memory is streamed from pinned host
+// memory (KeyResidencySettings).
 //
 // The urgent lane (docs/daemon.md, "Deadlines under load"; EngineOptions::lane_backend_factory):
 // make_lane(device) is a backend for small urgent proofs that run beside the partition holding the
@@ -13,10 +14,11 @@
 // between instances but the device (no globals; every stream is non-blocking, so the lane's work is
 // not ordered behind the main proof's). Its streams take the device's highest priority and the main
 // backends' s0 the next one (gpu::StreamRank, set for every backend when created with gpu_lane). It
-// keeps no H copies and up to two keys. Caveats, measured on no device
+// keeps no H copies. Caveats, measured on no device
 // yet: the first lane proof of a key allocates and synchronizes the device (cudaMalloc/cudaFree and
 // the NTT warm-up), so it waits for the running partition's queued work once; preload the lane's
-// keys (preload(..., lane = true)). CPU: a CPU backend.
+// keys (the SrsManager makes the lane's copy when it loads a key small enough for the lane). CPU: a
+// CPU backend, on every slot (a CUDA executor without a GPU lane puts one on the lane slots too).
 #pragma once
 
 #include <cstdint>
@@ -27,6 +29,7 @@
 
 #include "apps/common/gpu_tuning.hpp"
 #include "base/result.hpp"
+#include "engine/executor.hpp"
 #include "groth16/keys.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/r1cs.hpp"
@@ -84,36 +87,17 @@ struct KeyResidencySettings {
 // Anything else is a one-line error naming the variable. (gpu_tuning_from_env reads it the same way.)
 Result<std::uint32_t> resolve_h_copies(std::uint32_t configured, const char* env_value);
 
-class DeviceBackends {
+class DeviceBackends : public engine::Executor {
  public:
   // name: "cpu" or "cuda" (already resolved; "cuda" needs a CUDA build). keys, gpu_env: ignored by "cpu".
   // gpu_env: the tuning read by gpu_tuning_from_env (the defaults when not given).
-  // gpu_lane: make_lane() will be used (the CUDA main backends' streams then leave it the highest priority).
+  // gpu_lane: the lane slots get CUDA backends (the main backends' streams then leave them the
+  // highest priority); otherwise the lane slots get CPU backends.
+  // on_note: lines about a key taking a smaller form than asked (streamed, fewer H copies).
   static Result<std::shared_ptr<DeviceBackends>> create(const std::string& name, const KeyResidencySettings& keys = {},
-                                                        const GpuEnvTuning& gpu_env = {}, bool gpu_lane = false);
-  virtual ~DeviceBackends() = default;
-
-  virtual std::string name() const = 0;
-  // A backend for one worker on `device` (CUDA: a handle to that device's shared backend).
-  virtual std::unique_ptr<groth16::Backend> make(std::uint32_t device) = 0;
-  // The urgent lane's backend on `device` (CUDA: a handle to that device's lane backend).
-  virtual std::unique_ptr<groth16::Backend> make_lane(std::uint32_t device) = 0;
-  // Uploads `key`, and `shape` when given (the object the jobs will prove with), to each of `devices`
-  // now (CUDA; to their lane backends with `lane`); a no-op for the CPU backend.
-  virtual Status preload(const groth16::ProvingKey& key, const groth16::R1csShape* shape,
-                         const std::vector<std::uint32_t>& devices, bool lane = false) = 0;
-  // Device memory held (resident keys, shapes, buffers) over all devices and lanes; 0 for the CPU backend.
-  virtual std::uint64_t device_bytes() const = 0;
-
-  // What the backends keep beside the host key, and its accounting (no-ops for the CPU backend).
-  // A streamed key's pinned host copy is charged through `charger` from now on; the token it returns
-  // is held while the key stays cached, and an error fails that proof. Unset: nothing is charged.
-  using HostCharger = std::function<Result<std::shared_ptr<void>>(std::uint64_t bytes)>;
-  virtual void set_host_charger(HostCharger charger) = 0;
-  // Drops every device's copies of `key` (and `shape`); the daemon calls it when the key is unloaded.
-  virtual void forget(const groth16::ProvingKey& key, const groth16::R1csShape* shape) = 0;
-  // Drops every cached key and shape on every device (and with them every charge).
-  virtual void evict_all() = 0;
+                                                        const GpuEnvTuning& gpu_env = {}, bool gpu_lane = false,
+                                                        std::function<void(const std::string&)> on_note = {});
+  ~DeviceBackends() override = default;
 };
 
 }  // namespace cuzk::apps

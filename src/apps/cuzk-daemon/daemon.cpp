@@ -174,16 +174,11 @@ int run_daemon(int argc, char** argv, const std::string& prog) {
   const bool gpu_lane = opts->lane_name == "gpu";
   auto backends = apps::DeviceBackends::create(
       opts->backend_name, {cfg->key_residency, cfg->max_resident_key_bytes, cfg->stream_chunk_bases, cfg->h_copies},
-      *gpu_env, gpu_lane);
+      *gpu_env, gpu_lane, [](const std::string& note) { spdlog::warn("{}", note); });
   if (!backends) return fail(backends.error());
-  opts->backend_factory = [b = *backends](std::uint32_t device) { return b->make(device); };
-  // The urgent lane: a second CUDA backend per device (the CPU lane is the engine's default).
-  if (gpu_lane) opts->lane_backend_factory = [b = *backends](std::uint32_t device) { return b->make_lane(device); };
-  opts->device_memory_bytes = [b = *backends] { return b->device_bytes(); };
-  // A key the SrsManager unloads leaves the GPUs too (with a streamed key's pinned copy).
-  opts->on_key_unloaded = [b = *backends](const engine::LoadedKey& k) {
-    if (k.has_proving_key) b->forget(k.pk, &k.shape);
-  };
+  // The executor: the backends every worker proves on and the devices' copies of each key, which
+  // the SrsManager keeps (one per device) and drops with the key.
+  opts->executor = *backends;
   if (cfg->timeline) {
     // The Rust daemon's raw TIMELINE lines on stderr; with JSON logs, one JSON line each (msg = the line).
     if (cfg->log_format == "json") {
@@ -210,18 +205,6 @@ int run_daemon(int argc, char** argv, const std::string& prog) {
   }
 
   engine::Engine eng(*opts);
-  // A streamed key's pinned host copy is as large as the key's bases: it is charged to the memory
-  // budget like the key itself, and a key that cannot be charged fails its proof with the reason.
-  (*backends)->set_host_charger(
-      [&eng](std::uint64_t bytes) { return eng.budget().charge(bytes, engine::MemoryBudget::kSrs); });
-  // The charges point into the engine's budget: the backends drop them before the engine goes.
-  struct DropChargesFirst {
-    std::shared_ptr<apps::DeviceBackends> b;
-    ~DropChargesFirst() {
-      b->set_host_charger({});
-      b->evict_all();
-    }
-  } drop_charges_first{*backends};
   if (opts->backend_name == "cuda") {
     spdlog::info("CUDA backend: {} device(s) present ({}); serving device(s) {} with one shared backend each; "
                  "proving keys {}{}",
@@ -262,25 +245,8 @@ int run_daemon(int argc, char** argv, const std::string& prog) {
       spdlog::warn("preload {}: {}", id, r.error());
       continue;
     }
+    // The key's copies (one per device, resident or streamed) were made by the load, before READY.
     spdlog::info("preloaded {} in {} ms", id, r->load_ms);
-    if (opts->backend_name != "cuda") continue;
-    // Upload it and its circuit's shape to every device too, so the first proof does not pay for
-    // the transfer (a 32 GiB PoRep shape took the first partition ~8 s). The backend keys its device
-    // caches by the host objects, which the SrsManager keeps while the key is loaded.
-    auto lease = eng.srs().acquire(id);
-    if (!lease || !(*lease)->has_proving_key) continue;
-    const auto t0 = std::chrono::steady_clock::now();
-    const groth16::R1csShape* shape = (*lease)->shape.num_constraints() ? &(*lease)->shape : nullptr;
-    // A small urgent kind's key goes to the lanes' backends, which prove with it.
-    const bool on_lane = engine::lane_key(*opts, id, (*lease)->pk.domain_log2);
-    if (auto st = (*backends)->preload((*lease)->pk, shape, opts->devices, on_lane); !st) {
-      spdlog::warn("preload {} to the GPU: {}", id, st.error());
-    } else {
-      spdlog::info("{}{} resident on the GPU{} in {} ms ({} of device memory in use)", id,
-                   shape ? " and its shape" : "", on_lane ? " (urgent lane)" : "",
-                   std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count(),
-                   engine::format_bytes((*backends)->device_bytes()));
-    }
   }
 
   // The devices as the status outputs show them: name and capability from the start-up check, free

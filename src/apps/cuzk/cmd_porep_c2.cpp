@@ -66,7 +66,10 @@ int run_prove_porep(const PorepC2Args& a) {
       std::fprintf(stderr, "cuzk prove-porep: partition %zu: synthesis %.0f ms, prove %.0f ms, verify %.0f ms\n", k,
                    t.synth_ms, t.prove_ms, t.verify_ms);
   };
-  auto backend = (*backends)->make(0);
+  // The key's device copy made once for every partition (the CPU backend proves from the host key).
+  auto bound = groth16::with_copy((*backends)->make({0, false}), *key, &shape);
+  if (!bound) return fail(cmd, bound.error());
+  auto& backend = *bound;
   auto proofs = porep::prove_porep(*job, shape, *key, *backend, opt);
   if (!proofs) return fail(cmd, a.c1 + ": " + proofs.error());
   const auto bytes = groth16::concat_proofs(*proofs);

@@ -87,7 +87,10 @@ int run_prove_post(const ProvePostArgs& a) {
                  "backend %s\n",
                  config.name.c_str(), req->partition, job->sectors().size(), prepare_ms, shape_ms,
                  filecoin::to_string(shape_load.source), key_ms, backend_name->c_str());
-  auto backend = (*backends)->make(0);
+  // The key's device copy made once for every partition (the CPU backend proves from the host key).
+  auto bound = groth16::with_copy((*backends)->make({0, false}), *key, &shape);
+  if (!bound) return fail(cmd, bound.error());
+  auto& backend = *bound;
   for (std::uint32_t rep = 0; rep < a.repeat; ++rep) {  // --repeat: the key stays resident after the first
     Stopwatch each;
     post::PostTiming t;

@@ -104,7 +104,10 @@ int run_prove_snap(const ProveSnapArgs& a) {
       std::fprintf(stderr, "cuzk prove-snap: partition %zu: synthesis %.0f ms, prove %.0f ms, verify %.0f ms\n", k,
                    t.synth_ms, t.prove_ms, t.verify_ms);
   };
-  auto backend = (*backends)->make(0);
+  // The key's device copy made once for every partition (the CPU backend proves from the host key).
+  auto bound = groth16::with_copy((*backends)->make({0, false}), *key, &shape);
+  if (!bound) return fail(cmd, bound.error());
+  auto& backend = *bound;
   auto proofs = snap::prove_snap(*job, shape, *key, *backend, opt);
   if (!proofs) return fail(cmd, proofs.error());
   const auto bytes = groth16::concat_proofs(*proofs);

@@ -1,6 +1,7 @@
 #include "engine/kinds/filecoin_keys.hpp"
 
 #include <array>
+#include <chrono>
 #include <filesystem>
 
 #include "engine/log.hpp"
@@ -72,7 +73,7 @@ void log_shape_load(const std::string& key_id, const std::string& cache_path, co
   auto l = log::srs();
   switch (load.source) {
     case Source::kCache:
-      l->debug("{}: partition shape loaded from {} in {:.1f} s", key_id, cache_path, load.load_s);
+      l->info("{}: partition shape loaded from {} in {:.1f} s", key_id, cache_path, load.load_s);
       break;
     case Source::kRecordedSaved:
       if (!load.note.empty())
@@ -94,7 +95,10 @@ void log_shape_load(const std::string& key_id, const std::string& cache_path, co
 std::string default_param_cache(const std::string& env_value) { return fp::parameter_cache_dir(env_value); }
 
 Result<std::shared_ptr<LoadedKey>> load_key_with_shape(const std::string& path, groth16::R1csShape shape) {
-  auto pk = formats::bellperson::load_proving_key(path, shape);
+  const auto t0 = std::chrono::steady_clock::now();
+  // The bases stay in the mapped file: the SrsManager decodes them only for a backend that proves
+  // from host memory (KeyPlacement), and a GPU copy reads them piece by piece.
+  auto pk = formats::bellperson::load_proving_key(path, shape, {}, {}, formats::bellperson::Bases::kFromFile);
   if (!pk) return Error{pk.error()};
   if (auto st = pk->check_consistency(); !st) return Error{path + ": " + st.error()};
   auto key = std::make_shared<LoadedKey>();
@@ -105,6 +109,8 @@ Result<std::shared_ptr<LoadedKey>> load_key_with_shape(const std::string& path, 
   key->domain_size = std::uint32_t(pk->domain_size());
   key->pk = std::move(*pk);
   key->shape = std::move(shape);
+  log::srs()->info("{}: mapped, its counts checked against the shape's densities in {} ms", path,
+                   std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count());
   return key;
 }
 

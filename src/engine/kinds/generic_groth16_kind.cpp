@@ -55,6 +55,7 @@ class GenericPrepared final : public PreparedJob {
     SynthesizedPartition s;
     s.shape = &k.shape;
     s.key = &k.pk;
+    s.copies = &lease_.copies();
     s.witness = std::move(*w);
     return s;
   }

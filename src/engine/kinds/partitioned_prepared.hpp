@@ -37,6 +37,7 @@ class PartitionedPrepared final : public PreparedJob {
     SynthesizedPartition s;
     s.shape = &lease_->shape;
     s.key = &lease_->pk;
+    s.copies = &lease_.copies();
     s.witness = std::move(*w);
     return s;
   }

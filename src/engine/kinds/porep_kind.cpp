@@ -34,7 +34,7 @@ class PorepC2Kind final : public JobKind {
                                      [&](const groth16::R1csShape& sh) { return job->check_key(sh); });
     if (!lease) return Error{k + lease.error()};
     return std::unique_ptr<PreparedJob>(std::make_unique<PartitionedPrepared<porep::PorepJob>>(
-        kName, std::move(*job), std::move(*lease), ctx.backend == "cuda"));
+        kName, std::move(*job), std::move(*lease), ctx.memory_model == MemoryModel::kDevice));
   }
 };
 

@@ -10,7 +10,7 @@
 //               inputs must equal the derived ones
 //   verify      every partition proof against the derived inputs and porep-<size>'s verifying key
 //
-// The backend is whatever the engine's backend_factory makes (CPU today): a kind only hands over
+// The backend is whatever the engine's executor makes (CPU today): a kind only hands over
 // shape, key and witness, which is the seam a CUDA backend plugs into.
 #pragma once
 

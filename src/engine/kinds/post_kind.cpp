@@ -38,6 +38,7 @@ class PostPrepared final : public PreparedJob {
     SynthesizedPartition s;
     s.shape = &lease_->shape;
     s.key = &lease_->pk;
+    s.copies = &lease_.copies();
     s.witness = std::move(*w);
     return s;
   }
@@ -113,7 +114,7 @@ class PostKind final : public JobKind {
                                      [&](const groth16::R1csShape& sh) { return job->check_key(sh); });
     if (!lease) return Error{k + lease.error()};
     return std::unique_ptr<PreparedJob>(
-        std::make_unique<PostPrepared>(name, std::move(*job), std::move(*lease), ctx.backend == "cuda"));
+        std::make_unique<PostPrepared>(name, std::move(*job), std::move(*lease), ctx.memory_model == MemoryModel::kDevice));
   }
 
  private:

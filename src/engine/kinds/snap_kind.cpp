@@ -67,7 +67,7 @@ class SnapUpdateKind final : public JobKind {
                                      [&](const groth16::R1csShape& s) { return job->check_key(s); });
     if (!lease) return Error{k + lease.error()};
     return std::unique_ptr<PreparedJob>(std::make_unique<PartitionedPrepared<snap::SnapJob>>(
-        kName, std::move(*job), std::move(*lease), ctx.backend == "cuda"));
+        kName, std::move(*job), std::move(*lease), ctx.memory_model == MemoryModel::kDevice));
   }
 };
 

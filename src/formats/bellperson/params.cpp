@@ -76,6 +76,15 @@ class FileImage {
     std::uint64_t e = std::min<std::uint64_t>(offset + len, map_len_);
     ::madvise(static_cast<std::uint8_t*>(map_) + b, e - b, MADV_WILLNEED);
   }
+  // Drops this process's pages of [offset, offset + len) (whole pages inside it); a private read-only
+  // mapping reads them again from the page cache if touched later.
+  void release(std::uint64_t offset, std::uint64_t len) const {
+    if (!map_ || len == 0) return;
+    const std::uint64_t page = std::uint64_t(::sysconf(_SC_PAGESIZE));
+    const std::uint64_t b = (offset + page - 1) / page * page;
+    const std::uint64_t e = std::min<std::uint64_t>(offset + len, map_len_) / page * page;
+    if (e > b) ::madvise(static_cast<std::uint8_t*>(map_) + b, e - b, MADV_DONTNEED);
+  }
 
  private:
   std::string name_;
@@ -285,6 +294,12 @@ Status PointView<A>::decode_into(std::span<A> out, std::size_t first, const Deco
 }
 
 template <class A>
+void PointView<A>::release_pages(std::size_t first, std::size_t n) const {
+  if (image_ && first <= info_.count && n <= info_.count - first)
+    image_->release(info_.offset + std::uint64_t(first) * info_.point_bytes, std::uint64_t(n) * info_.point_bytes);
+}
+
+template <class A>
 Result<HugeVector<A>> PointView<A>::decode(const DecodeOptions& opt) const {
   HugeVector<A> out;  // huge pages, value-initialised by all threads (base/huge_vector.hpp)
   allocate_huge(out, size(), opt.threads ? opt.threads : default_threads());
@@ -409,8 +424,45 @@ Status check_params_match(const ParamsFile& file, const CircuitDensities& c) {
   return ok_status();
 }
 
+namespace {
+
+// The bases of a mapped .params file, decoded range by range (lazy keys).
+class ParamsBaseSource final : public groth16::BaseSource {
+ public:
+  ParamsBaseSource(const ParamsFile& f, const DecodeOptions& opt)
+      : h_(f.h()), l_(f.l()), a_(f.a()), b1_(f.b_g1()), b2_(f.b_g2()), opt_(opt) {}
+  std::size_t size(groth16::Query q) const override { return q == groth16::Query::kBG2 ? b2_.size() : g1(q).size(); }
+  Status read(groth16::Query q, std::size_t first, std::span<G1Affine> out) const override {
+    if (q == groth16::Query::kBG2) return Error{"b_g2 holds G2 points"};
+    const G1View& v = g1(q);
+    auto st = v.decode_into(out, first, opt_);
+    v.release_pages(first, out.size());
+    return st;
+  }
+  Status read_b_g2(std::size_t first, std::span<G2Affine> out) const override {
+    auto st = b2_.decode_into(out, first, opt_);
+    b2_.release_pages(first, out.size());
+    return st;
+  }
+
+ private:
+  const G1View& g1(groth16::Query q) const {
+    switch (q) {
+      case groth16::Query::kH: return h_;
+      case groth16::Query::kL: return l_;
+      case groth16::Query::kA: return a_;
+      default: return b1_;
+    }
+  }
+  G1View h_, l_, a_, b1_;
+  G2View b2_;
+  DecodeOptions opt_;
+};
+
+}  // namespace
+
 Result<groth16::ProvingKey> assemble_proving_key(const ParamsFile& file, CircuitDensities c,
-                                                 const DecodeOptions& opt) {
+                                                 const DecodeOptions& opt, Bases bases) {
   if (auto st = check_params_match(file, c); !st) return Error{st.error()};
   groth16::ProvingKey pk;
   pk.vk = file.vk();
@@ -421,6 +473,11 @@ Result<groth16::ProvingKey> assemble_proving_key(const ParamsFile& file, Circuit
   pk.a_aux_density = std::move(c.a_aux);
   pk.b_input_density = std::move(c.b_input);
   pk.b_aux_density = std::move(c.b_aux);
+  if (bases == Bases::kFromFile) {
+    pk.source = std::make_shared<ParamsBaseSource>(file, opt);
+    if (auto s = pk.check_consistency(); !s) return Error{file.name() + ": " + s.error()};
+    return pk;
+  }
   auto get = [&](const auto& view, auto& out) -> Status {
     auto r = view.decode(opt);
     if (!r) return Error{r.error()};
@@ -437,10 +494,10 @@ Result<groth16::ProvingKey> assemble_proving_key(const ParamsFile& file, Circuit
 }
 
 Result<groth16::ProvingKey> load_proving_key(const std::string& path, const groth16::R1csShape& shape,
-                                             const DecodeOptions& opt, const OpenOptions& open_opt) {
+                                             const DecodeOptions& opt, const OpenOptions& open_opt, Bases bases) {
   auto f = ParamsFile::open(path, open_opt);
   if (!f) return Error{f.error()};
-  return assemble_proving_key(*f, shape, opt);
+  return assemble_proving_key(*f, CircuitDensities::from_shape(shape), opt, bases);
 }
 
 }  // namespace cuzk::formats::bellperson

@@ -115,6 +115,8 @@ class PointView {
   // lowest-indexed bad point.
   Status decode_into(std::span<A> out, std::size_t first = 0, const DecodeOptions& opt = {}) const;
   Result<HugeVector<A>> decode(const DecodeOptions& opt = {}) const;
+  // Gives this process's pages of points [first, first + n) back (they stay in the page cache).
+  void release_pages(std::size_t first, std::size_t n) const;
 
  private:
   std::shared_ptr<const FileImage> image_;
@@ -192,9 +194,15 @@ struct CircuitDensities {
 // The error says that the parameters do not belong to the circuit and which count differs.
 Status check_params_match(const ParamsFile& file, const CircuitDensities& circuit);
 
-// check_params_match, then decodes every vector (in parallel) into a kMonomialOverZ ProvingKey.
+// Whether a key holds its bases decoded (kDecoded) or reads them from the mapped file when asked
+// (kFromFile: groth16::ProvingKey::source; a GPU's upload decodes them piece by piece, and the file's
+// pages are given back after each piece, so the host never holds the 45 GB a 32 GiB PoRep key decodes to).
+enum class Bases : std::uint8_t { kDecoded, kFromFile };
+
+// check_params_match, then decodes every vector (in parallel) into a kMonomialOverZ ProvingKey, or
+// (kFromFile) keeps the file as the key's source.
 Result<groth16::ProvingKey> assemble_proving_key(const ParamsFile& file, CircuitDensities circuit,
-                                                 const DecodeOptions& opt = {});
+                                                 const DecodeOptions& opt = {}, Bases bases = Bases::kDecoded);
 inline Result<groth16::ProvingKey> assemble_proving_key(const ParamsFile& file, const groth16::R1csShape& shape,
                                                         const DecodeOptions& opt = {}) {
   return assemble_proving_key(file, CircuitDensities::from_shape(shape), opt);
@@ -202,6 +210,7 @@ inline Result<groth16::ProvingKey> assemble_proving_key(const ParamsFile& file, 
 
 // open + assemble_proving_key in one call (what `cuzk prove --params` needs).
 Result<groth16::ProvingKey> load_proving_key(const std::string& path, const groth16::R1csShape& shape,
-                                             const DecodeOptions& opt = {}, const OpenOptions& open_opt = {});
+                                             const DecodeOptions& opt = {}, const OpenOptions& open_opt = {},
+                                             Bases bases = Bases::kDecoded);
 
 }  // namespace cuzk::formats::bellperson

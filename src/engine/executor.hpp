@@ -1,0 +1,55 @@
+// What an executable brings to the engine to prove with: the backends its workers run, and for a
+// backend that proves from memory of its own (a GPU), the uploads of keys into it. The engine and the
+// SrsManager ask this interface and never name a backend; the apps implement it
+// (apps/common/device_backends.hpp: the CPU backend, or one CUDA backend per device and lane).
+//
+// Ownership (ARCHITECTURE.md seam 4): what upload() returns belongs to the SrsManager entry of that
+// key, which keeps it beside the key, charges its pinned host memory to the budget, hands it to every
+// proof on that slot and drops it when the key is evicted. A backend keeps no key of its own.
+#pragma once
+
+#include <compare>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "base/result.hpp"
+#include "groth16/keys.hpp"
+#include "groth16/prover.hpp"
+#include "groth16/r1cs.hpp"
+
+namespace cuzk::engine {
+
+// A place backends prove at: a device's main backend, or its urgent lane's.
+struct BackendSlot {
+  std::uint32_t device = 0;
+  bool lane = false;
+  friend auto operator<=>(const BackendSlot&, const BackendSlot&) = default;
+};
+
+// Where a partition's a, b, c, H and MSM scalars live while it proves: kHost, in host memory (the
+// CPU backend: partitions reserve them in the budget); kDevice, in device memory (the host reserves
+// only the witness and synthesis transients).
+enum class MemoryModel : std::uint8_t { kHost, kDevice };
+
+class Executor {
+ public:
+  virtual ~Executor() = default;
+  virtual std::string name() const = 0;  // "cpu", "cuda": status and logs
+  virtual MemoryModel memory_model() const = 0;
+  // A backend for one worker at `slot` (several workers of one slot may share one underneath).
+  virtual std::unique_ptr<groth16::Backend> make(BackendSlot slot) = 0;
+  // Whether the slot's backend proves from a copy made by upload(); false: from the host key.
+  virtual bool uses_copies(BackendSlot slot) const = 0;
+  // The slot's copy of `key` and `shape`; pinned host memory is charged through `charge` first.
+  virtual Result<std::shared_ptr<groth16::KeyCopy>> upload(BackendSlot slot, const groth16::ProvingKey& key,
+                                                           const groth16::R1csShape* shape,
+                                                           const groth16::HostCharge& charge) = 0;
+  // Device memory the backends hold besides the copies (proof buffers), for status.
+  virtual std::uint64_t workspace_bytes() const = 0;
+};
+
+// The CPU backend on every slot (the engine's default).
+std::shared_ptr<Executor> make_cpu_executor();
+
+}  // namespace cuzk::engine

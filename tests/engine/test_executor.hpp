@@ -1,0 +1,157 @@
+// Executors for the engine tests (engine/executor.hpp), with no GPU:
+//   * FactoryExecutor: backends from a function, proving from host memory (a CPU-like executor whose
+//     workers' backends a test controls);
+//   * CopyExecutor: a device-memory executor whose backends prove only from copies it made: each copy
+//     records its slot and the key it was made from and counts itself alive; a "streamed" copy
+//     charges its pinned bytes through the HostCharge; uploads can be refused. Its backends check that
+//     they get their own slot's copy of the right key, then prove on the CPU (the test keys hold
+//     their bases), so every proof still verifies.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "engine/executor.hpp"
+#include "groth16/prover.hpp"
+
+namespace cuzk::test {
+
+using engine::BackendSlot;
+using engine::Executor;
+using engine::MemoryModel;
+
+class FactoryExecutor final : public Executor {
+ public:
+  using Factory = std::function<std::unique_ptr<groth16::Backend>(BackendSlot)>;
+  explicit FactoryExecutor(Factory f) : f_(std::move(f)) {}
+  std::string name() const override { return "test"; }
+  MemoryModel memory_model() const override { return MemoryModel::kHost; }
+  std::unique_ptr<groth16::Backend> make(BackendSlot slot) override { return f_(slot); }
+  bool uses_copies(BackendSlot) const override { return false; }
+  Result<std::shared_ptr<groth16::KeyCopy>> upload(BackendSlot, const groth16::ProvingKey&, const groth16::R1csShape*,
+                                                   const groth16::HostCharge&) override {
+    return std::shared_ptr<groth16::KeyCopy>();
+  }
+  std::uint64_t workspace_bytes() const override { return 0; }
+
+ private:
+  Factory f_;
+};
+
+struct CopyLedger {
+  std::atomic<int> alive{0};
+  std::atomic<int> made{0};
+  std::atomic<int> proofs_with_copy{0};
+  std::atomic<int> wrong_copy{0};  // a backend got another slot's copy, or another key's
+  std::mutex mu;
+  std::vector<std::string> log;  // "upload <device>[ lane]" / "drop <device>[ lane]"
+  void note(const std::string& s) {
+    std::lock_guard<std::mutex> g(mu);
+    log.push_back(s);
+  }
+};
+
+class FakeCopy final : public groth16::KeyCopy {
+ public:
+  FakeCopy(std::shared_ptr<CopyLedger> l, BackendSlot slot, const groth16::ProvingKey* key, bool streamed,
+           std::uint64_t bytes, std::shared_ptr<void> charge)
+      : l_(std::move(l)), slot_(slot), key_(key), streamed_(streamed), bytes_(bytes), charge_(std::move(charge)) {
+    l_->alive++;
+    l_->made++;
+    l_->note("upload " + tag());
+  }
+  ~FakeCopy() override {
+    l_->alive--;
+    l_->note("drop " + tag());
+  }
+  std::uint64_t device_bytes() const override { return streamed_ ? 1024 : bytes_; }
+  std::uint64_t host_bytes() const override { return streamed_ ? bytes_ : 0; }
+  bool streamed() const override { return streamed_; }
+  int device() const override { return int(slot_.device); }
+  BackendSlot slot() const { return slot_; }
+  const groth16::ProvingKey* key() const { return key_; }
+
+ private:
+  std::string tag() const { return std::to_string(slot_.device) + (slot_.lane ? " lane" : ""); }
+  std::shared_ptr<CopyLedger> l_;
+  BackendSlot slot_;
+  const groth16::ProvingKey* key_;
+  bool streamed_;
+  std::uint64_t bytes_;
+  std::shared_ptr<void> charge_;
+};
+
+class CopyBackend final : public groth16::Backend {
+ public:
+  CopyBackend(std::shared_ptr<CopyLedger> l, BackendSlot slot) : l_(std::move(l)), slot_(slot) {}
+  std::string name() const override { return "copy-test"; }
+  using groth16::Backend::start;
+  Result<groth16::PendingProof> start(const groth16::R1csShape&, std::span<const math::Fr>,
+                                      const groth16::ProvingKey&) override {
+    return Error{"copy-test backend: no copy of the key was given"};
+  }
+  Result<groth16::PendingProof> start(const groth16::R1csShape& shape, std::span<const math::Fr> w,
+                                      const groth16::ProvingKey& key, groth16::KeyCopy& copy) override {
+    auto* c = dynamic_cast<FakeCopy*>(&copy);
+    if (!c || c->slot() != slot_ || c->key() != &key) {
+      l_->wrong_copy++;
+      return Error{"copy-test backend: wrong copy"};
+    }
+    l_->proofs_with_copy++;
+    return cpu_->start(shape, w, key);
+  }
+  Result<groth16::PendingProof> start(const groth16::R1csShape& shape, const groth16::CompactAssignment& w,
+                                      const groth16::ProvingKey& key, groth16::KeyCopy& copy) override {
+    const std::vector<math::Fr> dense = w.assignment();
+    return start(shape, std::span<const math::Fr>(dense), key, copy);
+  }
+
+ private:
+  std::shared_ptr<CopyLedger> l_;
+  BackendSlot slot_;
+  std::unique_ptr<groth16::Backend> cpu_ = groth16::make_cpu_backend();
+};
+
+class CopyExecutor final : public Executor {
+ public:
+  struct Options {
+    bool streamed = false;        // copies are "pinned": their bytes are charged through HostCharge
+    std::uint64_t copy_bytes = 1u << 20;
+    bool lane_copies = false;     // the lane slots prove from copies too (a GPU lane)
+    int refuse_device = -1;       // uploads to this device fail
+  };
+  explicit CopyExecutor(Options o) : o_(o) {}
+  std::shared_ptr<CopyLedger> ledger = std::make_shared<CopyLedger>();
+
+  std::string name() const override { return "copy-test"; }
+  MemoryModel memory_model() const override { return MemoryModel::kDevice; }
+  std::unique_ptr<groth16::Backend> make(BackendSlot slot) override {
+    if (!uses_copies(slot)) return groth16::make_cpu_backend();
+    return std::make_unique<CopyBackend>(ledger, slot);
+  }
+  bool uses_copies(BackendSlot slot) const override { return !slot.lane || o_.lane_copies; }
+  Result<std::shared_ptr<groth16::KeyCopy>> upload(BackendSlot slot, const groth16::ProvingKey& key,
+                                                   const groth16::R1csShape*,
+                                                   const groth16::HostCharge& charge) override {
+    if (int(slot.device) == o_.refuse_device) return Error{"device " + std::to_string(slot.device) + " is full"};
+    std::shared_ptr<void> token;
+    if (o_.streamed && charge) {
+      auto c = charge(o_.copy_bytes);
+      if (!c) return Error{"pinned copy: " + c.error()};
+      token = std::move(*c);
+    }
+    return std::shared_ptr<groth16::KeyCopy>(
+        std::make_shared<FakeCopy>(ledger, slot, &key, o_.streamed, o_.copy_bytes, std::move(token)));
+  }
+  std::uint64_t workspace_bytes() const override { return 0; }
+
+ private:
+  Options o_;
+};
+
+}  // namespace cuzk::test
