@@ -137,11 +137,8 @@ Row run_size(int log, int reps, bool nosplit) {
   ks.b_aux_density = 33112281.0 / 130169893.0;
   ks.b_inputs_only_one = true;
   ks.seed = 7 + log;
-  auto key = gpu::GpuKey::synthetic(ks, g_key_opt);
-  if (!key) {
-    row.error = key.error();
-    return row;
-  }
+  // The shape first: the key's H copies are taken from the memory left after it (GpuKeyOptions::
+  // h_copies keeps a proof's workspace free), so that the defaults fit on the H200 at 2^27.
   gpu::GpuShape::SyntheticSpec ss;
   ss.rows = rows;
   ss.num_inputs = num_inputs;
@@ -158,6 +155,11 @@ Row run_size(int log, int reps, bool nosplit) {
   auto shape = gpu::GpuShape::synthetic(ss);
   if (!shape) {
     row.error = shape.error();
+    return row;
+  }
+  auto key = gpu::GpuKey::synthetic(ks, g_key_opt);
+  if (!key) {
+    row.error = key.error();
     return row;
   }
   row.key_gb = double((*key)->device_bytes()) / 1e9;

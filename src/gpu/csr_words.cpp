@@ -7,6 +7,29 @@
 
 namespace cuzk::gpu {
 
+std::uint64_t encoded_csr_bytes(const groth16::CsrMatrix& mat) {
+  // words per distinct coefficient: 0 (dropped), 1 (±1, a tag) or 2 (an index word follows)
+  const math::Fr one = math::Fr::one(), minus_one = -math::Fr::one();
+  std::vector<std::uint8_t> words(mat.coeffs.size());
+  std::uint64_t table = 0;
+  for (std::size_t i = 0; i < mat.coeffs.size(); ++i) {
+    const math::Fr& v = mat.coeffs[i];
+    words[i] = v.is_zero() ? 0 : (v == one || v == minus_one) ? 1 : 2;
+    table += words[i] == 2;
+  }
+  const std::size_t nnz = mat.nnz();
+  const std::size_t ranges = std::max<std::size_t>(1, std::min<std::size_t>(default_threads(), nnz >> 20));
+  std::vector<std::uint64_t> count(ranges, 0);
+  parallel_chunks(nnz, ranges, [&](std::size_t b, std::size_t e, std::size_t t) {
+    std::uint64_t n = 0;
+    for (std::size_t k = b; k < e; ++k) n += words[mat.coeff_ids[k]];
+    count[t] = n;
+  });
+  std::uint64_t n = 0;
+  for (auto c : count) n += c;
+  return 4 * (std::uint64_t(mat.rows()) + 1) + 4 * n + table * sizeof(math::Fr);
+}
+
 Result<CsrWords> encode_csr(const groth16::CsrMatrix& mat, std::size_t rows, std::size_t nvars, const char* name) {
   using u32 = std::uint32_t;
   const std::string what = std::string("GPU prover: matrix ") + name;

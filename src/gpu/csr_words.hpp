@@ -61,5 +61,8 @@ LongRows split_long_rows(const std::vector<std::uint32_t>& row_ptr, TermWords te
 // every core. Zero coefficients are dropped. Errors: a row count other than `rows`, a variable out
 // of range, 2^32 words or more.
 Result<CsrWords> encode_csr(const groth16::CsrMatrix& mat, std::size_t rows, std::size_t nvars, const char* name);
+// The bytes encode_csr's row offsets, words and coefficient table take (long-row pieces apart: a few
+// KB), counted on every core without encoding (what a device must keep free for the shape).
+std::uint64_t encoded_csr_bytes(const groth16::CsrMatrix& mat);
 
 }  // namespace cuzk::gpu

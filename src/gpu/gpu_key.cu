@@ -156,7 +156,7 @@ void GpuKey::Impl::finish_setup() {
   count_bytes();
 }
 
-void GpuKey::Impl::add_h_copies(int asked) {
+void GpuKey::Impl::add_h_copies(int asked, std::size_t extra) {
   const int want = std::clamp(asked > 0 ? asked : kDefaultHCopies, 1, 4);
   const std::size_t reserve = GpuKeyOptions::kProofReserveBytes << log_m;
   for (int k = want; k > 1; --k) {
@@ -165,7 +165,7 @@ void GpuKey::Impl::add_h_copies(int asked) {
     // afterwards k - 1 more copies of H and the reserve; meanwhile the new buffer of k copies beside
     // the old one, and the doubling scratch (about 1 GB)
     const std::size_t h_bytes = h_n * sizeof(G1Affine);
-    const std::size_t need = std::max((k - 1) * h_bytes + reserve, k * h_bytes + (std::size_t(1) << 30));
+    const std::size_t need = std::max((k - 1) * h_bytes + reserve, k * h_bytes + (std::size_t(1) << 30)) + extra;
     if (free_b < need) continue;
     try {
       h.dev->add_shifted_copies(k);
@@ -206,6 +206,20 @@ bool GpuKey::drop_h_copies() {
   return true;
 }
 bool GpuKey::streamed() const { return impl_->streamed(); }
+Status GpuKey::add_h_copies(int asked, std::size_t keep_free) {
+  if (impl_->streamed()) return ok_status();
+  try {
+    const double t0 = now_ms();
+    impl_->add_h_copies(asked, keep_free);
+    CUZK_CUDA(cudaDeviceSynchronize());
+    impl_->h_copies_ms += now_ms() - t0;
+    impl_->count_bytes();
+  } catch (const std::exception& e) {
+    cudaGetLastError();
+    return Error{std::string("GPU prover: the H copies failed: ") + e.what()};
+  }
+  return ok_status();
+}
 double GpuKey::upload_ms() const { return impl_->upload_ms; }
 double GpuKey::h_copies_ms() const { return impl_->h_copies_ms; }
 std::size_t GpuKey::host_bytes() const { return impl_->host_bytes; }
@@ -287,10 +301,12 @@ Result<std::unique_ptr<GpuKey>> GpuKey::upload(const groth16::ProvingKey& key, c
       if (bitrev_h) bitrev_h_device(d.h.dev->device_bases(), d.h_n, int(d.log_m));
       CUZK_CUDA(cudaDeviceSynchronize());
       const double t1 = now_ms();
-      d.add_h_copies(opt.h_copies);
-      CUZK_CUDA(cudaDeviceSynchronize());
       d.upload_ms = t1 - t0;
-      d.h_copies_ms = now_ms() - t1;
+      if (!opt.defer_h_copies) {
+        d.add_h_copies(opt.h_copies, 0);
+        CUZK_CUDA(cudaDeviceSynchronize());
+        d.h_copies_ms = now_ms() - t1;
+      }
     }
     d.finish_setup();
     CUZK_CUDA(cudaDeviceSynchronize());
@@ -367,7 +383,7 @@ Result<std::unique_ptr<GpuKey>> GpuKey::synthetic(const SyntheticSpec& s, const 
       gen_bases_sequential(d.a.dev->device_bases(), d.a_n);
       gen_bases_sequential(d.b1.dev->device_bases(), d.b_n);
       gen_g2_bases_sequential(d.b2.dev->device_bases(), d.b_n);
-      d.add_h_copies(opt.h_copies);
+      d.add_h_copies(opt.h_copies, 0);
     }
     d.finish_setup();
     CUZK_CUDA(cudaDeviceSynchronize());

@@ -75,17 +75,14 @@ void upload_long_rows(const LongRows& lr, DevCsr& d) {
   }
 }
 
-Result<DevCsr> upload_csr(const groth16::CsrMatrix& mat, std::size_t rows, std::size_t nvars, const char* name) {
-  auto enc = encode_csr(mat, rows, nvars, name);
-  if (!enc) return Error{enc.error()};
+DevCsr upload_words(const CsrWords& enc) {
   DevCsr d;
-  d.row_ptr = upload_vector(enc->row_ptr);
-  d.words = upload_vector(enc->words);
-  d.coefs = upload_vector(enc->coefs);
-  upload_long_rows(enc->long_rows, d);
-  return std::move(d);
+  d.row_ptr = upload_vector(enc.row_ptr);
+  d.words = upload_vector(enc.words);
+  d.coefs = upload_vector(enc.coefs);
+  upload_long_rows(enc.long_rows, d);
+  return d;
 }
-
 
 }  // namespace
 
@@ -94,28 +91,47 @@ GpuShape::~GpuShape() = default;
 std::size_t GpuShape::num_constraints() const { return impl_->rows; }
 std::size_t GpuShape::device_bytes() const { return impl_->bytes; }
 
-Result<std::unique_ptr<GpuShape>> GpuShape::upload(const groth16::R1csShape& shape) {
+struct GpuShape::Encoded {
+  std::size_t rows = 0;
+  bool has_c = true;
+  std::uint32_t num_inputs = 0, num_aux = 0;
+  CsrWords a, b, c;
+};
+
+Result<std::shared_ptr<const GpuShape::Encoded>> GpuShape::encode(const groth16::R1csShape& shape) {
   const std::size_t nvars = shape.num_variables();
   if (nvars >= (std::size_t(1) << 30)) return Error{"GPU prover: at most 2^30 variables"};
+  auto e = std::make_shared<Encoded>();
+  e->rows = shape.num_constraints();
+  e->has_c = shape.has_c;
+  e->num_inputs = shape.num_inputs;
+  e->num_aux = shape.num_aux;
+  auto a = encode_csr(shape.a, e->rows, nvars, "A");
+  if (!a) return Error{a.error()};
+  e->a = std::move(*a);
+  auto b = encode_csr(shape.b, e->rows, nvars, "B");
+  if (!b) return Error{b.error()};
+  e->b = std::move(*b);
+  if (e->has_c) {
+    auto c = encode_csr(shape.c, e->rows, nvars, "C");
+    if (!c) return Error{c.error()};
+    e->c = std::move(*c);
+  }
+  return std::shared_ptr<const Encoded>(std::move(e));
+}
+
+Result<std::unique_ptr<GpuShape>> GpuShape::upload(const Encoded& e) {
   try {
     if (!device_available()) return Error{"GPU prover: no CUDA device"};
     std::unique_ptr<GpuShape> s(new GpuShape());
     auto& d = *s->impl_;
-    d.rows = shape.num_constraints();
-    d.has_c = shape.has_c;
-    d.num_inputs = shape.num_inputs;
-    d.num_aux = shape.num_aux;
-    auto a = upload_csr(shape.a, d.rows, nvars, "A");
-    if (!a) return Error{a.error()};
-    auto b = upload_csr(shape.b, d.rows, nvars, "B");
-    if (!b) return Error{b.error()};
-    d.a = std::move(*a);
-    d.b = std::move(*b);
-    if (d.has_c) {
-      auto c = upload_csr(shape.c, d.rows, nvars, "C");
-      if (!c) return Error{c.error()};
-      d.c = std::move(*c);
-    }
+    d.rows = e.rows;
+    d.has_c = e.has_c;
+    d.num_inputs = e.num_inputs;
+    d.num_aux = e.num_aux;
+    d.a = upload_words(e.a);
+    d.b = upload_words(e.b);
+    if (d.has_c) d.c = upload_words(e.c);
     d.bytes = d.a.bytes() + d.b.bytes() + d.c.bytes();
     CUZK_CUDA(cudaDeviceSynchronize());
     return std::move(s);
@@ -123,6 +139,12 @@ Result<std::unique_ptr<GpuShape>> GpuShape::upload(const groth16::R1csShape& sha
     cudaGetLastError();
     return Error{std::string("GPU prover: uploading the constraint system failed: ") + e.what()};
   }
+}
+
+Result<std::unique_ptr<GpuShape>> GpuShape::upload(const groth16::R1csShape& shape) {
+  auto e = encode(shape);
+  if (!e) return Error{e.error()};
+  return upload(**e);
 }
 
 Result<std::unique_ptr<GpuShape>> GpuShape::synthetic(const SyntheticSpec& sp) {

@@ -102,6 +102,9 @@ struct GpuKeyOptions {
   // the proofs' workspace; taking none never fails the upload.
   int h_copies = 0;
   static constexpr std::size_t kProofReserveBytes = 512;
+  // Resident keys: upload() leaves the H copies to a later add_h_copies() (CudaBackend computes them
+  // on the GPU while the host encodes the shape).
+  bool defer_h_copies = false;
 };
 
 // A proving key for the GPU: the H, L, A, B_G1, B_G2 bases (H bit-reversed for the bellperson
@@ -143,6 +146,9 @@ class GpuKey {
   // Frees the H copies (for room to prove); false if there were none or the device could not make
   // the smaller buffer (the key is then unchanged).
   bool drop_h_copies();
+  // The H copies of GpuKeyOptions::h_copies (0: the default) for a key uploaded with defer_h_copies,
+  // keeping `keep_free` more device bytes free than they otherwise would (fewer copies when short).
+  Status add_h_copies(int asked, std::size_t keep_free);
   bool streamed() const;
   std::size_t host_bytes() const;    // streamed: the pinned copy of the bases; else 0
   double upload_ms() const;          // upload(): the bases read, converted and copied
@@ -164,6 +170,11 @@ class GpuKey {
 class GpuShape {
  public:
   static Result<std::unique_ptr<GpuShape>> upload(const groth16::R1csShape& shape);
+  // upload() in two halves: encode() makes the device encoding on the host (all threads, no device
+  // call), so that it can run beside device work; upload(encoded) copies it.
+  struct Encoded;
+  static Result<std::shared_ptr<const Encoded>> encode(const groth16::R1csShape& shape);
+  static Result<std::unique_ptr<GpuShape>> upload(const Encoded& encoded);
 
   // For benchmarks: `rows` rows over num_inputs + num_aux variables with pseudo-random terms: on
   // average a_terms / b_terms / c_terms terms per row (rounded per row), one term in eight with an

@@ -157,7 +157,8 @@ struct GpuKey::Impl {
   // more and 1.9 s more at the key's upload; a fourth shortens no window at 2^27 (the cost model
   // keeps 11 windows), so it would only cost memory.
   static constexpr int kDefaultHCopies = 3;
-  void add_h_copies(int asked);
+  // `extra`: device bytes that must stay free beyond those (memory promised to an upload to come).
+  void add_h_copies(int asked, std::size_t extra);
 
   // Streamed keys: the chunk buffers, sized for the longest query of each curve.
   void make_rings(std::size_t chunk_bases);

@@ -1,6 +1,9 @@
 #include "groth16/r1cs.hpp"
 
+#include <algorithm>
 #include <atomic>
+#include <cstdint>
+#include <vector>
 
 #include "base/parallel.hpp"
 
@@ -90,11 +93,30 @@ std::optional<std::size_t> first_unsatisfied_row(const R1csShape& shape, std::sp
 }
 
 std::vector<bool> variable_density(const CsrMatrix& m, std::size_t num_variables) {
-  std::vector<bool> d(num_variables, false);
   std::vector<char> nonzero(m.coeffs.size());  // per distinct coefficient, not per entry
   for (std::size_t i = 0; i < nonzero.size(); ++i) nonzero[i] = !m.coeffs[i].is_zero();
-  for (std::size_t k = 0; k < m.nnz(); ++k) {
-    if (nonzero[m.coeff_ids[k]]) d[m.cols[k]] = true;
+  // A bitmap per thread over the entries (32 GiB PoRep: ~700M entries per matrix, 1.7 s for A and B
+  // on one core), OR-ed together by word ranges, then spread into the vector<bool>.
+  const std::size_t words = (num_variables + 63) / 64, nnz = m.nnz();
+  const std::size_t threads = nnz < (std::size_t(1) << 22) ? 1 : std::min<std::size_t>(default_threads(), 32);
+  std::vector<std::vector<std::uint64_t>> maps(threads);
+  parallel_chunks(nnz, threads, [&](std::size_t b, std::size_t e, std::size_t t) {
+    auto& map = maps[t];
+    map.assign(words, 0);
+    for (std::size_t k = b; k < e; ++k) {
+      if (nonzero[m.coeff_ids[k]]) map[m.cols[k] >> 6] |= std::uint64_t(1) << (m.cols[k] & 63);
+    }
+  });
+  std::vector<std::uint64_t> all(words, 0);
+  parallel_chunks(words, std::min<std::size_t>(threads, std::max<std::size_t>(1, words / 4096)),
+                  [&](std::size_t b, std::size_t e, std::size_t) {
+                    for (const auto& map : maps)
+                      if (!map.empty())
+                        for (std::size_t w = b; w < e; ++w) all[w] |= map[w];
+                  });
+  std::vector<bool> d(num_variables, false);
+  for (std::size_t w = 0; w < words; ++w) {
+    for (std::uint64_t x = all[w]; x; x &= x - 1) d[w * 64 + std::size_t(__builtin_ctzll(x))] = true;
   }
   return d;
 }

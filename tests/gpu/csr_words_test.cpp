@@ -89,6 +89,9 @@ TEST(CsrWords, DecodesToTheMatrixNonzeroTermsAndCutsLongRows) {
     ASSERT_EQ(at, e->row_ptr[row + 1]) << "row " << row;
   }
   EXPECT_EQ(next_piece, lr.pieces());
+  // encoded_csr_bytes counts what encode_csr makes without making it (the long-row pieces apart).
+  EXPECT_EQ(gpu::encoded_csr_bytes(m),
+            4 * e->row_ptr.size() + 4 * e->words.size() + sizeof(math::Fr) * e->coefs.size());
 }
 
 TEST(CsrWords, SmallAndEmptyMatricesEncodeOnOneThread) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "../common/random_shape.hpp"
+#include "base/parallel.hpp"
 #include "groth16/setup_scalars.hpp"
 #include "groth16/snarkjs_domain.hpp"
 #include "groth16/test_setup.hpp"
@@ -100,6 +101,45 @@ TEST(LagrangeRange, SlicesAgreeWithTheWholeRange) {
   auto st = lagrange_range(Fr::one(), 10, false, 0, 4, 1, 0, dom.data(), 1);
   ASSERT_FALSE(st.ok());
   EXPECT_NE(st.error().find("root of unity"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace cuzk::groth16
+
+namespace cuzk::groth16 {
+namespace {
+
+// variable_density on a matrix large enough for its per-thread bitmaps (> 2^22 entries, several
+// threads): equal to the plain definition (a variable is dense when some entry with a nonzero
+// coefficient names it), including a zero coefficient that must not count.
+TEST(VariableDensity, ParallelBitmapsEqualTheDefinition) {
+  CsrMatrix m;
+  m.coeffs = {Fr::one(), Fr::zero(), Fr::from_u64(5)};
+  const std::size_t nv = 300001, rows = 1u << 20;
+  std::uint64_t x = 88172645463325252ULL;
+  auto next = [&] { return x ^= x << 13, x ^= x >> 7, x ^= x << 17; };
+  m.row_ptr.clear();
+  m.row_ptr.push_back(0);
+  for (std::size_t r = 0; r < rows; ++r) {
+    for (int t = 0; t < 5; ++t) {
+      const std::uint64_t h = next();
+      m.cols.push_back(std::uint32_t(h % (nv / 2)) * 2);  // even variables only: the odd ones stay sparse
+      m.coeff_ids.push_back(std::uint32_t((h >> 40) % 3));
+    }
+    m.row_ptr.push_back(m.cols.size());
+  }
+  m.cols.push_back(1);  // variable 1: only with the zero coefficient
+  m.coeff_ids.push_back(1);
+  m.row_ptr.back() = m.cols.size();
+  std::vector<bool> want(nv, false);
+  for (std::size_t k = 0; k < m.nnz(); ++k)
+    if (!m.val(k).is_zero()) want[m.cols[k]] = true;
+  for (std::size_t threads : {1, 3, 8}) {
+    set_default_threads(threads);
+    EXPECT_EQ(variable_density(m, nv), want) << threads;
+  }
+  set_default_threads(0);
+  EXPECT_FALSE(want[1]);
 }
 
 }  // namespace
