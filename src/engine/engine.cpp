@@ -107,13 +107,17 @@ Result<SubmitOutcome> Engine::submit(ProofRequest request) {
     auto it = im.jobs.find(request.request_id);
     if (it != im.jobs.end()) {
       auto& existing = it->second;
-      if (existing->fingerprint != fp) {
+      auto r = existing->current_result();
+      // A failed or cancelled run releases its id: the request is run again, with this payload
+      // whatever the last one was (Curio's ids are deterministic, e.g. porep-<miner>-<sector>, so a
+      // corrected C1 comes back under the same id). A running or completed job keeps it.
+      const bool ended_badly = r && r->status != ResultStatus::kCompleted;
+      if (!ended_badly && existing->fingerprint != fp) {
         std::string err = "request_id \"" + request.request_id + "\" is already used by a different request";
         log::engine()->warn("job {} refused: {}", request.request_id, err);
         return Error{std::move(err)};
       }
-      auto r = existing->current_result();
-      if (!r || r->status == ResultStatus::kCompleted) {
+      if (!ended_badly) {
         log::engine()->debug("job {}: the same request again, joined the {} job", existing->id,
                              r ? "finished" : "running");
         out.job_id = existing->id;
@@ -121,7 +125,9 @@ Result<SubmitOutcome> Engine::submit(ProofRequest request) {
         out.job = existing;
         return out;
       }
-      // A failed or cancelled run is retried as a new run under the same id.
+      log::engine()->info("job {}: its last run {}; running it again{}", existing->id,
+                          r->status == ResultStatus::kCancelled ? "was cancelled" : "failed",
+                          existing->fingerprint != fp ? " with the new payload" : "");
       im.jobs.erase(it);
     }
     // Urgent jobs are counted apart: unfinished PoRep jobs never refuse a WinningPoSt.

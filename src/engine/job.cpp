@@ -73,7 +73,9 @@ std::optional<JobResult> Job::current_result() const {
 
 JobResult Job::wait(std::chrono::milliseconds timeout, const std::function<bool()>& abandon) {
   using Clock = std::chrono::steady_clock;
-  const auto deadline = timeout.count() > 0 ? Clock::now() + timeout : Clock::time_point::max();
+  // A timeout beyond a year is no deadline (now + 2^62 ms would overflow the clock and time out at once).
+  const bool bounded = timeout.count() > 0 && timeout <= std::chrono::hours(24 * 366);
+  const auto deadline = bounded ? Clock::now() + timeout : Clock::time_point::max();
   std::unique_lock<std::mutex> lk(mu);
   while (!result) {
     auto now = Clock::now();

@@ -458,6 +458,49 @@ TEST(Engine, FailedRunIsRetriedUnderTheSameId) {
   EXPECT_EQ(e.wait(s->job, 30s).status, ResultStatus::kCompleted);
 }
 
+// A failed or cancelled run releases its request_id for a corrected payload (issue 28: Curio's ids
+// are deterministic); until then the old result stays readable. A completed job keeps its id.
+TEST(Engine, FailedOrCancelledIdTakesANewPayload) {
+  Engine e(small_options());
+  register_fixtures(e);
+  TestKindControl c;
+  c.fail_partition = 0;
+  e.register_kind(kTestKind, std::make_shared<TestKind>(c));
+  JobResult r1 = e.prove(test_request("porep-1000-8"));
+  ASSERT_EQ(r1.status, ResultStatus::kFailed);
+  auto old = e.find("porep-1000-8");
+  ASSERT_TRUE(old);
+  EXPECT_EQ(Engine::result_of(old)->status, ResultStatus::kFailed);  // readable until resubmitted
+  c.fail_partition = -1;
+  ProofRequest corrected = test_request("porep-1000-8");
+  corrected.sector_number = 8;  // a different payload
+  auto s = e.submit(corrected);
+  ASSERT_TRUE(s) << s.error();
+  EXPECT_FALSE(s->joined);
+  EXPECT_EQ(e.wait(s->job, 30s).status, ResultStatus::kCompleted);
+  ProofRequest third = test_request("porep-1000-8");
+  third.sector_number = 9;
+  auto clash = e.submit(third);  // completed: the id is taken
+  ASSERT_FALSE(clash);
+  EXPECT_NE(clash.error().find("already used by a different request"), std::string::npos);
+
+  {
+    std::lock_guard<std::mutex> g(c.mu);
+    c.gate_open = false;
+  }
+  auto run = e.submit(test_request("snap-1000-3"));
+  ASSERT_TRUE(run);
+  ASSERT_TRUE(test::eventually([&] { return c.in_synthesis.load() == 1; }));
+  EXPECT_TRUE(e.cancel("snap-1000-3").was_running);
+  EXPECT_EQ(e.wait(run->job, 30s).status, ResultStatus::kCancelled);
+  c.open();
+  ProofRequest again = test_request("snap-1000-3");
+  again.sector_number = 4;
+  auto s2 = e.submit(again);
+  ASSERT_TRUE(s2) << s2.error();
+  EXPECT_EQ(e.wait(s2->job, 30s).status, ResultStatus::kCompleted);
+}
+
 TEST(Engine, FailedPartitionFailsTheJobOnceAndCancelsSiblings) {
   EngineOptions o = small_options();
   o.synthesis_workers = 1;
@@ -646,6 +689,12 @@ TEST(Engine, AwaitTimeoutAndAbandon) {
   EXPECT_GE(std::chrono::steady_clock::now() - t0, 50ms);
   std::atomic<bool> gone{true};
   EXPECT_EQ(e.wait(s->job, 0ms, [&] { return gone.load(); }).status, ResultStatus::kTimeout);
+  // A timeout of 2^62 ms is no deadline (it used to overflow the clock and time out at once): the
+  // waiter stays until its caller leaves.
+  const auto polls = std::make_shared<std::atomic<int>>(0);
+  JobResult huge = e.wait(s->job, std::chrono::milliseconds(std::int64_t(1) << 62), [polls] { return ++*polls > 3; });
+  EXPECT_EQ(huge.status, ResultStatus::kTimeout);
+  EXPECT_EQ(huge.error, "the caller stopped waiting");
   c.open();
   EXPECT_EQ(e.wait(s->job, 30s).status, ResultStatus::kCompleted);
 }
