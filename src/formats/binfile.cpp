@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -45,8 +46,10 @@ std::string printable_magic(std::span<const std::uint8_t> m) {
 
 bool BinFile::mapped() const { return storage_ && storage_->map != nullptr; }
 
-Result<std::vector<std::uint8_t>> read_file_bytes(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+Result<std::vector<std::uint8_t>> read_file_bytes(const std::string& path, std::uint64_t max_bytes) {
+  // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below like every
+  // non-regular file (a device such as /dev/zero would otherwise be read without end).
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return Error{path + ": cannot open: " + errno_text(errno)};
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
@@ -58,19 +61,29 @@ Result<std::vector<std::uint8_t>> read_file_bytes(const std::string& path) {
     ::close(fd);
     return Error{path + ": is a directory"};
   }
-  std::vector<std::uint8_t> out;
-  out.reserve(st.st_size > 0 ? std::size_t(st.st_size) : 0);
-  std::uint8_t chunk[1 << 16];
-  for (;;) {
-    ssize_t n = ::read(fd, chunk, sizeof chunk);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      int e = errno;
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return Error{path + ": not a regular file"};
+  }
+  // At most the size the file reports when opened (files of /proc report 0 and read as empty).
+  const std::uint64_t size = std::uint64_t(st.st_size);
+  if (size > max_bytes) {
+    ::close(fd);
+    return Error{path + ": " + std::to_string(size) + " bytes, more than the " + std::to_string(max_bytes) +
+                 " this input may have"};
+  }
+  std::vector<std::uint8_t> out(size);
+  std::size_t got = 0;
+  while (got < size) {
+    const ssize_t n = ::read(fd, out.data() + got, std::min<std::size_t>(size - got, std::size_t(1) << 30));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const int e = errno;
       ::close(fd);
-      return Error{path + ": read failed: " + errno_text(e)};
+      return Error{path + ": read failed at byte " + std::to_string(got) + ": " +
+                   (n == 0 ? std::string("the file shrank") : errno_text(e))};
     }
-    if (n == 0) break;
-    out.insert(out.end(), chunk, chunk + n);
+    got += std::size_t(n);
   }
   ::close(fd);
   return out;
@@ -92,7 +105,7 @@ Status write_file_bytes(const std::string& path, std::span<const std::uint8_t> b
 Result<BinFile> BinFile::open(const std::string& path, std::string_view magic, std::uint32_t min_version,
                               std::uint32_t max_version, LoadMode mode) {
   if (mode != LoadMode::kRead) {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) return Error{path + ": cannot open: " + errno_text(errno)};
     struct stat st {};
     if (::fstat(fd, &st) != 0) {
@@ -118,8 +131,8 @@ Result<BinFile> BinFile::open(const std::string& path, std::string_view magic, s
       if (mode == LoadMode::kMmap) return Error{path + ": mmap failed: " + errno_text(e)};
     } else {
       ::close(fd);
-      if (mode == LoadMode::kMmap && !S_ISREG(st.st_mode)) return Error{path + ": not a regular file, cannot mmap"};
-      // Empty regular files and pipes fall through to read() (which reports the truncation).
+      if (!S_ISREG(st.st_mode)) return Error{path + ": not a regular file"};
+      // Empty regular files fall through to read() (which reports the truncation).
     }
   }
   auto bytes = read_file_bytes(path);

@@ -127,8 +127,11 @@ class BinFile {
   std::vector<SectionEntry> sections_;
 };
 
-// Reads a whole file into memory ("<path>: cannot open: <reason>" on failure).
-Result<std::vector<std::uint8_t>> read_file_bytes(const std::string& path);
+// Reads a whole regular file into memory: at most the size it reports when opened, and at most
+// max_bytes. Devices, FIFOs, sockets and directories are refused ("<path>: not a regular file"),
+// never read to an end that may not come; every error is one line naming the path.
+inline constexpr std::uint64_t kMaxReadBytes = std::uint64_t(1) << 40;
+Result<std::vector<std::uint8_t>> read_file_bytes(const std::string& path, std::uint64_t max_bytes = kMaxReadBytes);
 // Writes bytes to a file, replacing it.
 Status write_file_bytes(const std::string& path, std::span<const std::uint8_t> bytes);
 

@@ -172,7 +172,7 @@ struct CudaBackend::Impl {
       if (!st && is_oom(st.error()) && !stream && opt.key_residency == KeyResidency::kAuto) {
         note("proving key does not fit resident (" + st.error() + "): streamed instead");
         stream = true;
-        st = c->make_key(true, ko);
+        (void)(st = c->make_key(true, ko));
       }
       if (!st) return Error{st.error()};
       if (shape) {

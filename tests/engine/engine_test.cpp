@@ -2,6 +2,9 @@
 // and test kinds (gated or failing synthesis) for scheduling, cancellation and fault behaviour.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <condition_variable>
 #include <map>
@@ -244,6 +247,33 @@ TEST(Engine, WitnessPathAndEmptyRequestIdGetsUuid) {
   JobResult res = e.wait(s->job);
   expect_valid_proof(res, "linear");
   EXPECT_EQ(res.job_id, s->job_id);
+}
+
+// A client's witness_path naming a device, a FIFO or a /proc file fails that job with one line; the
+// engine is not read into exhaustion (it used to read /dev/zero and /proc/self/pagemap to an end
+// that never came and abort on bad_alloc) and serves the next job.
+TEST(Engine, WitnessPathsThatAreNotRegularFilesFailTheJobOnly) {
+  Engine e(small_options());
+  register_fixtures(e);
+  char dir_tmpl[] = "/tmp/cuzk-witness-XXXXXX";
+  ASSERT_NE(::mkdtemp(dir_tmpl), nullptr);
+  const std::string fifo = std::string(dir_tmpl) + "/w.wtns";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  for (const std::string& path : {std::string("/dev/zero"), std::string("/proc/self/pagemap"), fifo}) {
+    ProofRequest r;
+    r.proof_kind = kGeneric;
+    r.circuit_id = "linear";
+    r.witness_path = path;
+    JobResult res = e.prove(r);
+    EXPECT_EQ(res.status, ResultStatus::kFailed) << path;
+    EXPECT_NE(res.error.find(path), std::string::npos) << res.error;
+    EXPECT_NE(res.error.find(path.rfind("/proc", 0) == 0 ? "too short" : "not a regular file"), std::string::npos)
+        << res.error;
+    EXPECT_EQ(res.error.find('\n'), std::string::npos) << res.error;
+  }
+  std::remove(fifo.c_str());
+  ::rmdir(dir_tmpl);
+  expect_valid_proof(e.prove(generic_request("linear")), "linear");
 }
 
 TEST(Engine, FiftyConcurrentMixedPriorityJobsEachGetExactlyOneResult) {

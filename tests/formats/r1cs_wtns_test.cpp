@@ -1,7 +1,13 @@
 // .r1cs and .wtns readers (and writers) against the snarkjs/circom fixtures.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+
 #include "fixtures.hpp"
+#include "formats/binfile.hpp"
 #include "formats/snarkjs_json.hpp"
 #include "formats/snarkjs_r1cs.hpp"
 #include "formats/snarkjs_wtns.hpp"
@@ -201,6 +207,46 @@ TEST(R1csMerge, DuplicateWiresAreMergedByAdding) {
   EXPECT_EQ(a.cols[1], 2u);
   EXPECT_EQ(back->shape.c.nnz(), 0u);
   EXPECT_EQ(back->shape.b.nnz(), 1u);
+}
+
+// Untrusted paths (issue 28): a device, a FIFO and a directory are refused at once — never read to
+// an end that does not come, never waited on for a writer; /proc/self/pagemap (a regular file that
+// reports 0 bytes) reads as empty and fails as a truncated witness; a file over the limit is refused.
+TEST(BoundedReads, DevicesFifosAndProcFilesFailWithOneLine) {
+  char dir_tmpl[] = "/tmp/cuzk-bounded-XXXXXX";
+  ASSERT_NE(::mkdtemp(dir_tmpl), nullptr);
+  const std::string dir = dir_tmpl, fifo = dir + "/fifo", big = dir + "/big";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  for (const std::string& p : {std::string("/dev/zero"), std::string("/dev/urandom"), fifo}) {
+    auto r = read_file_bytes(p);
+    ASSERT_FALSE(r) << p;
+    EXPECT_EQ(r.error(), p + ": not a regular file");
+    auto w = read_wtns(p);
+    ASSERT_FALSE(w) << p;
+    EXPECT_NE(w.error().find("not a regular file"), std::string::npos) << w.error();
+    EXPECT_EQ(w.error().find('\n'), std::string::npos);
+  }
+  EXPECT_NE(read_file_bytes(dir).error().find("is a directory"), std::string::npos);
+  auto pagemap = read_file_bytes("/proc/self/pagemap");
+  if (pagemap) {
+    EXPECT_TRUE(pagemap->empty());  // its reported size
+  }
+  auto w = read_wtns("/proc/self/pagemap");
+  ASSERT_FALSE(w);
+  EXPECT_EQ(w.error().find('\n'), std::string::npos) << w.error();
+  {
+    std::FILE* f = std::fopen(big.c_str(), "wb");
+    ASSERT_NE(f, nullptr);
+    std::fputs("0123456789", f);
+    std::fclose(f);
+  }
+  auto over = read_file_bytes(big, 9);
+  ASSERT_FALSE(over);
+  EXPECT_NE(over.error().find("10 bytes, more than the 9"), std::string::npos) << over.error();
+  ASSERT_TRUE(read_file_bytes(big, 10));
+  std::remove(big.c_str());
+  std::remove(fifo.c_str());
+  ::rmdir(dir.c_str());
 }
 
 }  // namespace

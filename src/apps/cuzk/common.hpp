@@ -12,6 +12,7 @@
 
 #include "base/parallel.hpp"
 #include "base/result.hpp"
+#include "formats/binfile.hpp"
 
 namespace cuzk::cli {
 
@@ -39,13 +40,8 @@ inline Status write_file(const std::string& path, std::span<const std::uint8_t> 
   return ok_status();
 }
 
-inline Result<std::vector<std::uint8_t>> read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{path + ": cannot open"};
-  std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) return Error{path + ": read error"};
-  return bytes;
-}
+// A regular file, whole (formats::read_file_bytes: devices and FIFOs are refused, not read forever).
+inline Result<std::vector<std::uint8_t>> read_file(const std::string& path) { return formats::read_file_bytes(path); }
 
 inline bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;

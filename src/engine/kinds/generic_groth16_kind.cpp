@@ -102,6 +102,8 @@ class GenericGroth16Kind final : public JobKind {
     if (has_path) {
       if (!ctx.allow_witness_paths) return Error{k + "witness_path is disabled on this daemon; send witness_wtns"};
       std::error_code ec;
+      if (std::filesystem::exists(req->witness_path, ec) && !std::filesystem::is_regular_file(req->witness_path, ec))
+        return Error{k + "witness_path " + req->witness_path + ": not a regular file"};
       auto n = std::filesystem::file_size(req->witness_path, ec);
       if (ec) return Error{k + "witness_path " + req->witness_path + ": " + ec.message()};
       wbytes = n;

@@ -82,7 +82,7 @@ Result<LoadedC1> parse_c1_any(std::span<const std::uint8_t> bytes) {
 }
 
 Result<LoadedC1> load_c1_file_detailed(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return Error{path + ": cannot open: " + std::strerror(errno)};
   struct stat st {};
   if (::fstat(fd, &st) != 0) {

@@ -27,7 +27,7 @@ class FileImage {
   }
 
   static Result<std::shared_ptr<const FileImage>> map_file(const std::string& path) {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) return Error{path + ": cannot open: " + std::strerror(errno)};
     struct stat st {};
     if (::fstat(fd, &st) != 0) {
