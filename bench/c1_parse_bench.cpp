@@ -44,13 +44,7 @@ bench::Timing best_ms(int reps, F&& f) {
   return bench::measure(bench::Repeat::best_of(reps, bench::CpuClock::kThread), f);
 }
 
-template <class R>
-void must(const R& r, const char* what) {
-  if (!r.ok()) {
-    std::fprintf(stderr, "%s failed: %s\n", what, r.error().c_str());
-    std::exit(1);
-  }
-}
+using bench::must;
 
 }  // namespace
 

@@ -221,6 +221,16 @@ inline std::string strf(const char* fmt, ...) {
 
 // A line of context ("# threads=2, load 0.5 ..."): on stdout, except in JSON mode, where it goes to
 // stderr so that stdout stays one JSON object per line.
+// A step a benchmark cannot go on without (a Result or Status): on failure, "<what> failed: <error>"
+// on stderr and exit 1.
+template <class R>
+void must(const R& r, const char* what) {
+  if (!r.ok()) {
+    std::fprintf(stderr, "%s failed: %s\n", what, r.error().c_str());
+    std::exit(1);
+  }
+}
+
 inline void note(Format f, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 inline void note(Format f, const char* fmt, ...) {
   std::va_list ap;

@@ -21,8 +21,9 @@
 namespace cuzk::engine {
 
 // A loaded key. For a .zkey: the proving key and the circuit's shape (A and B), ready for the
-// backend. For a loader that decodes its .params: the proving key and the recorded partition
-// shape (A, B and C). For a loader that only maps its file (families whose circuits are not proved
+// backend. For a loader of .params: the proving key with its bases left in the mapped file
+// (ProvingKey::source; the SrsManager decodes them when a backend proves from host memory) and the
+// recorded partition shape (A, B and C). For a loader that only maps its file (families whose circuits are not proved
 // here yet): `mapped_file` and the verifying key.
 struct LoadedKey {
   std::string id;

@@ -67,7 +67,8 @@ struct SrsInfo {
   std::string last_error;
 };
 
-// The backends' copies of one loaded key, one per slot. The key they were made from lives as long.
+// The backends' copies of one loaded key, one per slot. The key they were made from lives as long:
+// `items` is declared after `key`, so the copies go first.
 struct KeyCopies {
   std::shared_ptr<const LoadedKey> key;
   std::vector<std::pair<BackendSlot, std::shared_ptr<groth16::KeyCopy>>> items;
@@ -76,7 +77,6 @@ struct KeyCopies {
       if (s == slot) return c.get();
     return nullptr;
   }
-  ~KeyCopies() { items.clear(); }  // before the key
 };
 
 // Where a key goes when it is loaded (decided by the engine from its executor and lanes).

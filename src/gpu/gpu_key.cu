@@ -69,20 +69,25 @@ constexpr std::size_t kUploadPiece = std::size_t(1) << 21;
 
 // The bases of one query of `key`, piece by piece: from its vectors when it holds them, else decoded
 // from its source (ProvingKey::source), which gives the file's pages back after each piece.
+// The held bases of query q of `key` (ProvingKey::holds_bases()).
+template <class HA>
+const HA* held_bases(const groth16::ProvingKey& key, Query q) {
+  if constexpr (std::is_same_v<HA, math::G2Affine>) {
+    return key.b_g2.data();
+  } else {
+    return q == Query::kH ? key.h.data() : q == Query::kL ? key.l.data() : q == Query::kA ? key.a.data() : key.b_g1.data();
+  }
+}
+
+// The bases of one query of `key`, piece by piece: from its vectors when it holds them, else decoded
+// from its source (ProvingKey::source), which gives the file's pages back after each piece.
 template <class HA>
 Status read_piece(const groth16::ProvingKey& key, Query q, std::size_t first, std::span<HA> out) {
-  constexpr bool kG2 = std::is_same_v<HA, math::G2Affine>;
   if (key.holds_bases()) {
-    const HA* held;
-    if constexpr (kG2) {
-      held = key.b_g2.data();
-    } else {
-      held = q == Query::kH ? key.h.data() : q == Query::kL ? key.l.data() : q == Query::kA ? key.a.data() : key.b_g1.data();
-    }
-    std::memcpy(out.data(), held + first, out.size() * sizeof(HA));
+    std::memcpy(out.data(), held_bases<HA>(key, q) + first, out.size() * sizeof(HA));
     return ok_status();
   }
-  if constexpr (kG2) {
+  if constexpr (std::is_same_v<HA, math::G2Affine>) {
     return key.source->read_b_g2(first, out);
   } else {
     return key.source->read(q, first, out);
@@ -113,13 +118,7 @@ Status stream_query(QueryBases<C>& qb, const groth16::ProvingKey& key, Query q) 
   for (std::size_t first = 0; first < n; first += kUploadPiece) {
     const std::size_t m = std::min(kUploadPiece, n - first);
     if (key.holds_bases()) {
-      const HA* held;
-      if constexpr (std::is_same_v<C, math::G2Curve>) {
-        held = key.b_g2.data();
-      } else {
-        held = q == Query::kH ? key.h.data() : q == Query::kL ? key.l.data() : q == Query::kA ? key.a.data() : key.b_g1.data();
-      }
-      host_bases_to_device_layout(out + first, held + first, m);
+      host_bases_to_device_layout(out + first, held_bases<HA>(key, q) + first, m);
       continue;
     }
     if (auto st = read_piece(key, q, first, std::span<HA>(piece.data(), m)); !st) return st;
