@@ -2,6 +2,7 @@
 #include "engine/engine.hpp"
 
 #include <algorithm>
+#include <tuple>
 
 #include "engine/log.hpp"
 #include "engine/pipeline.hpp"
@@ -96,6 +97,16 @@ Micros Engine::now_us() const { return impl_->now(); }
 
 Result<SubmitOutcome> Engine::submit(ProofRequest request) {
   Impl& im = *impl_;
+  // Ids and names are kept for the job's life and echoed in logs and errors: bounded.
+  for (const auto& [field, value, limit] :
+       {std::tuple<const char*, const std::string&, std::size_t>{"request_id", request.request_id, kMaxIdBytes},
+        {"circuit_id", request.circuit_id, kMaxIdBytes},
+        {"witness_path", request.witness_path, kMaxPathBytes}}) {
+    if (value.size() > limit) {
+      return Error{std::string(field) + " is " + std::to_string(value.size()) + " bytes; at most " +
+                   std::to_string(limit) + " are accepted"};
+    }
+  }
   if (request.request_id.empty()) request.request_id = make_uuid_v4();
   const std::size_t fp = request.fingerprint();
 

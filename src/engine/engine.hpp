@@ -144,9 +144,13 @@ class Engine {
   const KindRegistry& kinds() const;
 
   // Accepts a job (or joins the one with the same request_id). Errors only when the daemon is not
-  // accepting work, when max_active_jobs unfinished jobs exist, or when the request_id is in use by a
-  // different request; a request that is merely invalid is accepted and ends FAILED.
+  // accepting work, when max_active_jobs unfinished jobs exist, when the request_id is in use by a
+  // different request, or when request_id / circuit_id exceed kMaxIdBytes or witness_path
+  // kMaxPathBytes (they are kept and echoed); a request that is merely invalid is accepted and ends
+  // FAILED.
   Result<SubmitOutcome> submit(ProofRequest request);
+  static constexpr std::size_t kMaxIdBytes = 256;
+  static constexpr std::size_t kMaxPathBytes = 4096;
 
   // Waits for the job's result. On timeout (0 = none) the result has status TIMEOUT; the job keeps
   // running. `abandon` (polled) lets a caller stop waiting (e.g. its RPC was cancelled) — also TIMEOUT.

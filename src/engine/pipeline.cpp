@@ -2,6 +2,7 @@
 // janitor that drops expired results.
 #include <algorithm>
 
+#include "base/exception_barrier.hpp"
 #include "engine/log.hpp"
 #include "engine/pipeline.hpp"
 #include "engine/units.hpp"
@@ -65,7 +66,8 @@ bool Engine::Impl::finish(const std::shared_ptr<Job>& job, ResultStatus st, std:
     dropped = sched.drop([&](const std::shared_ptr<Job>& j) { return j == job; }, mine);
     for (auto& t : backend_q.drop(mine)) dropped.push_back(std::move(t));
     for (auto& t : lane_q.drop(mine)) dropped.push_back(std::move(t));
-    auto& kc = by_kind[job->kind];
+    // Every wire value no kind serves shares one entry, so unknown kinds cannot grow the map.
+    auto& kc = by_kind[opt.kinds.find(job->kind) ? job->kind : kUnknownKind];
     if (st == ResultStatus::kCompleted) {
       ++completed;
       ++kc.completed;
@@ -129,7 +131,12 @@ void Engine::Impl::prepare_loop(std::size_t slot, std::optional<Priority> at_lea
       job = *sched.next_job(at_least);
       slot_busy(slot, *job, 0);
     }
-    prepare_one(job);
+    // The barrier: a kind that throws (an allocation its parser did not bound, say) fails its job only.
+    try {
+      prepare_one(job);
+    } catch (...) {
+      fail(job, "prepare: " + current_exception_message());
+    }
     {
       std::lock_guard<std::mutex> g(mu);
       slot_idle(slot);
@@ -322,7 +329,7 @@ void Engine::Impl::synthesize(TaskPtr& t, std::int32_t worker) {
       job->times[t->index].synth_worker = worker;
     }
     timeline("SYNTH_START", job->id, pdetail);
-    auto r = t->prepared->synthesize(t->index, CancelToken(&job->stop));
+    auto r = guarded("", [&] { return t->prepared->synthesize(t->index, CancelToken(&job->stop)); });
     std::uint64_t synth_ms = 0;
     {
       std::lock_guard<std::mutex> g(job->mu);
@@ -398,7 +405,10 @@ void Engine::Impl::prove(TaskPtr& t, groth16::Backend& backend, std::int32_t wor
         job->times[t->index].backend_locked = now();
       }
       timeline("GPU_START", job->id, wdetail);
-      r = job->stop.load() ? Result<groth16::PendingProof>(Error{"cancelled"}) : t->synth->start(backend, BackendSlot{device, claim == nullptr});
+      backend.set_cancel(CancelToken(&job->stop).as_function());  // checked between its NTTs and MSMs
+      r = job->stop.load() ? Result<groth16::PendingProof>(Error{"cancelled"})
+                           : guarded("", [&] { return t->synth->start(backend, BackendSlot{device, claim == nullptr}); });
+      backend.set_cancel({});
       {
         std::lock_guard<std::mutex> g(job->mu);  // stamped before the device is released
         job->times[t->index].backend_end = now();
@@ -470,49 +480,56 @@ void Engine::Impl::record_probe(const Task& t) {
 
 void Engine::Impl::finalize(TaskPtr& t, std::int32_t worker) {
   auto job = t->job;
-  if (!job->stop.load()) {
-    {
-      std::lock_guard<std::mutex> g(job->mu);
-      job->times[t->index].finalize_start = now();
-      job->times[t->index].finalizer = worker;
-    }
-    groth16::ProofRandomness rs = opt.randomness ? opt.randomness() : groth16::ProofRandomness::random();
-    groth16::Proof proof = groth16::finish(*t->pending, t->prepared->key(t->index), rs);
-    PartitionTimes tm;
-    {
-      std::lock_guard<std::mutex> g(job->mu);
-      job->times[t->index].finalize_end = now();
-      tm = job->times[t->index];
-    }
-    std::vector<groth16::Proof> proofs;
-    const bool all_done = job->add_proof(t->index, proof, proofs);
-    log::engine()->debug("job {} partition {}: finalized in {} ms", job->id, t->index,
-                         ms_between(tm.finalize_start, tm.finalize_end));
-    {
-      std::lock_guard<std::mutex> g(mu);
-      stage_sum_s[0] += (tm.dispatched > tm.queued ? tm.dispatched - tm.queued : 0) / 1e6;
-      stage_sum_s[1] += (tm.synth_end > tm.synth_start ? tm.synth_end - tm.synth_start : 0) / 1e6;
-      stage_sum_s[2] += (tm.backend_end > tm.backend_start ? tm.backend_end - tm.backend_start : 0) / 1e6;
-      stage_sum_s[3] += (tm.finalize_end > tm.finalize_start ? tm.finalize_end - tm.finalize_start : 0) / 1e6;
-      stage_count++;
-    }
-    t->pending.reset();
-    t->res.reset();
-    if (all_done) {
-      Micros v0 = now();
-      Status st = opt.self_verify ? t->prepared->verify(proofs) : ok_status();
-      std::uint64_t verify_ms = ms_between(v0, now());
-      if (!st) {
-        fail(job, st.error());
-      } else {
-        auto bytes = groth16::concat_proofs(proofs);
-        finish(job, ResultStatus::kCompleted, std::string(bytes.begin(), bytes.end()), {}, verify_ms);
-      }
-    }
-  }
+  if (!job->stop.load()) finalize_partition(*t, worker);
   t.reset();
   std::lock_guard<std::mutex> g(mu);
   end_in_progress(job->kind);
+}
+
+void Engine::Impl::finalize_partition(Task& t, std::int32_t worker) {
+  const std::shared_ptr<Job>& job = t.job;
+  {
+    std::lock_guard<std::mutex> g(job->mu);
+    job->times[t.index].finalize_start = now();
+    job->times[t.index].finalizer = worker;
+  }
+  groth16::ProofRandomness rs = opt.randomness ? opt.randomness() : groth16::ProofRandomness::random();
+  Result<groth16::Proof> finished = guarded("finalize", [&]() -> Result<groth16::Proof> {
+    return groth16::finish(*t.pending, t.prepared->key(t.index), rs);
+  });
+  if (!finished) return fail(job, "partition " + std::to_string(t.index) + " " + finished.error());
+  const groth16::Proof& proof = *finished;
+  PartitionTimes tm;
+  {
+    std::lock_guard<std::mutex> g(job->mu);
+    job->times[t.index].finalize_end = now();
+    tm = job->times[t.index];
+  }
+  std::vector<groth16::Proof> proofs;
+  const bool all_done = job->add_proof(t.index, proof, proofs);
+  log::engine()->debug("job {} partition {}: finalized in {} ms", job->id, t.index,
+                       ms_between(tm.finalize_start, tm.finalize_end));
+  {
+    std::lock_guard<std::mutex> g(mu);
+    stage_sum_s[0] += (tm.dispatched > tm.queued ? tm.dispatched - tm.queued : 0) / 1e6;
+    stage_sum_s[1] += (tm.synth_end > tm.synth_start ? tm.synth_end - tm.synth_start : 0) / 1e6;
+    stage_sum_s[2] += (tm.backend_end > tm.backend_start ? tm.backend_end - tm.backend_start : 0) / 1e6;
+    stage_sum_s[3] += (tm.finalize_end > tm.finalize_start ? tm.finalize_end - tm.finalize_start : 0) / 1e6;
+    stage_count++;
+  }
+  t.pending.reset();
+  t.res.reset();
+  if (all_done) {
+    Micros v0 = now();
+    Status st = opt.self_verify ? guarded("self-verification", [&] { return t.prepared->verify(proofs); }) : ok_status();
+    std::uint64_t verify_ms = ms_between(v0, now());
+    if (!st) {
+      fail(job, st.error());
+    } else {
+      auto bytes = groth16::concat_proofs(proofs);
+      finish(job, ResultStatus::kCompleted, std::string(bytes.begin(), bytes.end()), {}, verify_ms);
+    }
+  }
 }
 
 template <class Q, class Accept, class Work>

@@ -207,6 +207,7 @@ struct Engine::Impl {
   // ---- finalize: finish() with fresh r, s; the last partition assembles and self-verifies
 
   void finalize(TaskPtr& t, std::int32_t worker);
+  void finalize_partition(Task& t, std::int32_t worker);  // finalize()'s work for a job still running
 
   // ---- workers
 

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <filesystem>
 
+#include "base/exception_barrier.hpp"
 #include "engine/log.hpp"
 #include "engine/units.hpp"
 #include "formats/snarkjs_zkey.hpp"
@@ -351,8 +352,11 @@ Result<SrsLease> SrsManager::acquire(const std::string& id, const std::function<
       if (!res) {
         err = "cannot load proving key " + id + ": " + res.error();
       } else {
-        auto loaded = load_key(snapshot_for_load);
-        auto placed = loaded ? place(*loaded, *res) : Result<std::shared_ptr<const KeyCopies>>(Error{loaded.error()});
+        // Behind a barrier: a key file is parsed here, on whichever thread asked (a job's preparer,
+        // a gRPC handler, start-up).
+        auto loaded = guarded("loading the key", [&] { return load_key(snapshot_for_load); });
+        auto placed = loaded ? guarded("placing the key", [&] { return place(*loaded, *res); })
+                             : Result<std::shared_ptr<const KeyCopies>>(Error{loaded.error()});
         if (!placed) {
           err = placed.error();
         } else {

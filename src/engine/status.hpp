@@ -70,13 +70,16 @@ struct PartitionSizing {
   std::uint64_t samples = 0;
 };
 
+// The one by_kind key of every wire proof_kind no registered kind serves.
+inline constexpr std::uint32_t kUnknownKind = 0xffffffffu;
+
 struct StatusSnapshot {
   std::uint64_t uptime_s = 0;
   Micros now = 0;
   std::string backend;
   bool accepting = true;
   std::uint64_t completed = 0, failed = 0, cancelled = 0;
-  std::map<std::uint32_t, KindCounters> by_kind;
+  std::map<std::uint32_t, KindCounters> by_kind;  // jobs of unknown kinds count under kUnknownKind
   // memory
   std::uint64_t budget_bytes = 0, used_bytes = 0, peak_bytes = 0, srs_bytes = 0, partition_bytes = 0;
   std::uint32_t budget_waiters = 0;

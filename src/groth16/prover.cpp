@@ -51,13 +51,25 @@ class CpuBackend final : public Backend {
   Result<PendingProof> start(const R1csShape& shape, std::span<const Fr> w, const ProvingKey& key) override {
     if (auto st = check_prover_inputs(shape, w, key); !st) return Error{st.error()};
     if (!key.holds_bases()) return Error{"CPU prover: the proving key is held without its bases (a GPU copy only)"};
+    // Cancellation is checked between the steps (the H transforms, then each MSM), so a cancelled
+    // job's memory and worker are free within one step.
+    bool stopped = false;  // the first yes is kept: the check is not asked again
+    const std::function<bool()> cancel = [&, check = cancel_check()] { return stopped || (stopped = check()); };
+    const Error cancelled{"cancelled"};
     PendingProof p;
-    p.h_acc = math::msm_g1(key.h, compute_h_scalars(evaluate_rows(shape, w), key));
+    std::vector<Fr> h = compute_h_scalars(evaluate_rows(shape, w), key, cancel);
+    if (cancel()) return cancelled;
+    p.h_acc = math::msm_g1(key.h, h);
+    h = {};
+    if (cancel()) return cancelled;
     p.l_acc = math::msm_g1(key.l, w.subspan(key.num_inputs));
+    if (cancel()) return cancelled;
     auto a_scalars = select_scalars(w, key.num_inputs, nullptr, key.a_aux_density);
     p.a_acc = math::msm_g1(key.a, a_scalars);
+    if (cancel()) return cancelled;
     auto b_scalars = select_scalars(w, key.num_inputs, &key.b_input_density, key.b_aux_density);
     p.b1_acc = math::msm_g1(key.b_g1, b_scalars);
+    if (cancel()) return cancelled;
     p.b2_acc = math::msm_g2(key.b_g2, b_scalars);
     return p;
   }
@@ -157,8 +169,9 @@ Status check_prover_inputs(const R1csShape& shape, const CompactAssignment& w, c
   return w.check();
 }
 
-std::vector<Fr> compute_h_scalars(RowEvaluations ev, const ProvingKey& key) {
+std::vector<Fr> compute_h_scalars(RowEvaluations ev, const ProvingKey& key, const std::function<bool()>& cancelled) {
   const std::size_t m = key.domain_size();
+  const auto stop = [&] { return cancelled && cancelled(); };
   const auto& domain = math::domain_for(key.domain_log2);
   ev.a.resize(m, Fr::zero());
   ev.b.resize(m, Fr::zero());
@@ -173,9 +186,12 @@ std::vector<Fr> compute_h_scalars(RowEvaluations ev, const ProvingKey& key) {
     // A B mod (X^m - 7^m) = U + (7^m - 1) H, which is what coset_intt gives.)
     for (auto* v : {&ev.a, &ev.b}) {
       math::intt(domain, *v);
+      if (stop()) return {};
       math::coset_ntt(domain, *v);
+      if (stop()) return {};
     }
     math::intt(domain, ev.c);
+    if (stop()) return {};
     parallel_for(m, [&](std::size_t i) { ev.a[i] = ev.a[i] * ev.b[i]; }, 4096);
     math::coset_intt(domain, ev.a);
     const Fr z_inv = (Fr::from_u64(math::kFrMultiplicativeGenerator).pow(std::uint64_t(m)) - Fr::one()).inverse();
@@ -188,7 +204,9 @@ std::vector<Fr> compute_h_scalars(RowEvaluations ev, const ProvingKey& key) {
   for (auto* v : {&ev.a, &ev.b, &ev.c}) {
     *v = snarkjs_to_our_order(*v);
     math::intt(domain, *v);
+    if (stop()) return {};
     math::coset_ntt(domain, *v, root_of_unity(key.domain_log2 + 1, true));
+    if (stop()) return {};
   }
   parallel_for(m, [&](std::size_t i) { ev.a[i] = ev.a[i] * ev.b[i] - ev.c[i]; }, 4096);
   return our_to_snarkjs_order(ev.a);

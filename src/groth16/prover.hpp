@@ -78,6 +78,22 @@ class Backend {
   // to the dense assignment on the host (what the CPU backend does); the CUDA backend uploads the
   // compact form and expands it on the device. The PendingProof is identical either way.
   virtual Result<PendingProof> start(const R1csShape& shape, const CompactAssignment& w, const ProvingKey& key);
+
+  // Cooperative cancellation of the start() calls that follow: a backend checks it between its
+  // transforms and MSMs and then returns Error{"cancelled"}, so that a cancelled job gives back its
+  // memory and worker within one step. Unset (the default): never cancelled. A backend instance has
+  // one caller (an engine worker), which sets it around each call.
+  void set_cancel(std::function<bool()> cancelled) { cancel_ = std::move(cancelled); }
+
+ protected:
+  // The current check, never empty (for code that runs it often).
+  std::function<bool()> cancel_check() const {
+    if (!cancel_) return [] { return false; };
+    return cancel_;
+  }
+
+ private:
+  std::function<bool()> cancel_;
 };
 
 std::unique_ptr<Backend> make_cpu_backend();
@@ -95,6 +111,8 @@ Status check_prover_inputs(const R1csShape& shape, std::span<const Fr> w, const 
 Status check_prover_inputs(const R1csShape& shape, const CompactAssignment& w, const ProvingKey& key);
 
 // The H scalars for the key's basis, from the row evaluations (exposed for tests and the GPU backend).
-std::vector<Fr> compute_h_scalars(RowEvaluations ev, const ProvingKey& key);
+// `cancelled` is checked between the transforms; once it says true the result is empty.
+std::vector<Fr> compute_h_scalars(RowEvaluations ev, const ProvingKey& key,
+                                  const std::function<bool()>& cancelled = {});
 
 }  // namespace cuzk::groth16

@@ -14,11 +14,13 @@
 #include <vector>
 
 #include "engine/engine.hpp"
+#include "engine/job.hpp"
 #include "engine/kinds/builtin_kinds.hpp"
 #include "formats/snarkjs_json.hpp"
 #include "formats/snarkjs_wtns.hpp"
 #include "groth16/verifier.hpp"
 #include "server/status_render.hpp"
+#include "groth16/prover.hpp"
 #include "test_executor.hpp"
 #include "test_util.hpp"
 
@@ -86,6 +88,7 @@ struct TestKindControl {
   std::atomic<int> in_synthesis{0};
   int fail_partition = -1;
   bool spin_until_cancelled = false;
+  std::string throw_in;  // "prepare", "synthesis" or "verify": that stage throws (exception barriers)
   std::uint64_t partition_bytes = 1u << 20;
   std::uint32_t partitions = 1;
   std::vector<std::string> order;  // request ids in synthesis start order
@@ -119,6 +122,7 @@ class TestPrepared final : public PreparedJob {
     }
     while (c_.spin_until_cancelled && !cancel.cancelled()) std::this_thread::sleep_for(1ms);
     c_.in_synthesis--;
+    if (c_.throw_in == "synthesis") throw std::length_error("vector too long");
     if (cancel.cancelled()) return Error{"cancelled"};
     if (int(index) == c_.fail_partition) return Error{"injected failure"};
     SynthesizedPartition s;
@@ -129,6 +133,7 @@ class TestPrepared final : public PreparedJob {
   }
   const groth16::ProvingKey& key(std::uint32_t) const override { return lease_->pk; }
   Status verify(std::span<const groth16::Proof> proofs) override {
+    if (c_.throw_in == "verify") throw 42;  // not even a std::exception
     std::vector<math::Fr> pub(w_.begin() + 1, w_.begin() + 1 + lease_->n_public);
     for (auto& p : proofs) {
       auto ok = groth16::verify(lease_->pk.vk, pub, p);
@@ -149,6 +154,7 @@ class TestKind final : public JobKind {
   explicit TestKind(TestKindControl& c) : c_(c) {}
   std::string name() const override { return "test-kind"; }
   Result<std::unique_ptr<PreparedJob>> prepare(std::shared_ptr<const ProofRequest> req, PrepareContext& ctx) override {
+    if (c_.throw_in == "prepare") throw std::bad_alloc();
     auto lease = ctx.srs.acquire("mulchain");
     if (!lease) return Error{lease.error()};
     auto w = formats::read_wtns(test::fixture("mulchain", "witness.wtns"));
@@ -413,6 +419,139 @@ TEST(Engine, CancelMidSynthesisFreesItsReservation) {
   c.spin_until_cancelled = false;
   expect_valid_proof(e.prove(generic_request("mulchain")), "mulchain");
   EXPECT_EQ(e.status().cancelled, 1u);
+}
+
+// A backend whose start() runs Control::steps_per_call steps of 20 ms, checking the cancellation
+// between them as the real backends do between their transforms and MSMs; or throws, when told to.
+class SteppingBackend final : public groth16::Backend {
+ public:
+  struct Control {
+    explicit Control(int n) : steps_per_call(n) {}
+    std::atomic<int> steps_per_call;
+    std::atomic<int> steps{0}, started{0};
+    std::atomic<bool> throw_now{false};
+  };
+  explicit SteppingBackend(std::shared_ptr<Control> c) : c_(std::move(c)) {}
+  std::string name() const override { return "stepping"; }
+  using groth16::Backend::start;
+  Result<groth16::PendingProof> start(const groth16::R1csShape& shape, std::span<const math::Fr> w,
+                                      const groth16::ProvingKey& key) override {
+    if (c_->throw_now) throw std::runtime_error("device fell off the bus");
+    c_->started++;
+    const auto cancelled = cancel_check();
+    for (int i = 0, n = c_->steps_per_call; i < n; ++i) {
+      if (cancelled()) return Error{"cancelled"};
+      std::this_thread::sleep_for(20ms);
+      c_->steps++;
+    }
+    return cpu_->start(shape, w, key);
+  }
+
+ private:
+  std::shared_ptr<Control> c_;
+  std::unique_ptr<groth16::Backend> cpu_ = groth16::make_cpu_backend();
+};
+
+TEST(Engine, CancelReachesInsideTheBackendAndFreesTheReservationWithinAStep) {
+  EngineOptions o = small_options();
+  auto ctl = std::make_shared<SteppingBackend::Control>(500);  // 10 s uncancelled
+  o.executor = std::make_shared<test::FactoryExecutor>(
+      [ctl](BackendSlot) { return std::make_unique<SteppingBackend>(ctl); });
+  Engine e(o);
+  register_fixtures(e);
+  TestKindControl c;
+  c.partition_bytes = 100u << 20;
+  e.register_kind(kTestKind, std::make_shared<TestKind>(c));
+  auto s = e.submit(test_request("victim"));
+  ASSERT_TRUE(s);
+  ASSERT_TRUE(test::eventually([&] { return ctl->steps.load() >= 5; }));  // inside the backend call
+  ASSERT_EQ(e.budget().used(MemoryBudget::kPartition), 100u << 20);
+  const auto t0 = std::chrono::steady_clock::now();
+  ASSERT_TRUE(e.cancel("victim").was_running);
+  EXPECT_EQ(e.wait(s->job, 5s).status, ResultStatus::kCancelled);
+  ASSERT_TRUE(test::eventually([&] { return e.budget().used(MemoryBudget::kPartition) == 0; }));
+  const auto freed_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_LT(freed_ms, 500) << "the reservation came back " << freed_ms << " ms after the cancel (a step is 20 ms)";
+  EXPECT_LT(ctl->steps.load(), 100);
+  // The backend worker is free for the next job, which runs every step and verifies.
+  const int before = ctl->steps.load();
+  ctl->steps_per_call = 5;
+  expect_valid_proof(e.prove(generic_request("mulchain")), "mulchain");
+  EXPECT_EQ(ctl->steps.load(), before + 5);
+}
+
+// An exception anywhere in a job (the kind's prepare, synthesis or verify, or the backend) fails that
+// job with one line naming what was thrown; the process and the engine's workers live on.
+TEST(Engine, ExceptionsInEveryStageFailTheJobOnly) {
+  EngineOptions o = small_options();
+  auto ctl = std::make_shared<SteppingBackend::Control>(0);
+  o.executor = std::make_shared<test::FactoryExecutor>(
+      [ctl](BackendSlot) { return std::make_unique<SteppingBackend>(ctl); });
+  Engine e(o);
+  register_fixtures(e);
+  TestKindControl c;
+  e.register_kind(kTestKind, std::make_shared<TestKind>(c));
+  struct Case {
+    const char* stage;
+    const char* message;
+  };
+  const Case cases[] = {
+      {"prepare", "prepare: out of memory (std::bad_alloc)"},
+      {"synthesis", "partition 0 synthesis failed: unexpected exception: vector too long"},
+      {"backend", "partition 0 backend (stepping) failed: unexpected exception: device fell off the bus"},
+      {"verify", "self-verification: unexpected exception of unknown type"},
+  };
+  int n = 0;
+  for (const Case& k : cases) {
+    c.throw_in = k.stage;
+    ctl->throw_now = std::string(k.stage) == "backend";
+    JobResult r = e.prove(test_request("throws-" + std::to_string(n++)));
+    EXPECT_EQ(r.status, ResultStatus::kFailed) << k.stage;
+    EXPECT_EQ(r.error, k.message) << k.stage;
+    c.throw_in.clear();
+    ctl->throw_now = false;
+    // Every worker is still there: a clean job right after proves.
+    JobResult ok = e.prove(test_request("clean-" + std::to_string(n)));
+    EXPECT_EQ(ok.status, ResultStatus::kCompleted) << "after a throw in " << k.stage << ": " << ok.error;
+  }
+  EXPECT_EQ(e.status().failed, 4u);
+  EXPECT_EQ(e.budget().used(MemoryBudget::kPartition), 0u);
+}
+
+// Issue 28's priority rule on the CPU-like executor: CRITICAL and HIGH jobs submitted behind 20
+// queued NORMAL jobs (2 partitions of 200 ms each on the one device: 8 s of work) finish first, each
+// within one running partition's time plus its own.
+TEST(Engine, UrgentJobsBehindTwentyQueuedNormalOnesWaitAtMostOnePartition) {
+  EngineOptions o = small_options();
+  auto ctl = std::make_shared<SteppingBackend::Control>(10);  // 200 ms a partition
+  o.executor = std::make_shared<test::FactoryExecutor>(
+      [ctl](BackendSlot) { return std::make_unique<SteppingBackend>(ctl); });
+  Engine e(o);
+  register_fixtures(e);
+  TestKindControl c;
+  c.partitions = 2;
+  e.register_kind(kTestKind, std::make_shared<TestKind>(c));
+  std::vector<std::shared_ptr<Job>> normal;
+  for (int i = 0; i < 20; ++i) normal.push_back(e.submit(test_request("normal-" + std::to_string(i)))->job);
+  ASSERT_TRUE(test::eventually([&] { return ctl->started.load() >= 1; }));
+  constexpr auto kPartition = 200ms;
+  for (Priority p : {Priority::kCritical, Priority::kHigh}) {
+    const std::string id = std::string("urgent-") + priority_name(p);
+    const auto t0 = std::chrono::steady_clock::now();
+    auto s = e.submit(test_request(id, p));
+    ASSERT_TRUE(s);
+    JobResult r = e.wait(s->job, 30s);
+    const auto took = std::chrono::steady_clock::now() - t0;
+    ASSERT_EQ(r.status, ResultStatus::kCompleted) << r.error;
+    // One running partition, then its own two (the urgent job's partitions run back to back).
+    EXPECT_LT(took, kPartition + 2 * kPartition + 400ms)
+        << id << " took " << std::chrono::duration_cast<std::chrono::milliseconds>(took).count() << " ms";
+    int normal_done = 0;
+    for (auto& j : normal) normal_done += j->current_result() ? 1 : 0;
+    EXPECT_LE(normal_done, 4) << id << " finished after " << normal_done << " NORMAL jobs";
+  }
+  for (auto& j : normal) EXPECT_EQ(e.wait(j, 60s).status, ResultStatus::kCompleted);
 }
 
 TEST(Engine, CancelQueuedJobDropsItsPartitions) {

@@ -176,3 +176,34 @@ TEST(ProofEncoding, RejectsBadBytes) {
 }
 
 }  // namespace
+
+// The CPU backend checks the cancellation between its steps (H's transforms, then each of the five
+// MSMs) and stops at the first check that says cancelled.
+TEST(Prover, CancellationIsCheckedBetweenTheStepsAndStopsAtTheFirstYes) {
+  for (HBasis basis : {HBasis::kMonomialOverZ, HBasis::kOddCosetLagrange}) {
+    auto c = test::mulchain_circuit(40, 3, 7);
+    auto pk = generate_test_key(c.shape, basis, ToxicWaste::from_seed(5));
+    ASSERT_TRUE(pk.ok());
+    auto backend = make_cpu_backend();
+    int checks = 0;
+    backend->set_cancel([&] {
+      ++checks;
+      return false;
+    });
+    ASSERT_TRUE(backend->start(c.shape, c.witness, *pk).ok());
+    const int all = checks;
+    // H: 5 (bellperson's basis) or 6 (snarkjs') checks between transforms, then one after H and one
+    // before each further MSM.
+    EXPECT_EQ(all, (basis == HBasis::kMonomialOverZ ? 5 : 6) + 5);
+    for (int stop_at : {1, all / 2, all}) {
+      checks = 0;
+      backend->set_cancel([&] { return ++checks >= stop_at; });
+      auto r = backend->start(c.shape, c.witness, *pk);
+      ASSERT_FALSE(r.ok()) << "stop at check " << stop_at;
+      EXPECT_EQ(r.error(), "cancelled");
+      EXPECT_EQ(checks, stop_at) << "the backend went on after the check that said cancelled";
+    }
+    backend->set_cancel({});
+    EXPECT_TRUE(backend->start(c.shape, c.witness, *pk).ok());
+  }
+}

@@ -15,10 +15,24 @@
 // before Curio starts it only once proofs can be taken.
 #pragma once
 
+#include <iostream>
 #include <string>
+
+#include "base/exception_barrier.hpp"
 
 namespace cuzk::apps {
 
 int run_daemon(int argc, char** argv, const std::string& prog);
+
+// run_daemon behind an exception barrier: whatever escapes the main thread (start-up, shutdown) is
+// one line on stderr and exit 2, not an abort. The engine's workers have barriers of their own.
+inline int run_daemon_guarded(int argc, char** argv, const std::string& prog) {
+  try {
+    return run_daemon(argc, argv, prog);
+  } catch (...) {
+    std::cerr << prog << ": " << current_exception_message() << "\n";
+    return 2;
+  }
+}
 
 }  // namespace cuzk::apps

@@ -2,4 +2,4 @@
 // runs the same code.
 #include "apps/cuzk-daemon/daemon.hpp"
 
-int main(int argc, char** argv) { return cuzk::apps::run_daemon(argc, argv, "cuzk-daemon"); }
+int main(int argc, char** argv) { return cuzk::apps::run_daemon_guarded(argc, argv, "cuzk-daemon"); }

@@ -35,10 +35,10 @@ bool is_daemon_flag(std::string_view a) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc == 1 || is_daemon_flag(argv[1])) return cuzk::apps::run_daemon(argc, argv, "cuzk");
+  if (argc == 1 || is_daemon_flag(argv[1])) return cuzk::apps::run_daemon_guarded(argc, argv, "cuzk");
   if (std::strcmp(argv[1], "daemon") == 0) {
     argv[1] = argv[0];
-    return cuzk::apps::run_daemon(argc - 1, argv + 1, "cuzk daemon");
+    return cuzk::apps::run_daemon_guarded(argc - 1, argv + 1, "cuzk daemon");
   }
   // The math layers' tuning (CUZK_THREADS, CUZK_NO_IFMA, CUZK_NTT_IFMA): read once, here.
   auto tuning = cuzk::apps::cpu_tuning_from_env([](const char* n) { return std::getenv(n); });
