@@ -50,7 +50,7 @@ apt_install() {
 apt_install build-essential cmake ninja-build pkg-config \
   libcli11-dev nlohmann-json3-dev libspdlog-dev libfmt-dev libgtest-dev libbenchmark-dev libssl-dev \
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler libtomlplusplus-dev \
-  libsimdjson-dev libtbb-dev libsodium-dev libsystemd-dev
+  libsimdjson-dev libtbb-dev libsodium-dev libsystemd-dev libevent-dev
 if [ "$mode" = build ]; then
   echo "install-deps: ok (build)"
   exit 0
