@@ -34,8 +34,9 @@ struct LoadedC1 {
 // Errors are "<path>: <format>: <message>".
 Result<C1Output> load_c1_file(const std::string& path);
 Result<LoadedC1> load_c1_file_detailed(const std::string& path);
-// Same from memory (JSON forms are copied once into a padded buffer).
-Result<LoadedC1> parse_c1_any(std::span<const std::uint8_t> bytes);
+// Same from memory (JSON forms are copied once into a padded buffer). sector_size (when nonzero)
+// bounds a bincode C1's lengths by that size's shape (JSON names its size in the VanillaSealProof).
+Result<LoadedC1> parse_c1_any(std::span<const std::uint8_t> bytes, std::uint64_t sector_size = 0);
 
 // Hex of 32-byte values (filecoin/common/bytes32.hpp), under the names the callers use.
 using filecoin::bytes32_from_hex;

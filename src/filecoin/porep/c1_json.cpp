@@ -19,6 +19,7 @@
 #include "filecoin/porep/config.hpp"
 #include "filecoin/common/merkle_proof_json.hpp"
 #include "filecoin/porep/c1_fields.hpp"
+#include "filecoin/porep/c1_limits.hpp"
 #include "formats/base64.hpp"
 #include "formats/json_reader.hpp"
 #include "formats/json_outline.hpp"
@@ -125,6 +126,7 @@ class Reader : public formats::StrictJsonReader {
         case 1:
           return variant(v, c, kVanillaKeys, "VanillaSealProof", [&](std::size_t k, dom::element pv, const JsonPath& pc) {
             out.vanilla_key = std::string(kVanillaKeys[k]);
+            limits = C1Limits::for_vanilla_key(kVanillaKeys[k]);  // every count below: at most the size's
             return array_of(pv, pc, out.vanilla_proofs,
                             [&](dom::element part, const JsonPath& partc, std::vector<ChallengeProof>& proofs) {
                               return array_of(part, partc, proofs,
