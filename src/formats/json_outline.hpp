@@ -34,6 +34,7 @@ class JsonOutline {
  public:
   explicit JsonOutline(std::string_view s) : p_(s.data()), n_(s.size()) {}
   std::size_t pos() const { return i_; }
+  void seek(std::size_t i) { i_ = i < n_ ? i : n_; }
   bool at(char c) {
     ws();
     return i_ < n_ && p_[i_] == c;

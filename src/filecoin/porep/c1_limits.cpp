@@ -53,6 +53,31 @@ const C1Limits* C1Limits::for_vanilla_key(std::string_view key) {
   return nullptr;
 }
 
+bool C1Limits::is_bytes32(const formats::JsonPath& p) {
+  using formats::path_key;
+  if (!p.is_key) {
+    const std::string_view parent = path_key(p.parent);
+    return parent == "hashes" || parent == "rows" || parent == "parents";
+  }
+  static constexpr std::array<std::string_view, 7> kKeys = {"root", "leaf", "comm_r", "comm_d", "replica_id", "seed", "ticket"};
+  return std::find(kKeys.begin(), kKeys.end(), p.key) != kKeys.end();
+}
+
+std::uint64_t C1Limits::max_challenge_json_bytes() const {
+  // 32-byte values of the largest challenge proof: tree D, tree R, 1 + 6 + 8 columns (rows and a tree
+  // C proof), L + 1 labeling / encoding proofs of 37 parents. Compact JSON: <= 160 bytes per value
+  // (32 numbers of up to 3 digits, commas, brackets, the keys around them).
+  const std::uint64_t tree_d = 2 + d_levels_, tree_rc = 2 + (rc_base_levels_ + 2) * rc_base_siblings_;
+  const std::uint64_t values = tree_d + tree_rc + (1 + kDrgParents + kExpParents) * (layers_ + tree_rc) +
+                               (layers_ + 1) * kLabelParents;
+  return 16 * (4096 + values * 160);
+}
+
+std::uint64_t C1Limits::max_skeleton_json_bytes() const {
+  // The registered proof, five 32-byte values and a placeholder per challenge proof.
+  return 16 * (4096 + partitions_ * (challenges_ * 8 + 8));
+}
+
 std::uint64_t C1Limits::max_elements(const formats::JsonPath& p) const {
   using formats::path_key;
   if (!p.is_key) {

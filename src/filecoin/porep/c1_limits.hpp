@@ -31,6 +31,15 @@ class C1Limits final : public formats::ElementLimits {
 
   std::uint64_t partitions() const { return partitions_; }
   std::uint64_t challenges() const { return challenges_; }
+  // Whether the array at `p` is a 32-byte value (root, leaf, comm_r, ..., a row, parent or sibling).
+  static bool is_bytes32(const formats::JsonPath& p);
+
+  // The most JSON text one challenge proof, resp. everything outside the challenge proofs, may take:
+  // 16 times the compact serde_json size of the largest shape (whitespace and other encoders' layouts
+  // fit easily). The C1 JSON reader builds a DOM (~12 bytes per input byte) only of pieces within
+  // these sizes, so its memory is bounded by the shape, not by the message size.
+  std::uint64_t max_challenge_json_bytes() const;
+  std::uint64_t max_skeleton_json_bytes() const;
 
  private:
   std::string label_;  // "32GiB", "any registered PoRep proof"
