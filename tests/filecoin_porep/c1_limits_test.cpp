@@ -298,6 +298,35 @@ TEST(C1Limits, EveryBincodeLengthPatchedRefused) {
             "bincode: offset 0: vanilla_proofs: 127 elements, at most 126 expected for any registered PoRep proof");
 }
 
+TEST(C1Limits, ParseMemoryWithinTheEstimate) {
+  // A 32 GiB-shaped C1 (10 x 18 challenge proofs) in all three forms, each parsed by parse_c1_any in
+  // a child that holds only the input: the peak RSS growth stays within c1_parse_bytes(input size).
+  const C1Output c1 = testkit::random_c1_for_tests(porep_config_by_name("StackedDrg32GiBV1_1"), 3);
+  CurioC1 w;
+  w.sector_num = 1;
+  w.sector_size = 32ull << 30;
+  w.c1 = c1;
+  const std::string json = write_c1_json(c1), curio = write_curio_c1_json(w);
+  const std::vector<std::uint8_t> bin = write_c1_bincode(c1);
+  auto bytes = [](const std::string& s) { return std::span(reinterpret_cast<const std::uint8_t*>(s.data()), s.size()); };
+  const struct {
+    const char* name;
+    std::span<const std::uint8_t> input;
+  } forms[] = {{"C1 JSON", bytes(json)}, {"Curio wrapper", bytes(curio)}, {"bincode", std::span(bin)}};
+  for (const auto& f : forms) {
+    const auto run = run_in_child([&] {
+      auto r = parse_c1_any(f.input);
+      return r.ok() ? std::string() : r.error();
+    });
+    ASSERT_TRUE(run.exited);
+    EXPECT_EQ(run.result, "") << f.name;
+    EXPECT_LT(run.growth(), c1_parse_bytes(f.input.size())) << f.name;
+    std::printf("%-14s %6.1f MiB input: peak RSS growth %6.1f MiB (%.2f x input), estimate %6.1f MiB\n", f.name,
+                double(f.input.size()) / kMiB, double(run.growth()) / kMiB, double(run.growth()) / double(f.input.size()),
+                double(c1_parse_bytes(f.input.size())) / kMiB);
+  }
+}
+
 TEST(C1Limits, ValidDocumentsStillParse) {
   for (const char* name : {"StackedDrg2KiBV1_1", "StackedDrg2KiBV1_2_Feat_NonInteractivePoRep", "StackedDrg8MiBV1"}) {
     const C1Output c1 = testkit::random_c1_for_tests(porep_config_by_name(name), 5);

@@ -51,6 +51,11 @@ Result<LoadedC1> parse_padded(std::span<const std::uint8_t> bytes, std::uint64_t
 
 }  // namespace
 
+std::uint64_t c1_parse_bytes(std::uint64_t input_size) {
+  if (input_size > (std::uint64_t(1) << 60)) return ~std::uint64_t(0);
+  return input_size / 2 * 5 + (std::uint64_t(64) << 20);
+}
+
 const char* c1_format_name(C1Format f) {
   switch (f) {
     case C1Format::kCurioJson: return "Curio wrapper JSON";
