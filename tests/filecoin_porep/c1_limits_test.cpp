@@ -328,7 +328,8 @@ TEST(C1Limits, ParseMemoryWithinTheEstimate) {
 }
 
 TEST(C1Limits, ValidDocumentsStillParse) {
-  for (const char* name : {"StackedDrg2KiBV1_1", "StackedDrg2KiBV1_2_Feat_NonInteractivePoRep", "StackedDrg8MiBV1"}) {
+  for (const char* name : {"StackedDrg2KiBV1_1", "StackedDrg2KiBV1_2_Feat_NonInteractivePoRep", "StackedDrg8MiBV1",
+                           "StackedDrg512MiBV1_1", "StackedDrg32GiBV1_1", "StackedDrg64GiBV1_1"}) {
     const C1Output c1 = testkit::random_c1_for_tests(porep_config_by_name(name), 5);
     auto j = parse_c1_json(write_c1_json(c1));
     ASSERT_TRUE(j.ok()) << j.error();
