@@ -3,7 +3,8 @@
 // reader (PoRep's C1 today, PoSt / Snap next) checks lengths the same way:
 //   BincodeReader  bounds every read by the remaining bytes, and every Vec length by the remaining
 //                  bytes / the element's smallest encoding BEFORE anything is allocated (a corrupt
-//                  length cannot make it allocate more than a small multiple of the input); errors are
+//                  length cannot make it allocate more than a small multiple of the input) and, when
+//                  given an ElementLimits (element_limits.hpp), by the proof's expected shape; errors are
 //                  "bincode: offset N: <path>: <message>" with the JSON path of the field
 //   BincodeWriter  into a buffer pre-sized by the caller (the exact encoded size)
 #pragma once
@@ -16,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "formats/element_limits.hpp"
 #include "formats/json_path.hpp"
 
 namespace cuzk::formats {
@@ -24,6 +26,8 @@ class BincodeReader {
  public:
   explicit BincodeReader(std::span<const std::uint8_t> b) : d_(b.data()), n_(b.size()) {}
   std::string err;  // set by the first failure
+  // The most elements each Vec may have (element_limits.hpp); none when null. Not owned.
+  const ElementLimits* limits = nullptr;
 
   std::size_t left() const { return n_ - pos_; }
   std::size_t pos() const { return pos_; }
@@ -67,7 +71,7 @@ class BincodeReader {
     pos_ += k;
     return true;
   }
-  // A Vec length whose elements take at least min_elem bytes each.
+  // A Vec length whose elements take at least min_elem bytes each, and at most what `limits` allows.
   bool len(const JsonPath& p, std::size_t min_elem, std::uint64_t& v) {
     const std::size_t at = pos_;
     if (!u64(p, v)) return false;
@@ -76,6 +80,10 @@ class BincodeReader {
                      "length " + std::to_string(v) + " needs at least " +
                          (v > ~std::uint64_t(0) / min_elem ? std::string("2^64") : std::to_string(v * min_elem)) +
                          " bytes, " + std::to_string(left()) + " left");
+    if (limits != nullptr) {
+      const std::uint64_t max = limits->max_elements(p);
+      if (v > max) return fail_at(at, p, too_many_elements(v, max, limits->expected_for()));
+    }
     return true;
   }
   // Vec<[u8; N]> of trivially copyable N-byte elements (e.g. std::array<std::uint8_t, 32>).

@@ -1,7 +1,7 @@
 // JSON outline scanner for fast paths: it only finds where values begin and end (brackets, strings)
-// and validates nothing — a caller cuts a big document into pieces with it, parses every byte of
-// every piece with a real parser (simdjson), and on any failure parses the whole document the plain
-// way, which produces the canonical error message.
+// and validates nothing — a caller cuts a big document into pieces with it and parses every byte of
+// every piece with a real parser (simdjson); the C1 reader also bounds each piece's size by its shape
+// and, for an oversized one, counts array elements with it to name the array (c1_json.cpp).
 //
 // Why: a simdjson DOM needs ~12 bytes of fresh memory per input byte, and on virtual machines the first
 // touch of fresh memory costs ~6–13 µs per 4 KiB page — for a 50 MB C1 that is most of a second. Cutting
@@ -34,6 +34,7 @@ class JsonOutline {
  public:
   explicit JsonOutline(std::string_view s) : p_(s.data()), n_(s.size()) {}
   std::size_t pos() const { return i_; }
+  void seek(std::size_t i) { i_ = i < n_ ? i : n_; }
   bool at(char c) {
     ws();
     return i_ < n_ && p_[i_] == c;

@@ -3,6 +3,8 @@
 // variants, wrong JSON types, integers out of range and byte arrays of the wrong length refused, fields
 // in any order; every error one line starting with the JSON path of the offending value, e.g.
 //   vanilla_proofs.StackedDrg2KiBV1[0][1].replica_column_proofs.drg_parents[3].column.rows[1]: expected 32 bytes, got 31
+// Array counts are checked against an optional ElementLimits (element_limits.hpp) before anything is
+// allocated, and vectors grow only as their elements validate.
 // Header-only (the including library links simdjson). Types that are not a plain field list get a
 // JsonReadCodec<T> specialization (static bool read(StrictJsonReader&, element, path, T&)).
 #pragma once
@@ -19,6 +21,7 @@
 #include <vector>
 
 #include "formats/bincode_fields.hpp"  // is_byte_array, is_vector
+#include "formats/element_limits.hpp"
 #include "formats/fields.hpp"
 #include "formats/json_path.hpp"
 
@@ -35,6 +38,8 @@ concept HasJsonReadCodec = requires { &JsonReadCodec<T>::read; };
 class StrictJsonReader {
  public:
   std::string err;  // set by the first failure
+  // The most elements each array may have (element_limits.hpp); none when null. Not owned.
+  const ElementLimits* limits = nullptr;
 
   bool fail(const JsonPath& p, std::string_view msg) {
     err = p.str();
@@ -118,19 +123,28 @@ class StrictJsonReader {
     return s;
   }
 
+  // An array of elements read by elem(value, path, out). The count is checked against `limits`
+  // (when given) before anything is allocated, and the vector grows only as elements validate, so an
+  // array of a million zeros where structs are expected costs nothing but its DOM.
   template <class T, class F>
   bool array_of(simdjson::dom::element e, const JsonPath& p, std::vector<T>& out, F&& elem) {
     simdjson::dom::array arr;
     if (e.get_array().get(arr) != simdjson::SUCCESS) return fail(p, "expected array, got " + describe(e));
     out.clear();
-    out.resize(arr.size());
+    std::uint64_t n = arr.size();
+    if (n >= 0xFFFFFFu) {  // simdjson's size() saturates at 2^24 - 1: count them
+      n = 0;
+      for (simdjson::dom::element v : arr) (void)v, ++n;
+    }
+    const std::uint64_t max = limits != nullptr ? limits->max_elements(p) : kNoElementLimit;
+    if (n > max) return fail(p, too_many_elements(n, max, limits->expected_for()));
+    if (max != kNoElementLimit) out.reserve(n);  // small: the shape bounds it
     std::uint64_t i = 0;
     for (simdjson::dom::element v : arr) {
-      if (i >= out.size()) out.emplace_back();  // size() saturates only for huge arrays
-      if (!elem(v, p.child(i), out[i])) return false;
+      out.emplace_back();
+      if (!elem(v, p.child(i), out.back())) return false;
       ++i;
     }
-    out.resize(i);
     return true;
   }
 

@@ -66,14 +66,24 @@ TEST(C1Json, ChunkedAndWholeDocumentParsesAgree) {
   EXPECT_EQ(write_c1_json(*a), json);
   EXPECT_EQ(write_c1_json(*b), json);
   // Values that look like the fast path's placeholders (challenge proof indices) are rejected as what
-  // they are.
+  // they are (in a partition of one challenge proof, so that one more element is within the 2 allowed).
+  C1Output one = marked_2kib();
+  one.vanilla_proofs[0].pop_back();
+  const std::string json1 = write_c1_json(one);
   const std::string head = "\"vanilla_proofs\":{\"StackedDrg2KiBV1\":[[";
-  const std::size_t at = json.find(head) + head.size();
-  expect_error(json.substr(0, at) + "0," + json.substr(at), "vanilla_proofs.StackedDrg2KiBV1[0][0]: expected object, got integer 0");
-  const std::size_t end = json.find("]]},\"comm_r\"");
-  expect_error(json.substr(0, end) + ",2" + json.substr(end), "vanilla_proofs.StackedDrg2KiBV1[0][2]: expected object, got integer 2");
-  expect_error(json.substr(0, end) + ",\"x\"" + json.substr(end),
-               "vanilla_proofs.StackedDrg2KiBV1[0][2]: expected object, got string \"x\"");
+  const std::size_t at = json1.find(head) + head.size();
+  expect_error(json1.substr(0, at) + "0," + json1.substr(at), "vanilla_proofs.StackedDrg2KiBV1[0][0]: expected object, got integer 0");
+  const std::size_t end = json1.find("]]},\"comm_r\"");
+  expect_error(json1.substr(0, end) + ",1" + json1.substr(end), "vanilla_proofs.StackedDrg2KiBV1[0][1]: expected object, got integer 1");
+  expect_error(json1.substr(0, end) + ",\"x\"" + json1.substr(end),
+               "vanilla_proofs.StackedDrg2KiBV1[0][1]: expected object, got string \"x\"");
+  // One element more than a 2 KiB partition has is refused by both paths before anything is read.
+  expect_error(json.substr(0, json.find(head) + head.size()) + "0," + json.substr(json.find(head) + head.size()),
+               "vanilla_proofs.StackedDrg2KiBV1[0]: 3 elements, at most 2 expected for 2KiB");
+  EXPECT_EQ(detail::parse_c1_json_unchunked(json.substr(0, json.find(head) + head.size()) + "0," +
+                                            json.substr(json.find(head) + head.size()))
+                .error(),
+            "vanilla_proofs.StackedDrg2KiBV1[0]: 3 elements, at most 2 expected for 2KiB");
   // A sign glued to a proof object must not merge with a placeholder into "-0".
   expect_error_contains(json.substr(0, at) + "-" + json.substr(at), "vanilla_proofs.StackedDrg2KiBV1[0][0]: syntax error at byte");
 }
@@ -337,15 +347,19 @@ TEST(C1Json, RejectsTruncationAtEveryOffset) {
 }
 
 TEST(C1Json, ShapeErrorsComeFromCheckC1Shape) {
-  // The parser accepts any counts; check_c1_shape names the wrong one.
+  // The parser accepts any counts up to the size's maximum (c1_limits.hpp); check_c1_shape names the
+  // wrong one. One row fewer parses; one more than the 2 layers is refused by the parser.
   const std::string json = write_c1_json(marked_2kib());
   const std::string mark = seq32_json(200);
-  auto extra = parse_c1_json(replace_once(json, mark, mark + "," + mark));
-  ASSERT_TRUE(extra.ok()) << extra.error();
-  auto st = check_c1_shape(*extra);
+  auto fewer = parse_c1_json(replace_once(json, "," + mark, ""));
+  ASSERT_TRUE(fewer.ok()) << fewer.error();
+  auto st = check_c1_shape(*fewer);
   ASSERT_FALSE(st.ok());
   EXPECT_EQ(st.error(),
-            "vanilla_proofs.StackedDrg2KiBV1[0][1].replica_column_proofs.drg_parents[3].column.rows: expected 2 rows (layers), got 3");
+            "vanilla_proofs.StackedDrg2KiBV1[0][1].replica_column_proofs.drg_parents[3].column.rows: expected 2 rows (layers), got 1");
+  expect_error(replace_once(json, mark, mark + "," + mark),
+               "vanilla_proofs.StackedDrg2KiBV1[0][1].replica_column_proofs.drg_parents[3].column.rows: 3 elements, at most 2 "
+               "expected for 2KiB");
 }
 
 TEST(CurioWrapper, RoundTripAndSampleBase64) {

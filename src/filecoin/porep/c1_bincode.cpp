@@ -7,6 +7,7 @@
 #include "filecoin/porep/c1_json.hpp"
 #include "filecoin/porep/config.hpp"
 #include "filecoin/porep/c1_fields.hpp"
+#include "filecoin/porep/c1_limits.hpp"
 #include "formats/bincode_fields.hpp"
 
 namespace cuzk::filecoin::porep {
@@ -61,14 +62,19 @@ Result<std::string> infer_registered_proof(const C1Output& c1) {
   return v11->name;
 }
 
-Result<C1Output> parse_c1_bincode(std::span<const std::uint8_t> bytes, std::string registered_proof_for_shape) {
+Result<C1Output> parse_c1_bincode(std::span<const std::uint8_t> bytes, std::string registered_proof_for_shape,
+                                  std::uint64_t sector_size) {
   if (!registered_proof_for_shape.empty()) {
-    bool known = false;
-    for (const PorepConfig& c : all_porep_configs()) known = known || c.name == registered_proof_for_shape;
-    if (!known) return Error{"bincode: unknown registered proof '" + registered_proof_for_shape + "'"};
+    const PorepConfig* known = nullptr;
+    for (const PorepConfig& c : all_porep_configs())
+      if (c.name == registered_proof_for_shape) known = &c;
+    if (known == nullptr) return Error{"bincode: unknown registered proof '" + registered_proof_for_shape + "'"};
+    sector_size = known->sector_size;
   }
+  const C1Limits limits(sector_size);  // 0: the maxima over every registered proof
   C1Output out;
   formats::BincodeReader r(bytes);
+  r.limits = &limits;
   if (!read_c1(r, out)) return Error{std::move(r.err)};
   if (registered_proof_for_shape.empty()) {
     auto inferred = infer_registered_proof(out);

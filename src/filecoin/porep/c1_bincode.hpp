@@ -3,8 +3,8 @@
 // C1 writes (`commit-phase1-output`). It has no registered_proof and no VanillaSealProof tag:
 //   u64 P, {u64 C, Proof × C} × P, comm_r, comm_d, replica_id, seed, ticket (32 bytes each).
 //
-// Reading checks every length against the bytes that remain before allocating anything (a corrupt
-// length cannot make it allocate more than a small multiple of the input size), rejects unknown
+// Reading checks every length against the bytes that remain and against the sector size's shape
+// (c1_limits.hpp) before allocating anything, rejects unknown
 // MerkleProof variants and trailing bytes, and names the byte offset and the field on failure, e.g.
 //   bincode: offset 1234: vanilla_proofs[0][1].comm_d_proofs.data.Single.path.path: length 1152921504606846976 needs at least ... bytes, 500 left
 #pragma once
@@ -20,8 +20,11 @@
 namespace cuzk::filecoin::porep {
 
 // registered_proof_for_shape names the registered proof to record in the result (and the vanilla key
-// derived from it); empty: inferred from the shape (infer_registered_proof).
-Result<C1Output> parse_c1_bincode(std::span<const std::uint8_t> bytes, std::string registered_proof_for_shape);
+// derived from it); empty: inferred from the shape (infer_registered_proof). Every length is at most
+// what the registered proof's sector size allows (c1_limits.hpp) — that size, else `sector_size` when
+// nonzero, else the maxima over every registered proof.
+Result<C1Output> parse_c1_bincode(std::span<const std::uint8_t> bytes, std::string registered_proof_for_shape,
+                                  std::uint64_t sector_size = 0);
 
 std::vector<std::uint8_t> write_c1_bincode(const C1Output& c1);
 std::size_t c1_bincode_size(const C1Output& c1);

@@ -18,7 +18,7 @@ namespace {
 bool is_ws(std::uint8_t c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
 // `bytes` must be followed by kC1JsonPadding readable bytes when the content is JSON.
-Result<LoadedC1> parse_padded(std::span<const std::uint8_t> bytes) {
+Result<LoadedC1> parse_padded(std::span<const std::uint8_t> bytes, std::uint64_t sector_size) {
   LoadedC1 out;
   out.format = detect_c1_format(bytes);
   const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
@@ -39,7 +39,7 @@ Result<LoadedC1> parse_padded(std::span<const std::uint8_t> bytes) {
       break;
     }
     case C1Format::kBincode: {
-      auto r = parse_c1_bincode(bytes, "");
+      auto r = parse_c1_bincode(bytes, "", sector_size);
       if (!r) return tagged(r.error());
       out.c1 = std::move(r.value());
       break;
@@ -50,6 +50,11 @@ Result<LoadedC1> parse_padded(std::span<const std::uint8_t> bytes) {
 }
 
 }  // namespace
+
+std::uint64_t c1_parse_bytes(std::uint64_t input_size) {
+  if (input_size > (std::uint64_t(1) << 60)) return ~std::uint64_t(0);
+  return input_size / 2 * 5 + (std::uint64_t(64) << 20);
+}
 
 const char* c1_format_name(C1Format f) {
   switch (f) {
@@ -74,11 +79,11 @@ C1Format detect_c1_format(std::span<const std::uint8_t> b) {
   return C1Format::kJson;
 }
 
-Result<LoadedC1> parse_c1_any(std::span<const std::uint8_t> bytes) {
-  if (detect_c1_format(bytes) == C1Format::kBincode) return parse_padded(bytes);
+Result<LoadedC1> parse_c1_any(std::span<const std::uint8_t> bytes, std::uint64_t sector_size) {
+  if (detect_c1_format(bytes) == C1Format::kBincode) return parse_padded(bytes, sector_size);
   detail::BigBuffer padded(bytes.size() + kC1JsonPadding);
   if (!bytes.empty()) std::memcpy(padded.data(), bytes.data(), bytes.size());
-  return parse_padded(std::span(padded.data(), bytes.size()));
+  return parse_padded(std::span(padded.data(), bytes.size()), sector_size);
 }
 
 Result<LoadedC1> load_c1_file_detailed(const std::string& path) {
@@ -109,7 +114,7 @@ Result<LoadedC1> load_c1_file_detailed(const std::string& path) {
     got += std::size_t(r);
   }
   ::close(fd);
-  auto r = parse_padded(std::span<const std::uint8_t>(buf.data(), size));
+  auto r = parse_padded(std::span<const std::uint8_t>(buf.data(), size), 0);
   if (!r) return Error{path + ": " + r.error()};
   return r;
 }

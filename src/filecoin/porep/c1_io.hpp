@@ -34,8 +34,21 @@ struct LoadedC1 {
 // Errors are "<path>: <format>: <message>".
 Result<C1Output> load_c1_file(const std::string& path);
 Result<LoadedC1> load_c1_file_detailed(const std::string& path);
-// Same from memory (JSON forms are copied once into a padded buffer).
-Result<LoadedC1> parse_c1_any(std::span<const std::uint8_t> bytes);
+// Same from memory (JSON forms are copied once into a padded buffer). sector_size (when nonzero)
+// bounds a bincode C1's lengths by that size's shape (JSON names its size in the VanillaSealProof).
+Result<LoadedC1> parse_c1_any(std::span<const std::uint8_t> bytes, std::uint64_t sector_size = 0);
+
+// An upper bound on the memory parse_c1_any / PorepJob::prepare take to parse `input_size` bytes of
+// any C1 form, beyond the input itself, for a caller that charges it to a budget before parsing:
+// 2.5 × input_size + 64 MiB. Where it goes: JSON forms are copied once into a padded buffer (1×); C1
+// JSON then holds the model (~0.3×; a 32-byte value takes >= 65 bytes of JSON) and DOMs only of
+// pieces within the shape's size (C1Limits, tens of MiB at most); the Curio wrapper the decoded
+// base64 (0.75×) and its model; bincode its model (~1.2×; every length bounded by the bytes that
+// remain and the shape). Measured (c1_limits_test ParseMemoryWithinTheEstimate, a forked child's peak
+// RSS growth, 32 GiB-shaped C1): C1 JSON 36.9 MiB -> 51.6 MiB (1.40×), Curio wrapper 49.1 MiB ->
+// 100.8 MiB (2.05×), bincode 10.5 MiB -> 12.6 MiB (1.20×); a hostile 38 MiB C1 (zeros in any array)
+// adds its padded copy only (~1×).
+std::uint64_t c1_parse_bytes(std::uint64_t input_size);
 
 // Hex of 32-byte values (filecoin/common/bytes32.hpp), under the names the callers use.
 using filecoin::bytes32_from_hex;

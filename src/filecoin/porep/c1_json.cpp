@@ -14,11 +14,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <functional>
 #include <optional>
 
 #include "filecoin/porep/config.hpp"
 #include "filecoin/common/merkle_proof_json.hpp"
 #include "filecoin/porep/c1_fields.hpp"
+#include "filecoin/porep/c1_limits.hpp"
 #include "formats/base64.hpp"
 #include "formats/json_reader.hpp"
 #include "formats/json_outline.hpp"
@@ -40,13 +42,14 @@ std::string syntax_error(std::string_view text, simdjson::error_code code) {
   return std::string("(document): invalid JSON: ") + simdjson::error_message(code);
 }
 
-// The byte ranges of the challenge-proof objects vanilla_proofs.<variant>[p][c], in document order;
-// false when the outline is not that of a C1 document.
-bool split_challenge_proofs(std::string_view json, std::vector<formats::JsonRange>& out) {
+// The byte ranges of the challenge-proof objects vanilla_proofs.<variant>[p][c], in document order, and
+// the first variant name; false when the outline is not that of a JSON document.
+bool split_challenge_proofs(std::string_view json, std::vector<formats::JsonRange>& out, std::string_view& variant) {
   formats::JsonOutline o(json);
   const bool ok = o.members([&](std::string_view key) {
     if (key != "vanilla_proofs" || !o.at('{')) return o.value();
-    return o.members([&](std::string_view) {
+    return o.members([&](std::string_view v) {
+      if (variant.empty()) variant = v;
       if (!o.at('[')) return o.value();
       return o.elements([&] {
         if (!o.at('[')) return o.value();
@@ -65,6 +68,69 @@ bool split_challenge_proofs(std::string_view json, std::vector<formats::JsonRang
   return ok && o.at_end();
 }
 
+// For a piece of text too large for its shape (C1Limits::max_*_json_bytes): the first array, in
+// document order, with more elements than its path allows, or an object with more than 64 fields —
+// found with the outline scanner, so that the message names the array without building a DOM.
+class LimitScan {
+ public:
+  LimitScan(std::string_view text, const C1Limits& limits) : o_(text), limits_(limits) {}
+  std::string err;  // empty when nothing exceeds a limit
+
+  void run(const JsonPath& p) { (void)value(p, 0); }
+
+ private:
+  formats::JsonOutline o_;
+  const C1Limits& limits_;
+
+  bool value(const JsonPath& p, int depth) {
+    o_.ws();
+    if (depth > 32) return o_.value();
+    if (o_.at('{')) {
+      std::uint64_t fields = 0;
+      return o_.members([&](std::string_view key) {
+        if (++fields > 64) {
+          err = p.str() + ": more than 64 fields (a C1 object has at most 7)";
+          return false;
+        }
+        const JsonPath c = p.child(key);
+        return value(c, depth + 1);
+      });
+    }
+    if (!o_.at('[')) return o_.value();
+    const std::size_t start = o_.pos();
+    std::uint64_t n = 0;
+    if (!o_.elements([&] { return ++n, o_.value(); })) return false;
+    const bool bytes = C1Limits::is_bytes32(p);
+    const std::uint64_t max = bytes ? 32 : limits_.max_elements(p);
+    if (n > max) {
+      err = p.str() + ": " +
+            (bytes ? "expected 32 bytes, got " + std::to_string(n) : formats::too_many_elements(n, max, limits_.expected_for()));
+      return false;
+    }
+    if (bytes) return true;
+    const std::size_t end = o_.pos();
+    o_.seek(start);
+    std::uint64_t i = 0;
+    if (!o_.elements([&] {
+          const JsonPath c = p.child(i++);
+          return value(c, depth + 1);
+        }))
+      return false;
+    o_.seek(end);
+    return true;
+  }
+};
+
+// Why a piece of `text` at `p` is refused for its size: the array the limit scan names, else the size.
+std::string oversized(std::string_view text, const JsonPath& p, const C1Limits& limits, std::uint64_t max,
+                      const char* what) {
+  LimitScan scan(text, limits);
+  scan.run(p);
+  if (!scan.err.empty()) return std::move(scan.err);
+  return p.str() + ": " + std::to_string(text.size()) + " bytes of JSON " + what + ", at most " + std::to_string(max) +
+         " expected for " + std::string(limits.expected_for());
+}
+
 // ------------------------------------------------------------------------------------------------
 // Strict reader over the simdjson DOM.
 
@@ -76,8 +142,9 @@ constexpr std::array<std::string_view, 5> kVanillaKeys = {"StackedDrg2KiBV1", "S
 class Reader : public formats::StrictJsonReader {
  public:
 
-  // Chunked mode: the challenge proofs were cut out of the document and replaced by their index in
-  // `ranges`; each is parsed on its own with one reused parser.
+  // Chunked mode: the challenge proofs were cut out of the document and replaced by "{}" (every object
+  // at vanilla_proofs.<variant>[p][c] is cut, so an object there is the next range); each is parsed on
+  // its own with one reused parser, when it is within the size its shape allows.
   struct Chunks {
     std::string_view doc;
     std::size_t readable = 0;  // bytes readable from doc.data() (simdjson reads up to 64 past the end)
@@ -85,25 +152,37 @@ class Reader : public formats::StrictJsonReader {
     std::size_t next = 0;
     dom::parser parser;
     std::string copy;
+    bool syntax_error = false;  // a piece did not parse: the caller names the byte
   };
   Chunks* chunks = nullptr;
 
   bool challenge_entry(dom::element e, const JsonPath& p, ChallengeProof& out) {
-    if (chunks == nullptr) return read(e, p, out);
-    std::uint64_t idx;
-    if (e.get_uint64().get(idx) != simdjson::SUCCESS || idx != chunks->next || idx >= chunks->ranges.size())
-      return fail(p, "not a challenge proof cut out by the outline scan");
+    if (chunks == nullptr || !e.is_object()) return read(e, p, out);
+    if (chunks->next >= chunks->ranges.size()) return fail(p, "not a challenge proof cut out by the outline scan");
     const formats::JsonRange r = chunks->ranges[chunks->next++];
     const char* b = chunks->doc.data() + r.begin;
     const std::size_t len = r.end - r.begin;
+    const C1Limits& lim = limits != nullptr ? static_cast<const C1Limits&>(*limits) : any_limits();
+    if (len > lim.max_challenge_json_bytes()) {
+      err = oversized(std::string_view(b, len), p, lim, lim.max_challenge_json_bytes(), "in one challenge proof");
+      return false;
+    }
     if (r.end + kC1JsonPadding > chunks->readable) {
       chunks->copy.assign(b, len);
       chunks->copy.append(kC1JsonPadding, ' ');
       b = chunks->copy.data();
     }
     dom::element root;
-    if (chunks->parser.parse(b, len, false).get(root) != simdjson::SUCCESS) return fail(p, "syntax error");
+    if (chunks->parser.parse(b, len, false).get(root) != simdjson::SUCCESS) {
+      chunks->syntax_error = true;
+      return fail(p, "syntax error");
+    }
     return read(root, p, out);
+  }
+
+  static const C1Limits& any_limits() {
+    static const C1Limits any;
+    return any;
   }
 
   bool c1(dom::element e, C1Output& out) {
@@ -125,6 +204,7 @@ class Reader : public formats::StrictJsonReader {
         case 1:
           return variant(v, c, kVanillaKeys, "VanillaSealProof", [&](std::size_t k, dom::element pv, const JsonPath& pc) {
             out.vanilla_key = std::string(kVanillaKeys[k]);
+            limits = C1Limits::for_vanilla_key(kVanillaKeys[k]);  // every count below: at most the size's
             return array_of(pv, pc, out.vanilla_proofs,
                             [&](dom::element part, const JsonPath& partc, std::vector<ChallengeProof>& proofs) {
                               return array_of(part, partc, proofs,
@@ -162,31 +242,65 @@ std::string vanilla_key_for(std::string_view registered_proof) {
 
 namespace {
 
-// Fast path (see Outline); nullopt when it does not apply or the document is not accepted, in which
-// case the caller parses the whole document (and reports its error).
-std::optional<C1Output> parse_chunked(std::string_view json, std::size_t readable) {
+// The text of documents up to this size may be parsed as one DOM when the outline scan cannot cut it
+// (the reference path; its DOM is ~12 bytes per input byte).
+constexpr std::size_t kWholeDomMax = 1u << 20;
+
+// The fast and bounded path: the challenge proofs are cut out with the outline scanner and parsed one
+// at a time, each only when its size is within its shape's; the rest (the skeleton) likewise.
+// nullopt when the outline scan cannot cut the text (the caller parses it whole or names the syntax
+// error). Errors are the reference path's: a syntax error anywhere is reported before anything else.
+std::optional<Result<C1Output>> parse_chunked(std::string_view json, std::size_t readable) {
   Reader::Chunks chunks;
-  if (!split_challenge_proofs(json, chunks.ranges) || chunks.ranges.empty()) return std::nullopt;
+  std::string_view variant;
+  if (!split_challenge_proofs(json, chunks.ranges, variant)) return std::nullopt;
+  const C1Limits* size_limits = C1Limits::for_vanilla_key(variant);
+  const C1Limits& lim = size_limits != nullptr ? *size_limits : Reader::any_limits();
+  auto error = [&](std::string e) -> Result<C1Output> {
+    if (std::string located = formats::locate_json_syntax_error(json); !located.empty()) return Error{std::move(located)};
+    return Error{std::move(e)};
+  };
   std::string skeleton;
-  skeleton.reserve(json.size() / 64 + chunks.ranges.size() * 8 + 4096);
+  std::size_t cut = 0;
+  for (const auto& r : chunks.ranges) cut += r.end - r.begin;
+  skeleton.reserve(json.size() - cut + chunks.ranges.size() * 2 + kC1JsonPadding);
   std::size_t pos = 0;
-  for (std::size_t i = 0; i < chunks.ranges.size(); ++i) {
-    skeleton.append(json.substr(pos, chunks.ranges[i].begin - pos));
-    skeleton += std::to_string(i);
-    pos = chunks.ranges[i].end;
+  for (const auto& r : chunks.ranges) {
+    skeleton.append(json.substr(pos, r.begin - pos));
+    skeleton += "{}";
+    pos = r.end;
   }
   skeleton.append(json.substr(pos));
+  if (skeleton.size() > lim.max_skeleton_json_bytes())
+    return error(oversized(skeleton, formats::root_path(), lim, lim.max_skeleton_json_bytes(), "outside the challenge proofs"));
   skeleton.reserve(skeleton.size() + kC1JsonPadding);
   dom::parser parser;
   dom::element root;
-  if (parser.parse(skeleton).get(root) != simdjson::SUCCESS) return std::nullopt;
+  if (auto code = parser.parse(skeleton).get(root); code != simdjson::SUCCESS) return error(syntax_error(json, code));
   chunks.doc = json;
   chunks.readable = readable;
   Reader r;
   r.chunks = &chunks;
   C1Output out;
-  if (!r.c1(root, out) || chunks.next != chunks.ranges.size()) return std::nullopt;
-  return out;
+  if (!r.c1(root, out)) {
+    if (chunks.syntax_error) {
+      if (std::string located = formats::locate_json_syntax_error(json); !located.empty()) return Error{std::move(located)};
+      return std::nullopt;  // simdjson refused a piece the locator accepts: let the reference path say why
+    }
+    return error(std::move(r.err));
+  }
+  if (chunks.next != chunks.ranges.size())
+    return error("vanilla_proofs: " + std::to_string(chunks.ranges.size() - chunks.next) +
+                 " challenge proofs were not read (more than one VanillaSealProof?)");
+  return Result<C1Output>(std::move(out));
+}
+
+// When the outline scan cannot cut the text: the syntax error, else the reference path for a small text.
+Result<C1Output> parse_uncut(std::string_view json, const std::function<Result<C1Output>()>& whole) {
+  if (std::string located = formats::locate_json_syntax_error(json); !located.empty()) return Error{std::move(located)};
+  if (json.size() <= kWholeDomMax) return whole();
+  return Error{"(document): " + std::to_string(json.size()) +
+               " bytes that the outline scan cannot cut into challenge proofs (not a C1 document)"};
 }
 
 // The reference path: one DOM for the whole document (kC1JsonPadding readable bytes after it).
@@ -203,13 +317,13 @@ Result<C1Output> parse_whole(std::string_view json) {
 }  // namespace
 
 Result<C1Output> parse_c1_json_padded(std::string_view json) {
-  if (auto fast = parse_chunked(json, json.size() + kC1JsonPadding)) return std::move(*fast);
-  return parse_whole(json);
+  if (auto r = parse_chunked(json, json.size() + kC1JsonPadding)) return std::move(*r);
+  return parse_uncut(json, [&] { return parse_whole(json); });
 }
 
 Result<C1Output> parse_c1_json(std::string_view json) {
-  if (auto fast = parse_chunked(json, json.size())) return std::move(*fast);
-  return detail::parse_c1_json_unchunked(json);
+  if (auto r = parse_chunked(json, json.size())) return std::move(*r);
+  return parse_uncut(json, [&] { return detail::parse_c1_json_unchunked(json); });
 }
 
 Result<C1Output> detail::parse_c1_json_unchunked(std::string_view json) {
@@ -267,48 +381,73 @@ Result<CurioC1> parse_curio_impl(std::string_view json, const std::string_view* 
   return out;
 }
 
-// Fast path: the base64 text is decoded straight from the input instead of being copied into a DOM
-// first. nullopt when the outline is unusual (escapes, no Phase1Out string, bad structure).
-std::optional<std::pair<std::string, std::string_view>> cut_phase1out(std::string_view json) {
+// Where the Phase1Out string's content is (the outline scan; nullopt when the text is not a JSON object
+// with one Phase1Out string), whether it has escapes, and the longest string member of any name (what
+// the size bound leaves out: a key may be escaped too).
+struct Phase1OutRange {
+  formats::JsonRange range;
+  bool escaped = false;
+  bool found = false;
+  std::size_t longest_string = 0;
+};
+Phase1OutRange find_phase1out(std::string_view json) {
   formats::JsonOutline o(json);
-  formats::JsonRange r;
-  bool found = false, escaped = false;
+  Phase1OutRange out;
   const bool ok = o.members([&](std::string_view key) {
-    if (key != "Phase1Out" || found || !o.at('"')) return o.value();
+    if (!o.at('"')) return o.value();
     std::string_view content;
+    bool escaped = false;
     if (!o.string(content, escaped)) return false;
-    r.begin = std::size_t(content.data() - json.data());
-    r.end = r.begin + content.size();
-    found = true;
+    out.longest_string = std::max(out.longest_string, content.size());
+    if (key != "Phase1Out" || out.found) return true;
+    out.range.begin = std::size_t(content.data() - json.data());
+    out.range.end = out.range.begin + content.size();
+    out.escaped = escaped;
+    out.found = true;
     return true;
   });
-  if (!ok || !o.at_end() || !found || escaped) return std::nullopt;
+  if (!ok || !o.at_end()) out.found = false;
+  return out;
+}
+
+// Everything of a wrapper but the Phase1Out text is three small fields: more than this is refused
+// before a DOM is built of it.
+constexpr std::size_t kMaxWrapperBytes = 64u << 10;
+
+std::optional<Error> oversized_wrapper(std::string_view json, const Phase1OutRange& p1) {
+  const std::size_t outside = json.size() - p1.longest_string;
+  if (outside <= kMaxWrapperBytes) return std::nullopt;
+  if (std::string located = formats::locate_json_syntax_error(json); !located.empty()) return Error{std::move(located)};
+  return Error{"(document): " + std::to_string(outside) + " bytes outside the Phase1Out string, a Curio C1 wrapper has at most " +
+               std::to_string(kMaxWrapperBytes)};
+}
+
+// Fast path: the base64 text is decoded straight from the input instead of being copied into a DOM
+// first, and the wrapper without it is padded for simdjson.
+Result<CurioC1> parse_cut(std::string_view json, const Phase1OutRange& p1) {
   std::string skeleton;
-  skeleton.reserve(json.size() - (r.end - r.begin) + kC1JsonPadding);
-  skeleton.append(json.substr(0, r.begin));
-  skeleton.append(json.substr(r.end));
-  return std::make_pair(std::move(skeleton), json.substr(r.begin, r.end - r.begin));
+  skeleton.reserve(json.size() - (p1.range.end - p1.range.begin) + kC1JsonPadding);
+  skeleton.append(json.substr(0, p1.range.begin));
+  skeleton.append(json.substr(p1.range.end));
+  const std::size_t n = skeleton.size();
+  skeleton.append(kC1JsonPadding, ' ');
+  const std::string_view text = json.substr(p1.range.begin, p1.range.end - p1.range.begin);
+  return parse_curio_impl(std::string_view(skeleton.data(), n), &text);
 }
 
 }  // namespace
 
 Result<CurioC1> parse_curio_c1_padded(std::string_view json) {
-  if (auto cut = cut_phase1out(json)) {
-    std::string& skeleton = cut->first;
-    const std::size_t n = skeleton.size();
-    skeleton.append(kC1JsonPadding, ' ');
-    return parse_curio_impl(std::string_view(skeleton.data(), n), &cut->second);
-  }
+  const auto p1 = find_phase1out(json);
+  if (auto e = oversized_wrapper(json, p1)) return std::move(*e);
+  if (p1.found && !p1.escaped) return parse_cut(json, p1);
   return parse_curio_impl(json, nullptr);
 }
 
 Result<CurioC1> parse_curio_c1(std::string_view json) {
-  if (auto cut = cut_phase1out(json)) {
-    std::string& skeleton = cut->first;
-    const std::size_t n = skeleton.size();
-    skeleton.append(kC1JsonPadding, ' ');
-    return parse_curio_impl(std::string_view(skeleton.data(), n), &cut->second);
-  }
+  const auto p1 = find_phase1out(json);
+  if (auto e = oversized_wrapper(json, p1)) return std::move(*e);
+  if (p1.found && !p1.escaped) return parse_cut(json, p1);
   formats::BigBuffer padded(json.size() + kC1JsonPadding);
   if (!json.empty()) std::memcpy(padded.data(), json.data(), json.size());
   return parse_curio_impl(std::string_view(reinterpret_cast<const char*>(padded.data()), json.size()), nullptr);

@@ -7,8 +7,11 @@
 // encoder orders them differently from serde). Every error is one line that starts with the JSON path
 // of the offending value, e.g.
 //   vanilla_proofs.StackedDrg2KiBV1[0][1].replica_column_proofs.drg_parents[3].column.rows[1]: expected 32 bytes, got 31
-// Syntax errors name the byte offset and the path of the enclosing value. Shape rules (how many
-// partitions, levels, rows, parents; field-element ranges) are not checked here: see c1_shape.hpp.
+// Syntax errors name the byte offset and the path of the enclosing value. Counts are bounded before
+// anything is allocated by the VanillaSealProof's sector size (c1_limits.hpp: at most that size's
+// partitions, challenges, layers, parents, levels), and a piece of JSON larger than its shape allows
+// is refused unparsed, so parse memory is bounded by the shape (c1_io.hpp c1_parse_bytes); the exact
+// shape (how many partitions, levels, rows, parents; field-element ranges) is check_c1_shape's.
 //
 // Writing produces exactly serde_json's compact output (declaration field order, `"_h":null`,
 // externally tagged enums), so parse → write is the identity on documents written by filecoin-ffi or

@@ -77,7 +77,7 @@ Result<bool> verify_porep(const PorepConfig& config, const SectorPublic& sector,
 
 Result<PorepJob> PorepJob::prepare(std::span<const std::uint8_t> c1_bytes, std::uint64_t expected_sector_size,
                                    const std::function<bool()>& cancelled) {
-  auto loaded = parse_c1_any(c1_bytes);
+  auto loaded = parse_c1_any(c1_bytes, expected_sector_size);
   if (!loaded) return Error{loaded.error()};
   if (expected_sector_size != 0 && expected_sector_size != loaded->sector_size)
     return Error{"sector_size " + std::to_string(expected_sector_size) + " disagrees with the C1's sector size " +

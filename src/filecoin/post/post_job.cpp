@@ -78,6 +78,14 @@ Result<PostJob> PostJob::prepare(const PostConfig& config, const Bytes32& random
                                  const std::function<bool()>& cancelled) {
   if (config.type == PostType::kWinning && partition_index != 0)
     return Error{"partition_index " + std::to_string(partition_index) + ": WinningPoSt has one partition"};
+  // The count first: the reservation below is per blob, and a request may carry millions of empty ones.
+  if (vanilla_proofs.empty()) return Error{"vanilla_proofs: empty (expected one FallbackPoStSectorProof per sector)"};
+  if (config.type == PostType::kWinning && vanilla_proofs.size() != 1)
+    return Error{"vanilla_proofs: " + std::to_string(vanilla_proofs.size()) +
+                 " sector proofs, WinningPoSt proves exactly one sector"};
+  if (vanilla_proofs.size() > config.sector_count)
+    return Error{"vanilla_proofs: " + std::to_string(vanilla_proofs.size()) + " sectors, more than the " +
+                 std::to_string(config.sector_count) + " of one " + config.name + " partition"};
   std::vector<FallbackPostSectorProof> proofs;
   proofs.reserve(vanilla_proofs.size());
   for (std::size_t i = 0; i < vanilla_proofs.size(); ++i) {

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "filecoin/common/merkle_proof_fields.hpp"
+#include "filecoin/common/merkle_proof_limits.hpp"
 #include "formats/bincode_fields.hpp"
 #include "formats/json_path.hpp"
 
@@ -26,6 +27,27 @@ constexpr auto fields(const FallbackPostSectorProof*) {
 namespace {
 
 std::string str(std::uint64_t x) { return std::to_string(x); }
+
+// The most elements each Vec of a FallbackPoStSectorProof may have for `config` (the exact counts are
+// checked after decoding, with their own messages): one SectorProof, vanilla_challenges inclusion
+// proofs, base_levels levels (one for a sub / top path), at most 7 siblings.
+class PostLimits final : public formats::ElementLimits {
+ public:
+  explicit PostLimits(const PostConfig& c) : c_(c) {}
+  std::uint64_t max_elements(const formats::JsonPath& p) const override {
+    const std::string_view k = formats::path_key(&p);
+    if (k == "sectors") return 1;
+    if (k == "inclusion_proofs") return c_.vanilla_challenges;
+    const MerkleVecPlace m = merkle_vec_place(p);
+    if (m.what == MerkleVecPlace::kSiblings) return 7;
+    if (m.what == MerkleVecPlace::kLevels) return m.segment == MerkleVecPlace::kBase ? c_.base_levels : 1;
+    return formats::kNoElementLimit;
+  }
+  std::string_view expected_for() const override { return c_.name; }
+
+ private:
+  const PostConfig& c_;
+};
 
 MerkleProofKind expected_kind(const PostConfig& c) {
   return c.top_arity ? MerkleProofKind::kTop : c.sub_arity ? MerkleProofKind::kSub : MerkleProofKind::kSingle;
@@ -77,6 +99,8 @@ Result<FallbackPostSectorProof> parse_sector_proof(std::span<const std::uint8_t>
   std::string where = "vanilla_proofs[" + str(index) + "]";
   FallbackPostSectorProof p;
   formats::BincodeReader r(bytes);
+  const PostLimits limits(config);
+  r.limits = &limits;
   const formats::JsonPath root = formats::root_path();
   if (!formats::bincode_read(r, root, p)) return Error{where + ": " + r.err};
   where += " (sector " + str(p.sector_id) + ")";

@@ -8,7 +8,9 @@
 // the shape of everything against the registered proof: exactly one SectorProof, exactly
 // vanilla_challenges inclusion proofs, the ProofData variant of the tree shape (Single 8-0-0, Sub
 // 8-8-0, Top 8-8-2), the level count and 7 (or 1) siblings per level, positions below the arity, and
-// no trailing bytes. Lengths are checked before anything is allocated (formats/bincode.hpp). Errors
+// no trailing bytes. Lengths are checked against the bytes that remain and the configuration's shape
+// (one SectorProof, vanilla_challenges proofs, the level count, 7 siblings) before anything is
+// allocated (formats/bincode.hpp, element_limits.hpp). Errors
 // name the sector (its index in the request and its id) and the field. The file form the tools read
 // (raw or a JSON array of base64 blobs) is filecoin/common/vanilla_file.hpp.
 #pragma once
