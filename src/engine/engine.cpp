@@ -15,6 +15,7 @@ std::optional<JobResult> Engine::result_of(const std::shared_ptr<Job>& job) {
 }
 
 std::string Engine::id_of(const std::shared_ptr<Job>& job) { return job ? job->id : std::string(); }
+std::string Engine::owner_of(const std::shared_ptr<Job>& job) { return job ? job->owner : std::string(); }
 
 using pipeline::key_of;
 using pipeline::ms_between;
@@ -147,6 +148,7 @@ Result<SubmitOutcome> Engine::submit(ProofRequest request) {
     job->priority = prio;
     job->fingerprint = fp;
     job->submitted = im.now();
+    job->owner = request.owner;
     job->req = std::make_shared<const ProofRequest>(std::move(request));
     im.jobs[job->id] = job;
     ++im.active;

@@ -159,6 +159,8 @@ class Engine {
   // The terminal result, if the job has one.
   static std::optional<JobResult> result_of(const std::shared_ptr<Job>& job);
   static std::string id_of(const std::shared_ptr<Job>& job);
+  // ProofRequest::owner of the submission that created the job.
+  static std::string owner_of(const std::shared_ptr<Job>& job);
 
   CancelOutcome cancel(const std::string& job_id, const std::string& reason = "cancelled by request");
   void cancel_all(const std::string& reason);

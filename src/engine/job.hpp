@@ -36,6 +36,7 @@ class Job {
   Priority priority = Priority::kNormal;
   std::size_t fingerprint = 0;  // ProofRequest::fingerprint()
   Micros submitted = 0;
+  std::string owner;  // ProofRequest::owner
   std::atomic<bool> stop{false};  // set once the job has a terminal result: work on it stops
 
   mutable std::mutex mu;

@@ -1,13 +1,20 @@
 // cuzk.v1.ProvingEngine over the engine (synchronous gRPC API: a blocked Prove holds one server
-// thread, which gRPC grows on demand; waits poll the call's cancellation every 50 ms).
+// thread, which gRPC grows on demand; waits poll the call's cancellation every 50 ms). Every handler
+// first identifies its caller (auth.hpp), then bounds the strings it will look at.
 #include "server/grpc_server.hpp"
 
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/grpcpp.h>
 #include <grpc/support/log.h>
 #include <grpcpp/health_check_service_interface.h>
+#include <grp.h>
 #include <spdlog/spdlog.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <optional>
 
 #include "cuzk/v1/proving.grpc.pb.h"
 #include "engine/srs_manager.hpp"
@@ -100,6 +107,44 @@ Status submit_error(const std::string& msg) {
   return Status(StatusCode::INVALID_ARGUMENT, msg);
 }
 
+std::shared_ptr<spdlog::logger> log() {
+  auto l = spdlog::get("server");
+  return l ? l : spdlog::default_logger();
+}
+
+// The caller's bearer metadata, if sent.
+std::optional<std::string_view> authorization(const grpc::ServerContextBase& ctx) {
+  const auto& md = ctx.client_metadata();
+  auto it = md.find("authorization");
+  if (it == md.end()) return std::nullopt;
+  return std::string_view(it->second.data(), it->second.size());
+}
+
+// OK, or INVALID_ARGUMENT naming the field and the limit.
+Status bounded(const char* field, const std::string& value, std::size_t limit) {
+  if (value.size() <= limit) return Status::OK;
+  return Status(StatusCode::INVALID_ARGUMENT, std::string(field) + ": " + std::to_string(value.size()) +
+                                                  " bytes, the limit is " + std::to_string(limit));
+}
+
+Status needs_admin(const std::string& what) {
+  return Status(StatusCode::PERMISSION_DENIED,
+                what + " needs the admin scope (the admin token, or the daemon's unix socket)");
+}
+
+Result<gid_t> group_id(const std::string& g) {
+  if (!g.empty() && std::all_of(g.begin(), g.end(), [](unsigned char c) { return std::isdigit(c); })) {
+    if (g.size() > 9) return Error{"unix socket group " + g + ": out of range"};
+    return gid_t(std::stoul(g));
+  }
+  std::vector<char> buf(16384);
+  group grp{};
+  group* out = nullptr;
+  const int rc = ::getgrnam_r(g.c_str(), &grp, buf.data(), buf.size(), &out);
+  if (rc != 0 || !out) return Error{"unix socket group \"" + g + "\": no such group"};
+  return out->gr_gid;
+}
+
 pb::SRSStatus::Tier wire_tier(engine::SrsTier t) {
   switch (t) {
     case engine::SrsTier::kDevice:
@@ -113,20 +158,25 @@ pb::SRSStatus::Tier wire_tier(engine::SrsTier t) {
 
 class Service final : public pb::ProvingEngine::Service {
  public:
-  Service(Engine& e, DeviceProvider devices) : e_(e), devices_(std::move(devices)) {}
+  Service(Engine& e, DeviceProvider devices, Authenticator auth)
+      : e_(e), devices_(std::move(devices)), auth_(std::move(auth)) {}
 
-  Status SubmitProof(ServerContext*, const pb::SubmitProofRequest* req, pb::SubmitProofResponse* resp) override {
-    auto s = e_.submit(to_engine(const_cast<pb::SubmitProofRequest&>(*req)));
-    if (!s) return submit_error(s.error());
-    resp->set_job_id(s->job_id);
-    resp->set_queue_position(s->queue_position);
-    resp->set_joined_existing(s->joined);
+  Status SubmitProof(ServerContext* ctx, const pb::SubmitProofRequest* req, pb::SubmitProofResponse* resp) override {
+    Caller caller;
+    if (auto st = identify(*ctx, &caller); !st.ok()) return st;
+    engine::SubmitOutcome s;
+    if (auto st = submit(caller, const_cast<pb::SubmitProofRequest&>(*req), &s); !st.ok()) return st;
+    resp->set_job_id(s.job_id);
+    resp->set_queue_position(s.queue_position);
+    resp->set_joined_existing(s.joined);
     return Status::OK;
   }
 
   Status AwaitProof(ServerContext* ctx, const pb::AwaitProofRequest* req, pb::AwaitProofResponse* resp) override {
+    if (auto st = authenticated(*ctx); !st.ok()) return st;
+    if (auto st = bounded("job_id", req->job_id(), kMaxIdBytes); !st.ok()) return st;
     auto job = e_.find(req->job_id());
-    if (!job) return Status(StatusCode::NOT_FOUND, "unknown job id: " + req->job_id());
+    if (!job) return Status(StatusCode::NOT_FOUND, "unknown job id: " + echo(req->job_id()));
     JobResult r = e_.wait(job, std::chrono::milliseconds(req->timeout_ms()), [ctx] { return ctx->IsCancelled(); });
     if (r.status == ResultStatus::kTimeout && ctx->IsCancelled()) return Status(StatusCode::CANCELLED, "call cancelled");
     fill_result(r, e_.kinds(), resp);
@@ -134,25 +184,39 @@ class Service final : public pb::ProvingEngine::Service {
   }
 
   Status Prove(ServerContext* ctx, const pb::ProveRequest* req, pb::ProveResponse* resp) override {
+    Caller caller;
+    if (auto st = identify(*ctx, &caller); !st.ok()) return st;
     if (!req->has_submit()) return Status(StatusCode::INVALID_ARGUMENT, "missing submit field");
-    auto s = e_.submit(to_engine(*const_cast<pb::ProveRequest*>(req)->mutable_submit()));
-    if (!s) return submit_error(s.error());
+    engine::SubmitOutcome s;
+    if (auto st = submit(caller, *const_cast<pb::ProveRequest*>(req)->mutable_submit(), &s); !st.ok()) return st;
     // The job keeps running if the caller goes away: Curio retries with the same request_id and
     // then joins it.
-    JobResult r = e_.wait(s->job, std::chrono::milliseconds(0), [ctx] { return ctx->IsCancelled(); });
+    JobResult r = e_.wait(s.job, std::chrono::milliseconds(0), [ctx] { return ctx->IsCancelled(); });
     if (r.status == ResultStatus::kTimeout) return Status(StatusCode::CANCELLED, "call cancelled; the job continues");
     fill_result(r, e_.kinds(), resp->mutable_result());
     return Status::OK;
   }
 
-  Status CancelProof(ServerContext*, const pb::CancelProofRequest* req, pb::CancelProofResponse* resp) override {
+  Status CancelProof(ServerContext* ctx, const pb::CancelProofRequest* req, pb::CancelProofResponse* resp) override {
+    Caller caller;
+    if (auto st = identify(*ctx, &caller); !st.ok()) return st;
+    if (auto st = bounded("job_id", req->job_id(), kMaxIdBytes); !st.ok()) return st;
+    auto job = e_.find(req->job_id());
+    if (!job) {
+      resp->set_found(false);
+      return Status::OK;
+    }
+    if (!caller.admin() && Engine::owner_of(job) != caller.identity) {
+      return needs_admin("cancelling a job another client submitted");
+    }
     auto out = e_.cancel(req->job_id());
     resp->set_was_running(out.was_running);
     resp->set_found(out.found);
     return Status::OK;
   }
 
-  Status GetStatus(ServerContext*, const pb::GetStatusRequest*, pb::GetStatusResponse* resp) override {
+  Status GetStatus(ServerContext* ctx, const pb::GetStatusRequest*, pb::GetStatusResponse* resp) override {
+    if (auto st = authenticated(*ctx); !st.ok()) return st;
     engine::StatusSnapshot s = e_.status();
     const std::vector<DeviceInfo> devices = devices_ ? devices_() : std::vector<DeviceInfo>{};
     if (!devices.empty()) {
@@ -226,15 +290,19 @@ class Service final : public pb::ProvingEngine::Service {
     return Status::OK;
   }
 
-  Status GetMetrics(ServerContext*, const pb::GetMetricsRequest*, pb::GetMetricsResponse* resp) override {
+  Status GetMetrics(ServerContext* ctx, const pb::GetMetricsRequest*, pb::GetMetricsResponse* resp) override {
+    if (auto st = authenticated(*ctx); !st.ok()) return st;
     resp->set_prometheus_text(
         prometheus_text(e_.status(), e_.kinds(), devices_ ? devices_() : std::vector<DeviceInfo>{}));
     return Status::OK;
   }
 
-  Status PreloadSRS(ServerContext*, const pb::PreloadSrsRequest* req, pb::PreloadSrsResponse* resp) override {
+  // Any caller: loading a known key is what a job would do anyway, and the memory budget bounds it.
+  Status PreloadSRS(ServerContext* ctx, const pb::PreloadSrsRequest* req, pb::PreloadSrsResponse* resp) override {
+    if (auto st = authenticated(*ctx); !st.ok()) return st;
+    if (auto st = bounded("circuit_id", req->circuit_id(), kMaxIdBytes); !st.ok()) return st;
     if (!e_.srs().known(req->circuit_id())) {
-      return Status(StatusCode::NOT_FOUND, "unknown circuit ID: " + req->circuit_id());
+      return Status(StatusCode::NOT_FOUND, "unknown circuit ID: " + echo(req->circuit_id()));
     }
     auto r = e_.srs().preload(req->circuit_id());
     if (!r) return Status(StatusCode::FAILED_PRECONDITION, r.error());
@@ -243,9 +311,14 @@ class Service final : public pb::ProvingEngine::Service {
     return Status::OK;
   }
 
-  Status EvictSRS(ServerContext*, const pb::EvictSrsRequest* req, pb::EvictSrsResponse* resp) override {
+  // Admin only: an evicted key costs the next job its load time (a 32 GiB PoRep key: minutes).
+  Status EvictSRS(ServerContext* ctx, const pb::EvictSrsRequest* req, pb::EvictSrsResponse* resp) override {
+    Caller caller;
+    if (auto st = identify(*ctx, &caller); !st.ok()) return st;
+    if (!caller.admin()) return needs_admin("EvictSRS");
+    if (auto st = bounded("circuit_id", req->circuit_id(), kMaxIdBytes); !st.ok()) return st;
     if (!e_.srs().known(req->circuit_id())) {
-      return Status(StatusCode::NOT_FOUND, "unknown circuit ID: " + req->circuit_id());
+      return Status(StatusCode::NOT_FOUND, "unknown circuit ID: " + echo(req->circuit_id()));
     }
     auto r = e_.srs().evict(req->circuit_id());
     if (!r) return Status(StatusCode::FAILED_PRECONDITION, r.error());
@@ -254,10 +327,20 @@ class Service final : public pb::ProvingEngine::Service {
     return Status::OK;
   }
 
-  Status RegisterCircuit(ServerContext*, const pb::RegisterCircuitRequest* req,
+  // A new id (or the same file again) for any caller; replacing an id's file needs the admin scope.
+  Status RegisterCircuit(ServerContext* ctx, const pb::RegisterCircuitRequest* req,
                          pb::RegisterCircuitResponse* resp) override {
+    Caller caller;
+    if (auto st = identify(*ctx, &caller); !st.ok()) return st;
+    if (auto st = bounded("circuit_id", req->circuit_id(), kMaxIdBytes); !st.ok()) return st;
+    if (auto st = bounded("zkey_path", req->zkey_path(), kMaxPathBytes); !st.ok()) return st;
+    auto path = auth_.resolve("zkey_path", req->zkey_path(), caller);
+    if (!path) return Status(StatusCode::PERMISSION_DENIED, path.error());
     bool replaced = false;
-    if (auto st = e_.srs().register_zkey(req->circuit_id(), req->zkey_path(), &replaced); !st) {
+    if (auto st = e_.srs().register_zkey(req->circuit_id(), *path, &replaced, caller.admin()); !st) {
+      if (st.error().find("is already registered to another file") != std::string::npos) {
+        return needs_admin("replacing circuit \"" + echo(req->circuit_id()) + "\"");
+      }
       return Status(StatusCode::INVALID_ARGUMENT, st.error());
     }
     resp->set_replaced(replaced);
@@ -275,8 +358,40 @@ class Service final : public pb::ProvingEngine::Service {
   }
 
  private:
+  // The caller of this RPC, or UNAUTHENTICATED.
+  Status identify(const grpc::ServerContextBase& ctx, Caller* out) const {
+    auto c = auth_.identify(ctx.peer(), authorization(ctx));
+    if (!c) return Status(StatusCode::UNAUTHENTICATED, c.error());
+    *out = std::move(*c);
+    return Status::OK;
+  }
+
+  Status authenticated(const grpc::ServerContextBase& ctx) const {
+    Caller c;
+    return identify(ctx, &c);
+  }
+
+  // Bounds, path confinement and the owner, then Engine::submit (errors as gRPC statuses).
+  Status submit(const Caller& caller, pb::SubmitProofRequest& r, engine::SubmitOutcome* out) {
+    if (auto st = bounded("request_id", r.request_id(), kMaxIdBytes); !st.ok()) return st;
+    if (auto st = bounded("circuit_id", r.circuit_id(), kMaxIdBytes); !st.ok()) return st;
+    if (auto st = bounded("witness_path", r.witness_path(), kMaxPathBytes); !st.ok()) return st;
+    if (!r.witness_path().empty()) {
+      auto p = auth_.resolve("witness_path", r.witness_path(), caller);
+      if (!p) return Status(StatusCode::PERMISSION_DENIED, p.error());
+      r.set_witness_path(*p);
+    }
+    ProofRequest e = to_engine(r);
+    e.owner = caller.identity;
+    auto s = e_.submit(std::move(e));
+    if (!s) return submit_error(s.error());
+    *out = std::move(*s);
+    return Status::OK;
+  }
+
   Engine& e_;
   DeviceProvider devices_;
+  Authenticator auth_;
 };
 
 }  // namespace
@@ -292,10 +407,49 @@ struct GrpcServer::Impl {
 GrpcServer::GrpcServer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 GrpcServer::~GrpcServer() { shutdown(std::chrono::milliseconds(0)); }
 
-Result<std::unique_ptr<GrpcServer>> GrpcServer::start(Engine& engine, const ServerOptions& options) {
+cuzk::Status check_listeners(const ServerOptions& options) {
   if (options.listen.empty()) return Error{"no listen address"};
+  auto auth = Authenticator::create(options.auth);
+  if (!auth) return Error{auth.error()};
+  if (options.tls_cert_pem.empty() != options.tls_key_pem.empty()) {
+    return Error{"TLS needs both a certificate and its key"};
+  }
+  if (options.unix_socket_mode > 0777) return Error{"unix socket mode above 0777"};
+  if (!options.unix_socket_group.empty()) {
+    if (auto g = group_id(options.unix_socket_group); !g) return Error{g.error()};
+  }
+  for (const auto& l : options.listen) {
+    auto a = parse_listen_address(l);
+    if (!a) return Error{"listen " + l + ": " + a.error()};
+    if (!a->unix_socket && !auth->has_tokens() && !options.auth.insecure) {
+      return Error{"listen " + l + ": a TCP listener needs a bearer token (auth.token_file) or auth.insecure = true"};
+    }
+  }
+  return ok_status();
+}
+
+Result<std::unique_ptr<GrpcServer>> GrpcServer::start(Engine& engine, const ServerOptions& options) {
+  if (auto st = check_listeners(options); !st) return Error{st.error()};
+  auto auth = Authenticator::create(options.auth);
+  if (!auth) return Error{auth.error()};
+  std::optional<gid_t> group;
+  if (!options.unix_socket_group.empty()) group = *group_id(options.unix_socket_group);
+  std::vector<ListenAddress> addrs;
+  for (const auto& l : options.listen) addrs.push_back(*parse_listen_address(l));
+  const bool tls = !options.tls_cert_pem.empty();
+  for (const auto& a : addrs) {
+    if (a.unix_socket) continue;
+    if (!auth->has_tokens()) {
+      log()->warn("listen {}: TCP callers need no token (auth.insecure = true); anyone who can connect may prove, "
+                  "and name no file", a.display());
+    } else if (!tls) {
+      log()->warn("listen {}: tokens travel in clear text (no auth.tls_cert); keep the port on a trusted network",
+                  a.display());
+    }
+  }
+
   auto impl = std::make_unique<Impl>();
-  impl->service = std::make_unique<Service>(engine, options.devices);
+  impl->service = std::make_unique<Service>(engine, options.devices, std::move(*auth));
   // Both are process-wide switches read by the next ServerBuilder; setting them again is harmless.
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
@@ -304,33 +458,56 @@ Result<std::unique_ptr<GrpcServer>> GrpcServer::start(Engine& engine, const Serv
   b.SetMaxReceiveMessageSize(limit);
   b.SetMaxSendMessageSize(limit);
   b.RegisterService(impl->service.get());
+  std::shared_ptr<grpc::ServerCredentials> tcp_creds = grpc::InsecureServerCredentials();
+  if (tls) {
+    grpc::SslServerCredentialsOptions so(GRPC_SSL_DONT_REQUEST_CLIENT_CERTIFICATE);
+    so.pem_key_cert_pairs.push_back({options.tls_key_pem, options.tls_cert_pem});
+    tcp_creds = grpc::SslServerCredentials(so);
+  }
   std::vector<std::unique_ptr<int>> ports;
-  std::vector<ListenAddress> addrs;
-  for (const auto& l : options.listen) {
-    auto a = parse_listen_address(l);
-    if (!a) return Error{"listen " + l + ": " + a.error()};
-    if (a->unix_socket) {
-      if (auto st = prepare_unix_socket(a->path); !st) return Error{"listen " + l + ": " + st.error()};
-      impl->socket_files.push_back(a->path);
+  for (std::size_t i = 0; i < addrs.size(); ++i) {
+    const auto& a = addrs[i];
+    if (a.unix_socket) {
+      if (auto st = prepare_unix_socket(a.path); !st) return Error{"listen " + options.listen[i] + ": " + st.error()};
+      impl->socket_files.push_back(a.path);
     }
     ports.push_back(std::make_unique<int>(0));
-    b.AddListeningPort(a->grpc_target(), grpc::InsecureServerCredentials(), ports.back().get());
-    addrs.push_back(*a);
+    b.AddListeningPort(a.grpc_target(), a.unix_socket ? grpc::InsecureServerCredentials() : tcp_creds,
+                       ports.back().get());
   }
+  // The sockets are bound by BuildAndStart with the process umask: 0177 for that moment, so that no
+  // socket is ever wider than 0600 before the chmod below (the umask is process-wide; nothing else
+  // creates files while the daemon starts its servers).
+  const mode_t old_umask = impl->socket_files.empty() ? 0 : ::umask(0177);
   impl->server = b.BuildAndStart();
+  if (!impl->socket_files.empty()) ::umask(old_umask);
+  auto fail = [&](std::string msg) -> Error {
+    if (impl->server) {
+      impl->server->Shutdown();
+      impl->server->Wait();
+    }
+    for (const auto& f : impl->socket_files) ::unlink(f.c_str());
+    return Error{std::move(msg)};
+  };
   if (!impl->server) {
     std::string all;
     for (auto& l : options.listen) all += (all.empty() ? "" : ", ") + l;
-    return Error{"cannot listen on " + all + " (address in use or not permitted?)"};
+    return fail("cannot listen on " + all + " (address in use or not permitted?)");
+  }
+  for (const auto& f : impl->socket_files) {
+    if (group && ::chown(f.c_str(), uid_t(-1), *group) != 0) {
+      return fail("unix socket " + f + ": cannot give it group " + options.unix_socket_group + ": " +
+                  std::strerror(errno));
+    }
+    if (::chmod(f.c_str(), mode_t(options.unix_socket_mode)) != 0) {
+      return fail("unix socket " + f + ": chmod: " + std::strerror(errno));
+    }
   }
   for (std::size_t i = 0; i < addrs.size(); ++i) {
     if (addrs[i].unix_socket) {
       impl->endpoints.push_back(addrs[i].display());
     } else {
-      if (*ports[i] == 0) {
-        impl->server->Shutdown();
-        return Error{"cannot listen on " + options.listen[i]};
-      }
+      if (*ports[i] == 0) return fail("cannot listen on " + options.listen[i]);
       impl->endpoints.push_back(addrs[i].host + ":" + std::to_string(*ports[i]));
     }
   }
