@@ -369,6 +369,7 @@ Result<DaemonConfig> parse_config(std::string_view text, const std::string& name
       else if (auto g = n->value<std::string>(); g && n->is_string()) c.unix_socket_group = *g;
       else s.error("unix_socket_group", "expected a group name or number");
     }
+    s.uint("max_jobs_per_client", c.max_jobs_per_client, 0, 10000000);
     s.strings("allowed_dirs", c.allowed_dirs, false);
     for (const auto& d : c.allowed_dirs) {
       if (d.empty() || d[0] != '/') s.error("allowed_dirs", "\"" + d + "\" is not an absolute path");

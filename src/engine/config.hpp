@@ -80,6 +80,7 @@ struct DaemonConfig {
   std::uint32_t unix_socket_mode = 0660;
   std::string unix_socket_group;  // name or number; "" = the daemon's own group
   std::vector<std::string> allowed_dirs;  // where witness_path and zkey_path may lie
+  std::uint32_t max_jobs_per_client = 1000;  // unfinished jobs per caller identity (urgent apart); 0 = none
   // [logging]
   std::string log_level = "info";
   std::string log_format = "text";         // "text" | "json"

@@ -1,6 +1,7 @@
-// cuzk.v1.ProvingEngine over the engine (synchronous gRPC API: a blocked Prove holds one server
-// thread, which gRPC grows on demand; waits poll the call's cancellation every 50 ms). Every handler
-// first identifies its caller (auth.hpp), then bounds the strings it will look at.
+// cuzk.v1.ProvingEngine over the engine. AwaitProof and Prove use gRPC's callback API and wait
+// without a thread (Waiter); the other RPCs return at once or nearly (a key load for PreloadSRS and
+// RegisterCircuit with preload) and use the synchronous API. Every handler first identifies its
+// caller (auth.hpp), then bounds the strings it will look at.
 #include "server/grpc_server.hpp"
 
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
@@ -14,12 +15,15 @@
 
 #include <cerrno>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <optional>
 
 #include "cuzk/v1/proving.grpc.pb.h"
 #include "engine/srs_manager.hpp"
 #include "server/listen_address.hpp"
 #include "server/status_render.hpp"
+#include "server/timers.hpp"
 
 namespace cuzk::server {
 namespace {
@@ -156,10 +160,104 @@ pb::SRSStatus::Tier wire_tier(engine::SrsTier t) {
   return pb::SRSStatus::COLD;
 }
 
-class Service final : public pb::ProvingEngine::Service {
+constexpr std::chrono::milliseconds kMaxAwaitTimeout = std::chrono::hours(1);
+
+// A call finished with `st` without waiting.
+grpc::ServerUnaryReactor* refuse(grpc::CallbackServerContext* ctx, const Status& st) {
+  auto* r = ctx->DefaultReactor();
+  r->Finish(st);
+  return r;
+}
+
+// One waiting AwaitProof or Prove call. Finished exactly once — by the job's end (Engine::on_done,
+// on the engine thread that ends it), its timeout (Timers) or the call's cancellation (OnCancel) —
+// and the first of them drops the other two. The reactor gRPC holds owns the Waiter; the callbacks
+// hold weak pointers, so one that fires after the call is gone does nothing.
+class Waiter : public std::enable_shared_from_this<Waiter> {
  public:
-  Service(Engine& e, DeviceProvider devices, Authenticator auth)
-      : e_(e), devices_(std::move(devices)), auth_(std::move(auth)) {}
+  Waiter(std::shared_ptr<engine::Job> job, std::function<void(const JobResult&)> fill)
+      : job_(std::move(job)), fill_(std::move(fill)) {}
+  Status on_cancel;  // the call's status when the client cancels or goes away
+
+  // Returns the reactor for the handler to return. `timers` null: no timeout.
+  grpc::ServerUnaryReactor* start(Engine&, Timers* timers, std::chrono::milliseconds timeout, std::string why) {
+    reactor_ = new Reactor(shared_from_this());
+    std::weak_ptr<Waiter> weak = weak_from_this();
+    if (timers) {
+      timers_ = timers;
+      auto r = Engine::timeout_result(job_, std::move(why));
+      const auto h = timers->at(Timers::Clock::now() + timeout, [weak, r = std::move(r)] {
+        if (auto w = weak.lock()) w->end(Status::OK, &r);
+      });
+      std::lock_guard<std::mutex> g(mu_);
+      timer_ = h;
+    }
+    // May run at once (the job has ended), which finishes the call before it is returned: allowed.
+    Reactor* reactor = reactor_;
+    const auto h = Engine::on_done(job_, [weak] {
+      if (auto w = weak.lock()) w->end(Status::OK, nullptr);
+    });
+    bool ended;
+    {
+      std::lock_guard<std::mutex> g(mu_);
+      ended = ended_;
+      done_ = h;
+    }
+    if (ended) Engine::forget_done(job_, h);
+    return reactor;
+  }
+
+ private:
+  class Reactor final : public grpc::ServerUnaryReactor {
+   public:
+    explicit Reactor(std::shared_ptr<Waiter> w) : w_(std::move(w)) {}
+    void OnCancel() override { w_->end(w_->on_cancel, nullptr); }
+    void OnDone() override { delete this; }
+
+   private:
+    std::shared_ptr<Waiter> w_;
+  };
+
+  // The first call finishes the RPC: `st` when not OK, else the job's result (or `timeout`'s).
+  void end(const Status& st, const JobResult* timeout) {
+    Reactor* r;
+    std::uint64_t timer, done;
+    {
+      std::lock_guard<std::mutex> g(mu_);
+      if (ended_) return;
+      ended_ = true;
+      r = reactor_;
+      reactor_ = nullptr;
+      timer = timer_;
+      done = done_;
+    }
+    if (timer) timers_->cancel(timer);
+    if (done) Engine::forget_done(job_, done);
+    if (st.ok()) {
+      auto result = timeout ? std::optional<JobResult>(*timeout) : Engine::result_of(job_);
+      fill_(*result);
+    }
+    r->Finish(st);  // the reactor (and this Waiter with it) may be gone once this returns
+  }
+
+  std::shared_ptr<engine::Job> job_;
+  std::function<void(const JobResult&)> fill_;
+  Timers* timers_ = nullptr;
+  std::mutex mu_;
+  bool ended_ = false;         // under mu_
+  Reactor* reactor_ = nullptr;  // under mu_ once started; valid until ended_
+  std::uint64_t timer_ = 0, done_ = 0;  // under mu_
+};
+
+using ServiceBase = pb::ProvingEngine::WithCallbackMethod_AwaitProof<pb::ProvingEngine::WithCallbackMethod_Prove<pb::ProvingEngine::Service>>;
+
+class Service final : public ServiceBase {
+ public:
+  Service(Engine& e, DeviceProvider devices, Authenticator auth, std::uint32_t max_jobs_per_client)
+      : e_(e),
+        devices_(std::move(devices)),
+        auth_(std::move(auth)),
+        limits_(std::make_shared<ClientLimits>(max_jobs_per_client)) {}
 
   Status SubmitProof(ServerContext* ctx, const pb::SubmitProofRequest* req, pb::SubmitProofResponse* resp) override {
     Caller caller;
@@ -172,29 +270,41 @@ class Service final : public pb::ProvingEngine::Service {
     return Status::OK;
   }
 
-  Status AwaitProof(ServerContext* ctx, const pb::AwaitProofRequest* req, pb::AwaitProofResponse* resp) override {
-    if (auto st = authenticated(*ctx); !st.ok()) return st;
-    if (auto st = bounded("job_id", req->job_id(), kMaxIdBytes); !st.ok()) return st;
+  // AwaitProof and Prove hold no thread while they wait (Waiter below): the job's end, the timeout
+  // (a Timers entry) or the call's cancellation finishes the call, whichever comes first.
+  grpc::ServerUnaryReactor* AwaitProof(grpc::CallbackServerContext* ctx, const pb::AwaitProofRequest* req,
+                                       pb::AwaitProofResponse* resp) override {
+    if (auto st = authenticated(*ctx); !st.ok()) return refuse(ctx, st);
+    if (auto st = bounded("job_id", req->job_id(), kMaxIdBytes); !st.ok()) return refuse(ctx, st);
     auto job = e_.find(req->job_id());
-    if (!job) return Status(StatusCode::NOT_FOUND, "unknown job id: " + echo(req->job_id()));
-    JobResult r = e_.wait(job, std::chrono::milliseconds(req->timeout_ms()), [ctx] { return ctx->IsCancelled(); });
-    if (r.status == ResultStatus::kTimeout && ctx->IsCancelled()) return Status(StatusCode::CANCELLED, "call cancelled");
-    fill_result(r, e_.kinds(), resp);
-    return Status::OK;
+    if (!job) return refuse(ctx, Status(StatusCode::NOT_FOUND, "unknown job id: " + echo(req->job_id())));
+    const engine::KindRegistry& kinds = e_.kinds();
+    auto w = std::make_shared<Waiter>(job, [resp, &kinds](const JobResult& r) { fill_result(r, kinds, resp); });
+    w->on_cancel = Status(StatusCode::CANCELLED, "call cancelled");
+    // 0 = no timeout; others at most kMaxAwaitTimeout (a larger one used to overflow the clock).
+    const std::uint64_t asked = req->timeout_ms();
+    const auto timeout = std::min<std::chrono::milliseconds>(std::chrono::milliseconds(std::min<std::uint64_t>(asked, 1ull << 40)),
+                                                             kMaxAwaitTimeout);
+    std::string why = "timed out after " + std::to_string(timeout.count()) + " ms; the job is still running";
+    if (asked > std::uint64_t(kMaxAwaitTimeout.count())) why += " (AwaitProof timeouts are clamped to 1 h)";
+    return w->start(e_, asked ? &timers_ : nullptr, timeout, std::move(why));
   }
 
-  Status Prove(ServerContext* ctx, const pb::ProveRequest* req, pb::ProveResponse* resp) override {
+  grpc::ServerUnaryReactor* Prove(grpc::CallbackServerContext* ctx, const pb::ProveRequest* req,
+                                  pb::ProveResponse* resp) override {
     Caller caller;
-    if (auto st = identify(*ctx, &caller); !st.ok()) return st;
-    if (!req->has_submit()) return Status(StatusCode::INVALID_ARGUMENT, "missing submit field");
+    if (auto st = identify(*ctx, &caller); !st.ok()) return refuse(ctx, st);
+    if (!req->has_submit()) return refuse(ctx, Status(StatusCode::INVALID_ARGUMENT, "missing submit field"));
     engine::SubmitOutcome s;
-    if (auto st = submit(caller, *const_cast<pb::ProveRequest*>(req)->mutable_submit(), &s); !st.ok()) return st;
+    if (auto st = submit(caller, *const_cast<pb::ProveRequest*>(req)->mutable_submit(), &s); !st.ok()) {
+      return refuse(ctx, st);
+    }
+    const engine::KindRegistry& kinds = e_.kinds();
+    auto w = std::make_shared<Waiter>(s.job, [resp, &kinds](const JobResult& r) { fill_result(r, kinds, resp->mutable_result()); });
     // The job keeps running if the caller goes away: Curio retries with the same request_id and
     // then joins it.
-    JobResult r = e_.wait(s.job, std::chrono::milliseconds(0), [ctx] { return ctx->IsCancelled(); });
-    if (r.status == ResultStatus::kTimeout) return Status(StatusCode::CANCELLED, "call cancelled; the job continues");
-    fill_result(r, e_.kinds(), resp->mutable_result());
-    return Status::OK;
+    w->on_cancel = Status(StatusCode::CANCELLED, "call cancelled; the job continues");
+    return w->start(e_, nullptr, {}, {});
   }
 
   Status CancelProof(ServerContext* ctx, const pb::CancelProofRequest* req, pb::CancelProofResponse* resp) override {
@@ -383,15 +493,59 @@ class Service final : public pb::ProvingEngine::Service {
     }
     ProofRequest e = to_engine(r);
     e.owner = caller.identity;
+    // The caller's unfinished jobs, urgent ones counted apart (as the engine admits them apart from
+    // max_active_jobs): a slot is taken before the submission and given back when the job ends.
+    const engine::Priority prio = e_.kinds().priority(e.priority, e.proof_kind);
+    const auto& urgent_from = e_.options().urgent_priority;
+    const ClientLimits::Key key{caller.identity, urgent_from && prio >= *urgent_from};
+    // At the limit, a retry that joins its unfinished job is still answered.
+    const bool slot = limits_->take(key);
+    if (!slot) {
+      auto existing = e.request_id.empty() ? nullptr : e_.find(e.request_id);
+      if (!existing || Engine::result_of(existing)) {
+        return Status(StatusCode::RESOURCE_EXHAUSTED,
+                      "client \"" + caller.identity + "\" has " + std::to_string(limits_->limit) + " unfinished " +
+                          (key.second ? "urgent " : "") + "jobs, its limit (auth.max_jobs_per_client)");
+      }
+    }
     auto s = e_.submit(std::move(e));
+    if (slot && (!s || s->joined)) limits_->give_back(key);  // refused, or the same job again: no new job
     if (!s) return submit_error(s.error());
+    if (!s->joined) {
+      if (!slot) limits_->take(key, /*force=*/true);  // the job ended meanwhile and ran again
+      Engine::on_done(s->job, [l = limits_, key] { l->give_back(key); });
+    }
     *out = std::move(*s);
     return Status::OK;
   }
 
+  // Unfinished jobs per caller identity and urgency; shared with the jobs' end callbacks, which may
+  // run after the service is gone.
+  struct ClientLimits {
+    using Key = std::pair<std::string, bool>;
+    explicit ClientLimits(std::uint32_t l) : limit(l) {}
+    const std::uint32_t limit;  // 0 = none
+    std::mutex mu;
+    std::map<Key, std::uint32_t> unfinished;
+    bool take(const Key& k, bool force = false) {
+      std::lock_guard<std::mutex> g(mu);
+      auto& n = unfinished[k];
+      if (limit && n >= limit && !force) return false;
+      ++n;
+      return true;
+    }
+    void give_back(const Key& k) {
+      std::lock_guard<std::mutex> g(mu);
+      auto it = unfinished.find(k);
+      if (it != unfinished.end() && --it->second == 0) unfinished.erase(it);
+    }
+  };
+
   Engine& e_;
   DeviceProvider devices_;
   Authenticator auth_;
+  std::shared_ptr<ClientLimits> limits_;
+  Timers timers_;
 };
 
 }  // namespace
@@ -449,7 +603,7 @@ Result<std::unique_ptr<GrpcServer>> GrpcServer::start(Engine& engine, const Serv
   }
 
   auto impl = std::make_unique<Impl>();
-  impl->service = std::make_unique<Service>(engine, options.devices, std::move(*auth));
+  impl->service = std::make_unique<Service>(engine, options.devices, std::move(*auth), options.max_jobs_per_client);
   // Both are process-wide switches read by the next ServerBuilder; setting them again is harmless.
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();

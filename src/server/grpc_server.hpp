@@ -4,6 +4,9 @@
 // for "" and "cuzk.v1.ProvingEngine" once started, NOT_SERVING after set_serving(false), as while
 // draining, and at shutdown). No gRPC types appear here, so the daemon's main does not pay for them.
 //
+// AwaitProof and Prove cost no thread while they wait (gRPC's callback API); AwaitProof timeouts
+// are clamped to 1 hour (0 = none, Prove waits until the end).
+//
 // Access control (auth.hpp, docs/daemon.md "Access control"): every ProvingEngine RPC over TCP needs
 // a bearer token (UNAUTHENTICATED otherwise), unix-socket callers are admin; EvictSRS, replacing a
 // registered circuit and cancelling another caller's job need the admin scope (PERMISSION_DENIED);
@@ -40,6 +43,9 @@ struct ServerOptions {
   // (a name or a number; the daemon must be allowed to chown to it).
   std::uint32_t unix_socket_mode = 0660;
   std::string unix_socket_group;
+  // Unfinished jobs one caller identity ("unix", "admin", "client") may have; more submissions are
+  // RESOURCE_EXHAUSTED. Urgent jobs are counted apart, with the same limit. 0 = no limit.
+  std::uint32_t max_jobs_per_client = 1000;
 };
 
 // Limits on request strings, checked before anything else looks at them.

@@ -630,6 +630,7 @@ insecure = true
 unix_socket_mode = "0640"
 unix_socket_group = "curio"
 allowed_dirs = ["/data/zk", "/var/tmp/cuzk"]
+max_jobs_per_client = 50
 )", "t.toml");
   ASSERT_TRUE(c) << c.error();
   EXPECT_EQ(c->token_file, "/etc/cuzk/token");
@@ -640,12 +641,14 @@ allowed_dirs = ["/data/zk", "/var/tmp/cuzk"]
   EXPECT_EQ(c->unix_socket_mode, 0640u);
   EXPECT_EQ(c->unix_socket_group, "curio");
   EXPECT_EQ(c->allowed_dirs, (std::vector<std::string>{"/data/zk", "/var/tmp/cuzk"}));
+  EXPECT_EQ(c->max_jobs_per_client, 50u);
   EXPECT_TRUE(c->warnings.empty());
   auto d = engine::parse_config("", "t.toml");
   ASSERT_TRUE(d);
   EXPECT_FALSE(d->insecure);
   EXPECT_EQ(d->unix_socket_mode, 0660u);
   EXPECT_TRUE(d->allowed_dirs.empty());
+  EXPECT_EQ(d->max_jobs_per_client, 1000u);
   EXPECT_EQ(engine::parse_config("[auth]\nunix_socket_group = 1000\n", "t.toml")->unix_socket_group, "1000");
   EXPECT_EQ(engine::parse_config("[auth]\nunix_socket_mode = 660\n", "t.toml").error(),
             "t.toml:2: auth.unix_socket_mode: expected an octal mode as a string, such as \"0660\"");

@@ -93,6 +93,7 @@ cuzk::Status auth_options(const engine::DaemonConfig& cfg, server::ServerOptions
   }
   o.unix_socket_mode = cfg.unix_socket_mode;
   o.unix_socket_group = cfg.unix_socket_group;
+  o.max_jobs_per_client = cfg.max_jobs_per_client;
   return cuzk::ok_status();
 }
 
