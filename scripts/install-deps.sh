@@ -56,8 +56,8 @@ if [ "$mode" = build ]; then
   exit 0
 fi
 
-# Test tools from apt: JSON and HTTP checks, the tests' Python snippets.
-apt_install --no-install-recommends jq curl python3 ca-certificates
+# Test tools from apt: JSON and HTTP checks, the tests' Python snippets, the TLS test's CA (openssl).
+apt_install --no-install-recommends jq curl python3 ca-certificates openssl
 
 # promtool: unpacked from the .deb (dpkg-deb -x), nothing configured or started.
 if ! cuzk_promtool >/dev/null; then

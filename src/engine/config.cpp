@@ -192,7 +192,7 @@ Result<DaemonConfig> parse_config(std::string_view text, const std::string& name
     return n->as_table();
   };
   static const std::set<std::string> sections{"daemon", "memory", "gpus", "backend", "scheduler",
-                                              "synthesis", "pipeline", "srs", "logging"};
+                                              "synthesis", "pipeline", "srs", "auth", "logging"};
   for (auto&& [k, v] : root) {
     if (!sections.count(std::string(k.str()))) c.warnings.push_back(name + ": unknown section [" + std::string(k.str()) + "], ignored");
   }
@@ -343,6 +343,36 @@ Result<DaemonConfig> parse_config(std::string_view text, const std::string& name
           c.circuits.push_back(std::move(cc));
         }
       }
+    }
+    s.report_unknown(c.warnings);
+  }
+  {
+    Section s(table("auth"), "auth", name, errors);
+    s.str("token_file", c.token_file);
+    s.str("admin_token_file", c.admin_token_file);
+    s.str("tls_cert", c.tls_cert);
+    s.str("tls_key", c.tls_key);
+    if (c.tls_cert.empty() != c.tls_key.empty()) {
+      s.error(c.tls_cert.empty() ? "tls_key" : "tls_cert", "tls_cert and tls_key go together (PEM certificate and its key)");
+    }
+    s.boolean("insecure", c.insecure);
+    if (auto* n = s.get("unix_socket_mode")) {
+      auto v = n->value<std::string>();
+      const bool octal = v && !v->empty() && v->size() <= 4 &&
+                         std::all_of(v->begin(), v->end(), [](char ch) { return ch >= '0' && ch <= '7'; });
+      if (!n->is_string() || !octal) s.error("unix_socket_mode", "expected an octal mode as a string, such as \"0660\"");
+      else c.unix_socket_mode = std::uint32_t(std::stoul(*v, nullptr, 8));
+      if (octal && c.unix_socket_mode > 0777) s.error("unix_socket_mode", "must be at most \"0777\"");
+    }
+    if (auto* n = s.get("unix_socket_group")) {
+      if (n->is_integer() && *n->value<std::int64_t>() >= 0) c.unix_socket_group = std::to_string(*n->value<std::int64_t>());
+      else if (auto g = n->value<std::string>(); g && n->is_string()) c.unix_socket_group = *g;
+      else s.error("unix_socket_group", "expected a group name or number");
+    }
+    s.uint("max_jobs_per_client", c.max_jobs_per_client, 0, 10000000);
+    s.strings("allowed_dirs", c.allowed_dirs, false);
+    for (const auto& d : c.allowed_dirs) {
+      if (d.empty() || d[0] != '/') s.error("allowed_dirs", "\"" + d + "\" is not an absolute path");
     }
     s.report_unknown(c.warnings);
   }

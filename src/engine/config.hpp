@@ -72,6 +72,15 @@ struct DaemonConfig {
   std::vector<std::string> preload;        // honoured here (the Rust daemon ignored it)
   std::vector<CircuitConfig> circuits;     // [[srs.circuits]] id, zkey, preload
   bool allow_witness_paths = true;
+  // [auth] (ours; docs/daemon.md "Access control"): who may call, and which files requests may name.
+  std::string token_file;        // the client scope's bearer token; "" = none
+  std::string admin_token_file;  // the admin scope's bearer token; "" = none
+  std::string tls_cert, tls_key;  // PEM files, both or neither: TLS on the TCP listeners
+  bool insecure = false;          // TCP listeners without a token (refused at start otherwise)
+  std::uint32_t unix_socket_mode = 0660;
+  std::string unix_socket_group;  // name or number; "" = the daemon's own group
+  std::vector<std::string> allowed_dirs;  // where witness_path and zkey_path may lie
+  std::uint32_t max_jobs_per_client = 1000;  // unfinished jobs per caller identity (urgent apart); 0 = none
   // [logging]
   std::string log_level = "info";
   std::string log_format = "text";         // "text" | "json"

@@ -16,6 +16,19 @@ std::optional<JobResult> Engine::result_of(const std::shared_ptr<Job>& job) {
 }
 
 std::string Engine::id_of(const std::shared_ptr<Job>& job) { return job ? job->id : std::string(); }
+std::string Engine::owner_of(const std::shared_ptr<Job>& job) { return job ? job->owner : std::string(); }
+std::uint64_t Engine::on_done(const std::shared_ptr<Job>& job, std::function<void()> f) {
+  return job->on_done(std::move(f));
+}
+void Engine::forget_done(const std::shared_ptr<Job>& job, std::uint64_t handle) { job->forget_done(handle); }
+JobResult Engine::timeout_result(const std::shared_ptr<Job>& job, std::string why) {
+  JobResult r;
+  r.job_id = job->id;
+  r.status = ResultStatus::kTimeout;
+  r.proof_kind = job->kind;
+  r.error = std::move(why);
+  return r;
+}
 
 using pipeline::key_of;
 using pipeline::ms_between;
@@ -158,6 +171,7 @@ Result<SubmitOutcome> Engine::submit(ProofRequest request) {
     job->priority = prio;
     job->fingerprint = fp;
     job->submitted = im.now();
+    job->owner = request.owner;
     job->req = std::make_shared<const ProofRequest>(std::move(request));
     im.jobs[job->id] = job;
     ++im.active;

@@ -163,6 +163,15 @@ class Engine {
   // The terminal result, if the job has one.
   static std::optional<JobResult> result_of(const std::shared_ptr<Job>& job);
   static std::string id_of(const std::shared_ptr<Job>& job);
+  // ProofRequest::owner of the submission that created the job.
+  static std::string owner_of(const std::shared_ptr<Job>& job);
+  // Waiting without a thread: `f` runs once the job's result is visible (result_of then has it) — at
+  // once when it already is (returns 0), else on the engine thread that ends the job (f must be quick
+  // and must not wait); forget_done drops one that has not run. TIMEOUT result for such a waiter
+  // that stops waiting (the job keeps running), with `why` as its error.
+  static std::uint64_t on_done(const std::shared_ptr<Job>& job, std::function<void()> f);
+  static void forget_done(const std::shared_ptr<Job>& job, std::uint64_t handle);
+  static JobResult timeout_result(const std::shared_ptr<Job>& job, std::string why);
 
   CancelOutcome cancel(const std::string& job_id, const std::string& reason = "cancelled by request");
   void cancel_all(const std::string& reason);

@@ -58,12 +58,41 @@ std::optional<Job::Claim> Job::claim(ResultStatus status, std::string proof, std
 }
 
 void Job::publish(JobResult r) {
+  std::vector<std::pair<std::uint64_t, std::function<void()>>> callbacks;
   {
     std::lock_guard<std::mutex> g(mu);
     result = std::move(r);
     state = State::kDone;
+    callbacks.swap(callbacks_);
   }
   cv.notify_all();
+  for (auto& [_, f] : callbacks) f();
+}
+
+std::uint64_t Job::on_done(std::function<void()> f) {
+  {
+    std::lock_guard<std::mutex> g(mu);
+    if (!result) {
+      const std::uint64_t h = next_callback_++;
+      callbacks_.emplace_back(h, std::move(f));
+      return h;
+    }
+  }
+  f();
+  return 0;
+}
+
+void Job::forget_done(std::uint64_t handle) {
+  if (handle == 0) return;
+  std::function<void()> dropped;  // destroyed outside the lock
+  std::lock_guard<std::mutex> g(mu);
+  for (auto it = callbacks_.begin(); it != callbacks_.end(); ++it) {
+    if (it->first == handle) {
+      dropped = std::move(it->second);
+      callbacks_.erase(it);
+      break;
+    }
+  }
 }
 
 std::optional<JobResult> Job::current_result() const {

@@ -36,6 +36,7 @@ class Job {
   Priority priority = Priority::kNormal;
   std::size_t fingerprint = 0;  // ProofRequest::fingerprint()
   Micros submitted = 0;
+  std::string owner;  // ProofRequest::owner
   std::atomic<bool> stop{false};  // set once the job has a terminal result: work on it stops
 
   mutable std::mutex mu;
@@ -70,11 +71,20 @@ class Job {
   // `abandon` returns true (polled).
   JobResult wait(std::chrono::milliseconds timeout, const std::function<bool()>& abandon);
 
+  // Calls `f` once the result is visible: at once on this thread when it already is (returns 0),
+  // else on the thread that publishes it, outside `mu` (returns a handle for forget_done). `f` must be
+  // quick and must not wait. Lets a caller wait without a thread (the server's AwaitProof).
+  std::uint64_t on_done(std::function<void()> f);
+  // Drops a callback that has not run (a waiter that timed out or went away); no-op otherwise.
+  void forget_done(std::uint64_t handle);
+
   // Stores partition `index`'s proof; true when it was the last one (`all` then holds them in order).
   bool add_proof(std::uint32_t index, const groth16::Proof& proof, std::vector<groth16::Proof>& all);
 
  private:
   bool claimed_ = false;  // under mu
+  std::uint64_t next_callback_ = 1;                                  // under mu
+  std::vector<std::pair<std::uint64_t, std::function<void()>>> callbacks_;  // under mu
   JobResult make_result(ResultStatus st, std::string proof, std::string error, std::uint64_t verify_ms,
                         Micros now) const;
 };

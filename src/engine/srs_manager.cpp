@@ -214,7 +214,8 @@ bool SrsManager::known(const std::string& id) const {
   return state_->entries.count(id) > 0 || served(id).has_value();
 }
 
-Status SrsManager::register_zkey(const std::string& id, const std::string& path, bool* replaced) {
+Status SrsManager::register_zkey(const std::string& id, const std::string& path, bool* replaced,
+                                 bool allow_replace) {
   if (replaced) *replaced = false;
   if (id.empty()) return Error{"circuit id is empty"};
   if (auto s = served(id)) {
@@ -242,6 +243,7 @@ Status SrsManager::register_zkey(const std::string& id, const std::string& path,
     }
     SrsEntry& e = *it->second;
     if (e.path == path) return ok_status();
+    if (!allow_replace) return Error{"circuit \"" + id + "\" is already registered to another file"};
     if (e.refs > 0) {
       return Error{"circuit \"" + id + "\" is in use by " + std::to_string(e.refs) + " job(s); cannot re-register it"};
     }

@@ -39,8 +39,11 @@ struct ProofRequest {
   std::string circuit_id;
   std::string witness_wtns;
   std::string witness_path;
+  // Who submitted it ("unix", "admin", "client": the server's caller identity; "" in-process). Not
+  // part of the proof: a later submission of the same request joins the job and keeps its owner.
+  std::string owner;
 
-  // A hash of every field that defines the proof (all but request_id and priority): it tells a retry
+  // A hash of every field that defines the proof (all but request_id, priority and owner): it tells a retry
   // of the same request from a different request reusing its id.
   std::size_t fingerprint() const;
 };

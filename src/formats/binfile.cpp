@@ -9,7 +9,6 @@
 #include <cerrno>
 #include <cstring>
 
-#include "base/hex.hpp"
 
 namespace cuzk::formats {
 
@@ -28,19 +27,6 @@ std::string errno_text(int e) { return std::strerror(e); }
 
 constexpr std::size_t kFileHeaderBytes = 12;    // magic, version, nSections
 constexpr std::size_t kSectionHeaderBytes = 12;  // id, size
-
-std::string printable_magic(std::span<const std::uint8_t> m) {
-  std::string s;
-  for (std::uint8_t c : m) {
-    if (c >= 0x20 && c < 0x7f) {
-      s += char(c);
-    } else {
-      s += "\\x";
-      s += hex_encode(std::span<const std::uint8_t>(&c, 1));
-    }
-  }
-  return s;
-}
 
 }  // namespace
 
@@ -165,7 +151,8 @@ Result<BinFile> BinFile::parse(std::shared_ptr<Storage> storage, std::span<const
                    std::string(magic) + "' header");
   }
   if (std::memcmp(data.data(), magic.data(), 4) != 0) {
-    return f.error("not a '" + std::string(magic) + "' file: magic is '" + printable_magic(data.first(4)) + "'");
+    // Never the bytes found: the file may be any file a client named (/etc/shadow starts "root").
+    return f.error("not a '" + std::string(magic) + "' file");
   }
   if (data.size() < kFileHeaderBytes) {
     return f.error("file is truncated: " + std::to_string(data.size()) + " bytes, the header needs " +

@@ -1,18 +1,29 @@
-// cuzk.v1.ProvingEngine over the engine (synchronous gRPC API: a blocked Prove holds one server
-// thread, which gRPC grows on demand; waits poll the call's cancellation every 50 ms).
+// cuzk.v1.ProvingEngine over the engine. AwaitProof and Prove use gRPC's callback API and wait
+// without a thread (Waiter); the other RPCs return at once or nearly (a key load for PreloadSRS and
+// RegisterCircuit with preload) and use the synchronous API. Every handler first identifies its
+// caller (auth.hpp), then bounds the strings it will look at.
 #include "server/grpc_server.hpp"
 
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/grpcpp.h>
 #include <grpc/support/log.h>
 #include <grpcpp/health_check_service_interface.h>
+#include <grp.h>
 #include <spdlog/spdlog.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <optional>
 
 #include "cuzk/v1/proving.grpc.pb.h"
 #include "engine/srs_manager.hpp"
 #include "server/listen_address.hpp"
 #include "server/status_render.hpp"
+#include "server/timers.hpp"
 
 namespace cuzk::server {
 namespace {
@@ -100,6 +111,44 @@ Status submit_error(const std::string& msg) {
   return Status(StatusCode::INVALID_ARGUMENT, msg);
 }
 
+std::shared_ptr<spdlog::logger> log() {
+  auto l = spdlog::get("server");
+  return l ? l : spdlog::default_logger();
+}
+
+// The caller's bearer metadata, if sent.
+std::optional<std::string_view> authorization(const grpc::ServerContextBase& ctx) {
+  const auto& md = ctx.client_metadata();
+  auto it = md.find("authorization");
+  if (it == md.end()) return std::nullopt;
+  return std::string_view(it->second.data(), it->second.size());
+}
+
+// OK, or INVALID_ARGUMENT naming the field and the limit.
+Status bounded(const char* field, const std::string& value, std::size_t limit) {
+  if (value.size() <= limit) return Status::OK;
+  return Status(StatusCode::INVALID_ARGUMENT, std::string(field) + ": " + std::to_string(value.size()) +
+                                                  " bytes, the limit is " + std::to_string(limit));
+}
+
+Status needs_admin(const std::string& what) {
+  return Status(StatusCode::PERMISSION_DENIED,
+                what + " needs the admin scope (the admin token, or the daemon's unix socket)");
+}
+
+Result<gid_t> group_id(const std::string& g) {
+  if (!g.empty() && std::all_of(g.begin(), g.end(), [](unsigned char c) { return std::isdigit(c); })) {
+    if (g.size() > 9) return Error{"unix socket group " + g + ": out of range"};
+    return gid_t(std::stoul(g));
+  }
+  std::vector<char> buf(16384);
+  group grp{};
+  group* out = nullptr;
+  const int rc = ::getgrnam_r(g.c_str(), &grp, buf.data(), buf.size(), &out);
+  if (rc != 0 || !out) return Error{"unix socket group \"" + g + "\": no such group"};
+  return out->gr_gid;
+}
+
 pb::SRSStatus::Tier wire_tier(engine::SrsTier t) {
   switch (t) {
     case engine::SrsTier::kDevice:
@@ -111,48 +160,173 @@ pb::SRSStatus::Tier wire_tier(engine::SrsTier t) {
   return pb::SRSStatus::COLD;
 }
 
-class Service final : public pb::ProvingEngine::Service {
+constexpr std::chrono::milliseconds kMaxAwaitTimeout = std::chrono::hours(1);
+
+// A call finished with `st` without waiting.
+grpc::ServerUnaryReactor* refuse(grpc::CallbackServerContext* ctx, const Status& st) {
+  auto* r = ctx->DefaultReactor();
+  r->Finish(st);
+  return r;
+}
+
+// One waiting AwaitProof or Prove call. Finished exactly once — by the job's end (Engine::on_done,
+// on the engine thread that ends it), its timeout (Timers) or the call's cancellation (OnCancel) —
+// and the first of them drops the other two. The reactor gRPC holds owns the Waiter; the callbacks
+// hold weak pointers, so one that fires after the call is gone does nothing.
+class Waiter : public std::enable_shared_from_this<Waiter> {
  public:
-  Service(Engine& e, DeviceProvider devices) : e_(e), devices_(std::move(devices)) {}
+  Waiter(std::shared_ptr<engine::Job> job, std::function<void(const JobResult&)> fill)
+      : job_(std::move(job)), fill_(std::move(fill)) {}
+  Status on_cancel;  // the call's status when the client cancels or goes away
 
-  Status SubmitProof(ServerContext*, const pb::SubmitProofRequest* req, pb::SubmitProofResponse* resp) override {
-    auto s = e_.submit(to_engine(const_cast<pb::SubmitProofRequest&>(*req)));
-    if (!s) return submit_error(s.error());
-    resp->set_job_id(s->job_id);
-    resp->set_queue_position(s->queue_position);
-    resp->set_joined_existing(s->joined);
+  // Returns the reactor for the handler to return. `timers` null: no timeout.
+  grpc::ServerUnaryReactor* start(Engine&, Timers* timers, std::chrono::milliseconds timeout, std::string why) {
+    reactor_ = new Reactor(shared_from_this());
+    std::weak_ptr<Waiter> weak = weak_from_this();
+    if (timers) {
+      timers_ = timers;
+      auto r = Engine::timeout_result(job_, std::move(why));
+      const auto h = timers->at(Timers::Clock::now() + timeout, [weak, r = std::move(r)] {
+        if (auto w = weak.lock()) w->end(Status::OK, &r);
+      });
+      std::lock_guard<std::mutex> g(mu_);
+      timer_ = h;
+    }
+    // May run at once (the job has ended), which finishes the call before it is returned: allowed.
+    Reactor* reactor = reactor_;
+    const auto h = Engine::on_done(job_, [weak] {
+      if (auto w = weak.lock()) w->end(Status::OK, nullptr);
+    });
+    bool ended;
+    {
+      std::lock_guard<std::mutex> g(mu_);
+      ended = ended_;
+      done_ = h;
+    }
+    if (ended) Engine::forget_done(job_, h);
+    return reactor;
+  }
+
+ private:
+  class Reactor final : public grpc::ServerUnaryReactor {
+   public:
+    explicit Reactor(std::shared_ptr<Waiter> w) : w_(std::move(w)) {}
+    void OnCancel() override { w_->end(w_->on_cancel, nullptr); }
+    void OnDone() override { delete this; }
+
+   private:
+    std::shared_ptr<Waiter> w_;
+  };
+
+  // The first call finishes the RPC: `st` when not OK, else the job's result (or `timeout`'s).
+  void end(const Status& st, const JobResult* timeout) {
+    Reactor* r;
+    std::uint64_t timer, done;
+    {
+      std::lock_guard<std::mutex> g(mu_);
+      if (ended_) return;
+      ended_ = true;
+      r = reactor_;
+      reactor_ = nullptr;
+      timer = timer_;
+      done = done_;
+    }
+    if (timer) timers_->cancel(timer);
+    if (done) Engine::forget_done(job_, done);
+    if (st.ok()) {
+      auto result = timeout ? std::optional<JobResult>(*timeout) : Engine::result_of(job_);
+      fill_(*result);
+    }
+    r->Finish(st);  // the reactor (and this Waiter with it) may be gone once this returns
+  }
+
+  std::shared_ptr<engine::Job> job_;
+  std::function<void(const JobResult&)> fill_;
+  Timers* timers_ = nullptr;
+  std::mutex mu_;
+  bool ended_ = false;         // under mu_
+  Reactor* reactor_ = nullptr;  // under mu_ once started; valid until ended_
+  std::uint64_t timer_ = 0, done_ = 0;  // under mu_
+};
+
+using ServiceBase = pb::ProvingEngine::WithCallbackMethod_AwaitProof<pb::ProvingEngine::WithCallbackMethod_Prove<pb::ProvingEngine::Service>>;
+
+class Service final : public ServiceBase {
+ public:
+  Service(Engine& e, DeviceProvider devices, Authenticator auth, std::uint32_t max_jobs_per_client)
+      : e_(e),
+        devices_(std::move(devices)),
+        auth_(std::move(auth)),
+        limits_(std::make_shared<ClientLimits>(max_jobs_per_client)) {}
+
+  Status SubmitProof(ServerContext* ctx, const pb::SubmitProofRequest* req, pb::SubmitProofResponse* resp) override {
+    Caller caller;
+    if (auto st = identify(*ctx, &caller); !st.ok()) return st;
+    engine::SubmitOutcome s;
+    if (auto st = submit(caller, const_cast<pb::SubmitProofRequest&>(*req), &s); !st.ok()) return st;
+    resp->set_job_id(s.job_id);
+    resp->set_queue_position(s.queue_position);
+    resp->set_joined_existing(s.joined);
     return Status::OK;
   }
 
-  Status AwaitProof(ServerContext* ctx, const pb::AwaitProofRequest* req, pb::AwaitProofResponse* resp) override {
+  // AwaitProof and Prove hold no thread while they wait (Waiter below): the job's end, the timeout
+  // (a Timers entry) or the call's cancellation finishes the call, whichever comes first.
+  grpc::ServerUnaryReactor* AwaitProof(grpc::CallbackServerContext* ctx, const pb::AwaitProofRequest* req,
+                                       pb::AwaitProofResponse* resp) override {
+    if (auto st = authenticated(*ctx); !st.ok()) return refuse(ctx, st);
+    if (auto st = bounded("job_id", req->job_id(), kMaxIdBytes); !st.ok()) return refuse(ctx, st);
     auto job = e_.find(req->job_id());
-    if (!job) return Status(StatusCode::NOT_FOUND, "unknown job id: " + req->job_id());
-    JobResult r = e_.wait(job, std::chrono::milliseconds(req->timeout_ms()), [ctx] { return ctx->IsCancelled(); });
-    if (r.status == ResultStatus::kTimeout && ctx->IsCancelled()) return Status(StatusCode::CANCELLED, "call cancelled");
-    fill_result(r, e_.kinds(), resp);
-    return Status::OK;
+    if (!job) return refuse(ctx, Status(StatusCode::NOT_FOUND, "unknown job id: " + echo(req->job_id())));
+    const engine::KindRegistry& kinds = e_.kinds();
+    auto w = std::make_shared<Waiter>(job, [resp, &kinds](const JobResult& r) { fill_result(r, kinds, resp); });
+    w->on_cancel = Status(StatusCode::CANCELLED, "call cancelled");
+    // 0 = no timeout; others at most kMaxAwaitTimeout (a larger one used to overflow the clock).
+    const std::uint64_t asked = req->timeout_ms();
+    const auto timeout = std::min<std::chrono::milliseconds>(std::chrono::milliseconds(std::min<std::uint64_t>(asked, 1ull << 40)),
+                                                             kMaxAwaitTimeout);
+    std::string why = "timed out after " + std::to_string(timeout.count()) + " ms; the job is still running";
+    if (asked > std::uint64_t(kMaxAwaitTimeout.count())) why += " (AwaitProof timeouts are clamped to 1 h)";
+    return w->start(e_, asked ? &timers_ : nullptr, timeout, std::move(why));
   }
 
-  Status Prove(ServerContext* ctx, const pb::ProveRequest* req, pb::ProveResponse* resp) override {
-    if (!req->has_submit()) return Status(StatusCode::INVALID_ARGUMENT, "missing submit field");
-    auto s = e_.submit(to_engine(*const_cast<pb::ProveRequest*>(req)->mutable_submit()));
-    if (!s) return submit_error(s.error());
+  grpc::ServerUnaryReactor* Prove(grpc::CallbackServerContext* ctx, const pb::ProveRequest* req,
+                                  pb::ProveResponse* resp) override {
+    Caller caller;
+    if (auto st = identify(*ctx, &caller); !st.ok()) return refuse(ctx, st);
+    if (!req->has_submit()) return refuse(ctx, Status(StatusCode::INVALID_ARGUMENT, "missing submit field"));
+    engine::SubmitOutcome s;
+    if (auto st = submit(caller, *const_cast<pb::ProveRequest*>(req)->mutable_submit(), &s); !st.ok()) {
+      return refuse(ctx, st);
+    }
+    const engine::KindRegistry& kinds = e_.kinds();
+    auto w = std::make_shared<Waiter>(s.job, [resp, &kinds](const JobResult& r) { fill_result(r, kinds, resp->mutable_result()); });
     // The job keeps running if the caller goes away: Curio retries with the same request_id and
     // then joins it.
-    JobResult r = e_.wait(s->job, std::chrono::milliseconds(0), [ctx] { return ctx->IsCancelled(); });
-    if (r.status == ResultStatus::kTimeout) return Status(StatusCode::CANCELLED, "call cancelled; the job continues");
-    fill_result(r, e_.kinds(), resp->mutable_result());
-    return Status::OK;
+    w->on_cancel = Status(StatusCode::CANCELLED, "call cancelled; the job continues");
+    return w->start(e_, nullptr, {}, {});
   }
 
-  Status CancelProof(ServerContext*, const pb::CancelProofRequest* req, pb::CancelProofResponse* resp) override {
+  Status CancelProof(ServerContext* ctx, const pb::CancelProofRequest* req, pb::CancelProofResponse* resp) override {
+    Caller caller;
+    if (auto st = identify(*ctx, &caller); !st.ok()) return st;
+    if (auto st = bounded("job_id", req->job_id(), kMaxIdBytes); !st.ok()) return st;
+    auto job = e_.find(req->job_id());
+    if (!job) {
+      resp->set_found(false);
+      return Status::OK;
+    }
+    if (!caller.admin() && Engine::owner_of(job) != caller.identity) {
+      return needs_admin("cancelling a job another client submitted");
+    }
     auto out = e_.cancel(req->job_id());
     resp->set_was_running(out.was_running);
     resp->set_found(out.found);
     return Status::OK;
   }
 
-  Status GetStatus(ServerContext*, const pb::GetStatusRequest*, pb::GetStatusResponse* resp) override {
+  Status GetStatus(ServerContext* ctx, const pb::GetStatusRequest*, pb::GetStatusResponse* resp) override {
+    if (auto st = authenticated(*ctx); !st.ok()) return st;
     engine::StatusSnapshot s = e_.status();
     const std::vector<DeviceInfo> devices = devices_ ? devices_() : std::vector<DeviceInfo>{};
     if (!devices.empty()) {
@@ -226,15 +400,19 @@ class Service final : public pb::ProvingEngine::Service {
     return Status::OK;
   }
 
-  Status GetMetrics(ServerContext*, const pb::GetMetricsRequest*, pb::GetMetricsResponse* resp) override {
+  Status GetMetrics(ServerContext* ctx, const pb::GetMetricsRequest*, pb::GetMetricsResponse* resp) override {
+    if (auto st = authenticated(*ctx); !st.ok()) return st;
     resp->set_prometheus_text(
         prometheus_text(e_.status(), e_.kinds(), devices_ ? devices_() : std::vector<DeviceInfo>{}));
     return Status::OK;
   }
 
-  Status PreloadSRS(ServerContext*, const pb::PreloadSrsRequest* req, pb::PreloadSrsResponse* resp) override {
+  // Any caller: loading a known key is what a job would do anyway, and the memory budget bounds it.
+  Status PreloadSRS(ServerContext* ctx, const pb::PreloadSrsRequest* req, pb::PreloadSrsResponse* resp) override {
+    if (auto st = authenticated(*ctx); !st.ok()) return st;
+    if (auto st = bounded("circuit_id", req->circuit_id(), kMaxIdBytes); !st.ok()) return st;
     if (!e_.srs().known(req->circuit_id())) {
-      return Status(StatusCode::NOT_FOUND, "unknown circuit ID: " + req->circuit_id());
+      return Status(StatusCode::NOT_FOUND, "unknown circuit ID: " + echo(req->circuit_id()));
     }
     auto r = e_.srs().preload(req->circuit_id());
     if (!r) return Status(StatusCode::FAILED_PRECONDITION, r.error());
@@ -243,9 +421,14 @@ class Service final : public pb::ProvingEngine::Service {
     return Status::OK;
   }
 
-  Status EvictSRS(ServerContext*, const pb::EvictSrsRequest* req, pb::EvictSrsResponse* resp) override {
+  // Admin only: an evicted key costs the next job its load time (a 32 GiB PoRep key: minutes).
+  Status EvictSRS(ServerContext* ctx, const pb::EvictSrsRequest* req, pb::EvictSrsResponse* resp) override {
+    Caller caller;
+    if (auto st = identify(*ctx, &caller); !st.ok()) return st;
+    if (!caller.admin()) return needs_admin("EvictSRS");
+    if (auto st = bounded("circuit_id", req->circuit_id(), kMaxIdBytes); !st.ok()) return st;
     if (!e_.srs().known(req->circuit_id())) {
-      return Status(StatusCode::NOT_FOUND, "unknown circuit ID: " + req->circuit_id());
+      return Status(StatusCode::NOT_FOUND, "unknown circuit ID: " + echo(req->circuit_id()));
     }
     auto r = e_.srs().evict(req->circuit_id());
     if (!r) return Status(StatusCode::FAILED_PRECONDITION, r.error());
@@ -254,10 +437,20 @@ class Service final : public pb::ProvingEngine::Service {
     return Status::OK;
   }
 
-  Status RegisterCircuit(ServerContext*, const pb::RegisterCircuitRequest* req,
+  // A new id (or the same file again) for any caller; replacing an id's file needs the admin scope.
+  Status RegisterCircuit(ServerContext* ctx, const pb::RegisterCircuitRequest* req,
                          pb::RegisterCircuitResponse* resp) override {
+    Caller caller;
+    if (auto st = identify(*ctx, &caller); !st.ok()) return st;
+    if (auto st = bounded("circuit_id", req->circuit_id(), kMaxIdBytes); !st.ok()) return st;
+    if (auto st = bounded("zkey_path", req->zkey_path(), kMaxPathBytes); !st.ok()) return st;
+    auto path = auth_.resolve("zkey_path", req->zkey_path(), caller);
+    if (!path) return Status(StatusCode::PERMISSION_DENIED, path.error());
     bool replaced = false;
-    if (auto st = e_.srs().register_zkey(req->circuit_id(), req->zkey_path(), &replaced); !st) {
+    if (auto st = e_.srs().register_zkey(req->circuit_id(), *path, &replaced, caller.admin()); !st) {
+      if (st.error().find("is already registered to another file") != std::string::npos) {
+        return needs_admin("replacing circuit \"" + echo(req->circuit_id()) + "\"");
+      }
       return Status(StatusCode::INVALID_ARGUMENT, st.error());
     }
     resp->set_replaced(replaced);
@@ -275,8 +468,84 @@ class Service final : public pb::ProvingEngine::Service {
   }
 
  private:
+  // The caller of this RPC, or UNAUTHENTICATED.
+  Status identify(const grpc::ServerContextBase& ctx, Caller* out) const {
+    auto c = auth_.identify(ctx.peer(), authorization(ctx));
+    if (!c) return Status(StatusCode::UNAUTHENTICATED, c.error());
+    *out = std::move(*c);
+    return Status::OK;
+  }
+
+  Status authenticated(const grpc::ServerContextBase& ctx) const {
+    Caller c;
+    return identify(ctx, &c);
+  }
+
+  // Bounds, path confinement and the owner, then Engine::submit (errors as gRPC statuses).
+  Status submit(const Caller& caller, pb::SubmitProofRequest& r, engine::SubmitOutcome* out) {
+    if (auto st = bounded("request_id", r.request_id(), kMaxIdBytes); !st.ok()) return st;
+    if (auto st = bounded("circuit_id", r.circuit_id(), kMaxIdBytes); !st.ok()) return st;
+    if (auto st = bounded("witness_path", r.witness_path(), kMaxPathBytes); !st.ok()) return st;
+    if (!r.witness_path().empty()) {
+      auto p = auth_.resolve("witness_path", r.witness_path(), caller);
+      if (!p) return Status(StatusCode::PERMISSION_DENIED, p.error());
+      r.set_witness_path(*p);
+    }
+    ProofRequest e = to_engine(r);
+    e.owner = caller.identity;
+    // The caller's unfinished jobs, urgent ones counted apart (as the engine admits them apart from
+    // max_active_jobs): a slot is taken before the submission and given back when the job ends.
+    const engine::Priority prio = e_.kinds().priority(e.priority, e.proof_kind);
+    const auto& urgent_from = e_.options().urgent_priority;
+    const ClientLimits::Key key{caller.identity, urgent_from && prio >= *urgent_from};
+    // At the limit, a retry that joins its unfinished job is still answered.
+    const bool slot = limits_->take(key);
+    if (!slot) {
+      auto existing = e.request_id.empty() ? nullptr : e_.find(e.request_id);
+      if (!existing || Engine::result_of(existing)) {
+        return Status(StatusCode::RESOURCE_EXHAUSTED,
+                      "client \"" + caller.identity + "\" has " + std::to_string(limits_->limit) + " unfinished " +
+                          (key.second ? "urgent " : "") + "jobs, its limit (auth.max_jobs_per_client)");
+      }
+    }
+    auto s = e_.submit(std::move(e));
+    if (slot && (!s || s->joined)) limits_->give_back(key);  // refused, or the same job again: no new job
+    if (!s) return submit_error(s.error());
+    if (!s->joined) {
+      if (!slot) limits_->take(key, /*force=*/true);  // the job ended meanwhile and ran again
+      Engine::on_done(s->job, [l = limits_, key] { l->give_back(key); });
+    }
+    *out = std::move(*s);
+    return Status::OK;
+  }
+
+  // Unfinished jobs per caller identity and urgency; shared with the jobs' end callbacks, which may
+  // run after the service is gone.
+  struct ClientLimits {
+    using Key = std::pair<std::string, bool>;
+    explicit ClientLimits(std::uint32_t l) : limit(l) {}
+    const std::uint32_t limit;  // 0 = none
+    std::mutex mu;
+    std::map<Key, std::uint32_t> unfinished;
+    bool take(const Key& k, bool force = false) {
+      std::lock_guard<std::mutex> g(mu);
+      auto& n = unfinished[k];
+      if (limit && n >= limit && !force) return false;
+      ++n;
+      return true;
+    }
+    void give_back(const Key& k) {
+      std::lock_guard<std::mutex> g(mu);
+      auto it = unfinished.find(k);
+      if (it != unfinished.end() && --it->second == 0) unfinished.erase(it);
+    }
+  };
+
   Engine& e_;
   DeviceProvider devices_;
+  Authenticator auth_;
+  std::shared_ptr<ClientLimits> limits_;
+  Timers timers_;
 };
 
 }  // namespace
@@ -292,10 +561,49 @@ struct GrpcServer::Impl {
 GrpcServer::GrpcServer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 GrpcServer::~GrpcServer() { shutdown(std::chrono::milliseconds(0)); }
 
-Result<std::unique_ptr<GrpcServer>> GrpcServer::start(Engine& engine, const ServerOptions& options) {
+cuzk::Status check_listeners(const ServerOptions& options) {
   if (options.listen.empty()) return Error{"no listen address"};
+  auto auth = Authenticator::create(options.auth);
+  if (!auth) return Error{auth.error()};
+  if (options.tls_cert_pem.empty() != options.tls_key_pem.empty()) {
+    return Error{"TLS needs both a certificate and its key"};
+  }
+  if (options.unix_socket_mode > 0777) return Error{"unix socket mode above 0777"};
+  if (!options.unix_socket_group.empty()) {
+    if (auto g = group_id(options.unix_socket_group); !g) return Error{g.error()};
+  }
+  for (const auto& l : options.listen) {
+    auto a = parse_listen_address(l);
+    if (!a) return Error{"listen " + l + ": " + a.error()};
+    if (!a->unix_socket && !auth->has_tokens() && !options.auth.insecure) {
+      return Error{"listen " + l + ": a TCP listener needs a bearer token (auth.token_file) or auth.insecure = true"};
+    }
+  }
+  return ok_status();
+}
+
+Result<std::unique_ptr<GrpcServer>> GrpcServer::start(Engine& engine, const ServerOptions& options) {
+  if (auto st = check_listeners(options); !st) return Error{st.error()};
+  auto auth = Authenticator::create(options.auth);
+  if (!auth) return Error{auth.error()};
+  std::optional<gid_t> group;
+  if (!options.unix_socket_group.empty()) group = *group_id(options.unix_socket_group);
+  std::vector<ListenAddress> addrs;
+  for (const auto& l : options.listen) addrs.push_back(*parse_listen_address(l));
+  const bool tls = !options.tls_cert_pem.empty();
+  for (const auto& a : addrs) {
+    if (a.unix_socket) continue;
+    if (!auth->has_tokens()) {
+      log()->warn("listen {}: TCP callers need no token (auth.insecure = true); anyone who can connect may prove, "
+                  "and name no file", a.display());
+    } else if (!tls) {
+      log()->warn("listen {}: tokens travel in clear text (no auth.tls_cert); keep the port on a trusted network",
+                  a.display());
+    }
+  }
+
   auto impl = std::make_unique<Impl>();
-  impl->service = std::make_unique<Service>(engine, options.devices);
+  impl->service = std::make_unique<Service>(engine, options.devices, std::move(*auth), options.max_jobs_per_client);
   // Both are process-wide switches read by the next ServerBuilder; setting them again is harmless.
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
@@ -304,33 +612,56 @@ Result<std::unique_ptr<GrpcServer>> GrpcServer::start(Engine& engine, const Serv
   b.SetMaxReceiveMessageSize(limit);
   b.SetMaxSendMessageSize(limit);
   b.RegisterService(impl->service.get());
+  std::shared_ptr<grpc::ServerCredentials> tcp_creds = grpc::InsecureServerCredentials();
+  if (tls) {
+    grpc::SslServerCredentialsOptions so(GRPC_SSL_DONT_REQUEST_CLIENT_CERTIFICATE);
+    so.pem_key_cert_pairs.push_back({options.tls_key_pem, options.tls_cert_pem});
+    tcp_creds = grpc::SslServerCredentials(so);
+  }
   std::vector<std::unique_ptr<int>> ports;
-  std::vector<ListenAddress> addrs;
-  for (const auto& l : options.listen) {
-    auto a = parse_listen_address(l);
-    if (!a) return Error{"listen " + l + ": " + a.error()};
-    if (a->unix_socket) {
-      if (auto st = prepare_unix_socket(a->path); !st) return Error{"listen " + l + ": " + st.error()};
-      impl->socket_files.push_back(a->path);
+  for (std::size_t i = 0; i < addrs.size(); ++i) {
+    const auto& a = addrs[i];
+    if (a.unix_socket) {
+      if (auto st = prepare_unix_socket(a.path); !st) return Error{"listen " + options.listen[i] + ": " + st.error()};
+      impl->socket_files.push_back(a.path);
     }
     ports.push_back(std::make_unique<int>(0));
-    b.AddListeningPort(a->grpc_target(), grpc::InsecureServerCredentials(), ports.back().get());
-    addrs.push_back(*a);
+    b.AddListeningPort(a.grpc_target(), a.unix_socket ? grpc::InsecureServerCredentials() : tcp_creds,
+                       ports.back().get());
   }
+  // The sockets are bound by BuildAndStart with the process umask: 0177 for that moment, so that no
+  // socket is ever wider than 0600 before the chmod below (the umask is process-wide; nothing else
+  // creates files while the daemon starts its servers).
+  const mode_t old_umask = impl->socket_files.empty() ? 0 : ::umask(0177);
   impl->server = b.BuildAndStart();
+  if (!impl->socket_files.empty()) ::umask(old_umask);
+  auto fail = [&](std::string msg) -> Error {
+    if (impl->server) {
+      impl->server->Shutdown();
+      impl->server->Wait();
+    }
+    for (const auto& f : impl->socket_files) ::unlink(f.c_str());
+    return Error{std::move(msg)};
+  };
   if (!impl->server) {
     std::string all;
     for (auto& l : options.listen) all += (all.empty() ? "" : ", ") + l;
-    return Error{"cannot listen on " + all + " (address in use or not permitted?)"};
+    return fail("cannot listen on " + all + " (address in use or not permitted?)");
+  }
+  for (const auto& f : impl->socket_files) {
+    if (group && ::chown(f.c_str(), uid_t(-1), *group) != 0) {
+      return fail("unix socket " + f + ": cannot give it group " + options.unix_socket_group + ": " +
+                  std::strerror(errno));
+    }
+    if (::chmod(f.c_str(), mode_t(options.unix_socket_mode)) != 0) {
+      return fail("unix socket " + f + ": chmod: " + std::strerror(errno));
+    }
   }
   for (std::size_t i = 0; i < addrs.size(); ++i) {
     if (addrs[i].unix_socket) {
       impl->endpoints.push_back(addrs[i].display());
     } else {
-      if (*ports[i] == 0) {
-        impl->server->Shutdown();
-        return Error{"cannot listen on " + options.listen[i]};
-      }
+      if (*ports[i] == 0) return fail("cannot listen on " + options.listen[i]);
       impl->endpoints.push_back(addrs[i].host + ":" + std::to_string(*ports[i]));
     }
   }

@@ -3,6 +3,16 @@
 // generic tools list and call it) and the standard health service (grpc.health.v1.Health: SERVING
 // for "" and "cuzk.v1.ProvingEngine" once started, NOT_SERVING after set_serving(false), as while
 // draining, and at shutdown). No gRPC types appear here, so the daemon's main does not pay for them.
+//
+// AwaitProof and Prove cost no thread while they wait (gRPC's callback API); AwaitProof timeouts
+// are clamped to 1 hour (0 = none, Prove waits until the end).
+//
+// Access control (auth.hpp, docs/daemon.md "Access control"): every ProvingEngine RPC over TCP needs
+// a bearer token (UNAUTHENTICATED otherwise), unix-socket callers are admin; EvictSRS, replacing a
+// registered circuit and cancelling another caller's job need the admin scope (PERMISSION_DENIED);
+// request paths are confined to the allowed directories; ids and paths are bounded (INVALID_ARGUMENT
+// naming the field and the limit). Health and reflection stay open: they tell nothing but "serving"
+// and the schema, and load balancers probe them without credentials.
 #pragma once
 
 #include <chrono>
@@ -13,6 +23,7 @@
 
 #include "base/result.hpp"
 #include "engine/engine.hpp"
+#include "server/auth.hpp"
 #include "server/device_info.hpp"
 
 namespace cuzk::server {
@@ -23,7 +34,28 @@ struct ServerOptions {
   // GetStatus / GetMetrics: the devices (name, memory, compute capability). Unset or empty: the CPU
   // backend, whose device slots are listed with name "cpu".
   DeviceProvider devices;
+  // Tokens, insecure and allowed_dirs. A TCP listener without a token refuses to start unless
+  // auth.insecure is set.
+  AuthOptions auth;
+  // PEM text (not paths), both or neither: TCP listeners speak TLS with this certificate and key.
+  std::string tls_cert_pem, tls_key_pem;
+  // Unix socket files: created with this mode (never wider in between) and, when set, this group
+  // (a name or a number; the daemon must be allowed to chown to it).
+  std::uint32_t unix_socket_mode = 0660;
+  std::string unix_socket_group;
+  // Unfinished jobs one caller identity ("unix", "admin", "client") may have; more submissions are
+  // RESOURCE_EXHAUSTED. Urgent jobs are counted apart, with the same limit. 0 = no limit.
+  std::uint32_t max_jobs_per_client = 1000;
 };
+
+// Limits on request strings, checked before anything else looks at them.
+inline constexpr std::size_t kMaxIdBytes = 256;     // request_id, job_id, circuit_id
+inline constexpr std::size_t kMaxPathBytes = 4096;  // witness_path, zkey_path
+
+// What start() checks before binding anything: the listen addresses, the access-control options (an
+// allowed directory that does not exist, a group that does not) and the rule that a TCP listener
+// needs a token unless auth.insecure. The daemon calls it before it loads keys.
+Status check_listeners(const ServerOptions& options);
 
 class GrpcServer {
  public:

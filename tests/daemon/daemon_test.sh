@@ -34,8 +34,15 @@ slow_circuit() {  # $1 = constraints
   echo "$dir"
 }
 
-write_config() {  # $1 = file, $2 = extra TOML appended
+write_config() {  # $1 = file, $2 = extra TOML appended; $AUTH, when set, is the [auth] section's body
+  # By default TCP takes calls without a token (cuzk-bench sends none) and requests may name the
+  # fixtures and the generated circuits (tests/server/auth_test.cpp tests the access rules).
+  local auth=${AUTH:-}
+  [ -n "$auth" ] || auth="insecure = true
+allowed_dirs = [\"$ROOT/tests/fixtures\", \"$(dirname "$WORK")\"]"
   cat > "$1" <<TOML
+[auth]
+$auth
 [daemon]
 listen = ["unix://$SOCK", "127.0.0.1:0"]
 status_listen = "127.0.0.1:0"
@@ -265,8 +272,12 @@ bench_cli)
   pass "status"
   B metrics > metrics.txt; grep -q '^cuzk_proofs_completed_total 13$' metrics.txt || fail "metrics"
   [ "$(B preload -c mulchain)" = "mulchain already loaded" ] || fail "preload (loaded)"
-  out=$(B evict -c mulchain); echo "$out" | grep -Eq '^mulchain evicted, [0-9]+ bytes freed$' || fail "evict: $out"
-  [ "$(B evict -c mulchain)" = "mulchain was not loaded" ] || fail "evict (not loaded)"
+  # EvictSRS is admin-only: the unix socket is admin; the insecure TCP port is not.
+  set +e; out=$(B evict -c mulchain 2>&1); rc=$?; set -e
+  [ "$rc" != 0 ] && echo "$out" | grep -q 'EvictSRS needs the admin scope' || fail "evict over insecure TCP: rc=$rc $out"
+  U() { "$BENCH" -a "$GRPC_UNIX" "$@"; }
+  out=$(U evict -c mulchain); echo "$out" | grep -Eq '^mulchain evicted, [0-9]+ bytes freed$' || fail "evict: $out"
+  [ "$(U evict -c mulchain)" = "mulchain was not loaded" ] || fail "evict (not loaded)"
   out=$(B preload -c mulchain); echo "$out" | grep -Eq '^mulchain loaded in [0-9]+ ms$' || fail "preload (cold): $out"
   out=$(B register --circuit-id linear --zkey "$FIX/linear/linear.zkey" --preload); echo "$out" | grep -q '^linear registered, loaded in' || fail "register: $out"
   out=$(B single -t generic --circuit-id linear --wtns-path "$FIX/linear/witness.wtns"); echo "$out" | grep -q '^status:    COMPLETED$' || fail "--wtns-path: $out"
@@ -680,8 +691,34 @@ urgent_lane = "gpu"'
   kill -KILL "$DPID"; wait "$DPID" 2>/dev/null || true; DPID=""
   [ -S "$SOCK" ] || fail "expected a stale socket"
   start_daemon a.toml
+  [ "$(stat -c %a "$SOCK")" = 660 ] || fail "unix socket mode $(stat -c %a "$SOCK"), expected 660"
   stop_daemon
-  pass "config validation, flags, stale and live sockets"
+  pass "config validation, flags, stale and live sockets (mode 0660)"
+  # Access control at start-up (docs/daemon.md "Access control"): a TCP listener without a token is
+  # refused unless auth.insecure, before any key is loaded; a token file others may read is refused.
+  AUTH='allowed_dirs = []' write_config open.toml ""
+  for flag in "" --check-config; do
+    set +e; "$DAEMON" --config open.toml $flag > out.txt 2> err.txt; rc=$?; set -e
+    [ "$rc" = 2 ] && grep -qx "cuzk-daemon: listen 127.0.0.1:0: a TCP listener needs a bearer token (auth.token_file) or auth.insecure = true" err.txt \
+      || fail "TCP without a token ($flag): exit $rc: $(cat err.txt)"
+    ! grep -q READY out.txt || fail "served TCP without a token"
+  done
+  printf '%s\n' 0123456789abcdef0123456789abcdef > token
+  chmod 0644 token
+  AUTH="token_file = \"$WORK/token\"" write_config tok.toml ""
+  set +e; "$DAEMON" --config tok.toml --check-config > out.txt 2> err.txt; rc=$?; set -e
+  [ "$rc" = 2 ] && grep -qx "cuzk-daemon: auth.token_file: $WORK/token: the token file is readable by every user; chmod 0600 (or 0640 for a group)" err.txt \
+    || fail "world-readable token: exit $rc: $(cat err.txt)"
+  chmod 0600 token
+  AUTH="token_file = \"$WORK/token\"
+unix_socket_mode = \"0600\"" write_config tok.toml ""
+  start_daemon tok.toml
+  [ "$(stat -c %a "$SOCK")" = 600 ] || fail "auth.unix_socket_mode 0600: got $(stat -c %a "$SOCK")"
+  set +e; out=$("$BENCH" -a "$GRPC_TCP" status 2>&1); rc=$?; set -e
+  [ "$rc" != 0 ] && echo "$out" | grep -q 'missing credentials' || fail "TCP status without the token: rc=$rc $out"
+  "$BENCH" -a "$GRPC_UNIX" status > /dev/null || fail "the unix socket needs no token"
+  stop_daemon
+  pass "auth: TCP needs a token or insecure; token files 0600; unix_socket_mode"
   ;;
 
 *)

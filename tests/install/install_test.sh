@@ -88,8 +88,12 @@ rust_cmdline)
   SOCK=$(mktemp -u /tmp/cuzk-inst-XXXXXX).sock
   NOTIFY=$(mktemp -u /tmp/cuzk-notify-XXXXXX).sock
   # A Rust-cuzk-style config (the keys of Curio's extern/cuzk/cuzk.example.toml and of its documented
-  # minimal config, deprecated ones included), plus our generic circuits for the Node client.
+  # minimal config, deprecated ones included), plus our generic circuits for the Node client and our
+  # [auth] section (a TCP listener without a token needs insecure; the client registers files there).
   cat > cuzk.toml <<TOML
+[auth]
+insecure = true
+allowed_dirs = ["$FIX", "$WORK"]
 [daemon]
 listen = ["unix://$SOCK", "127.0.0.1:0"]
 status_listen = "127.0.0.1:0"

@@ -50,6 +50,9 @@ class ServerTest : public ::testing::Test {
     sock_ = "/tmp/cuzk-server-test-" + std::to_string(::getpid()) + ".sock";
     ServerOptions so;
     so.listen = {"unix://" + sock_, "127.0.0.1:0"};
+    // TCP without tokens, files under the fixtures (auth_test.cpp tests the access rules).
+    so.auth.insecure = true;
+    so.auth.allowed_dirs = {std::string(CUZK_SOURCE_DIR) + "/tests/fixtures"};
     auto s = GrpcServer::start(*engine_, so);
     ASSERT_TRUE(s) << s.error();
     server_ = std::move(*s);
@@ -229,9 +232,11 @@ TEST_F(ServerTest, SrsRpcsAndStatus) {
     grpc::ClientContext ctx;
     pb::RegisterCircuitRequest r;
     r.set_circuit_id("bad");
-    r.set_zkey_path("/no/such.zkey");
+    r.set_zkey_path(fixture("linear", "no-such.zkey"));
     pb::RegisterCircuitResponse resp;
-    EXPECT_EQ(tcp_->RegisterCircuit(&ctx, r, &resp).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    auto st = tcp_->RegisterCircuit(&ctx, r, &resp);
+    EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_NE(st.error_message().find("zkey file not found"), std::string::npos) << st.error_message();
   }
   {
     grpc::ClientContext ctx;
@@ -277,7 +282,7 @@ TEST_F(ServerTest, SrsRpcsAndStatus) {
     pb::EvictSrsRequest r;
     r.set_circuit_id("lin2");
     pb::EvictSrsResponse resp;
-    ASSERT_TRUE(tcp_->EvictSRS(&ctx, r, &resp).ok());
+    ASSERT_TRUE(unix_->EvictSRS(&ctx, r, &resp).ok());  // admin only: the unix socket is
     EXPECT_TRUE(resp.was_loaded());
     EXPECT_GT(resp.freed_bytes(), 0u);
   }
@@ -350,6 +355,7 @@ TEST(ServerDevices, GetStatusListsEachDeviceFromTheProvider) {
   engine::Engine e(o);
   ServerOptions so;
   so.listen = {"127.0.0.1:0"};
+  so.auth.insecure = true;
   int calls = 0;
   so.devices = [&calls] {
     ++calls;

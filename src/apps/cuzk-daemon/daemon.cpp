@@ -13,7 +13,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <thread>
+#include <tuple>
 
 #include <spdlog/spdlog.h>
 
@@ -56,6 +59,42 @@ void notify(const std::string& state) {
 #else
   (void)state;
 #endif
+}
+
+Result<std::string> read_pem(const std::string& key, const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return Error{"auth." + key + ": " + path + ": cannot be read"};
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  if (ss.str().find("-----BEGIN ") == std::string::npos) return Error{"auth." + key + ": " + path + ": not a PEM file"};
+  return ss.str();
+}
+
+// [auth] into the server's options: the token files and TLS files are read here, once, at start.
+cuzk::Status auth_options(const engine::DaemonConfig& cfg, server::ServerOptions& o) {
+  for (auto [key, path, out] : {std::tuple{"token_file", &cfg.token_file, &o.auth.client_token},
+                                std::tuple{"admin_token_file", &cfg.admin_token_file, &o.auth.admin_token}}) {
+    if (path->empty()) continue;
+    std::string warning;
+    auto t = server::read_token_file(*path, &warning);
+    if (!t) return Error{std::string("auth.") + key + ": " + t.error()};
+    if (!warning.empty()) spdlog::warn("auth.{}: {}", key, warning);
+    *out = std::move(*t);
+  }
+  o.auth.insecure = cfg.insecure;
+  o.auth.allowed_dirs = cfg.allowed_dirs;
+  if (!cfg.tls_cert.empty()) {
+    auto cert = read_pem("tls_cert", cfg.tls_cert);
+    if (!cert) return Error{cert.error()};
+    auto key = read_pem("tls_key", cfg.tls_key);
+    if (!key) return Error{key.error()};
+    o.tls_cert_pem = std::move(*cert);
+    o.tls_key_pem = std::move(*key);
+  }
+  o.unix_socket_mode = cfg.unix_socket_mode;
+  o.unix_socket_group = cfg.unix_socket_group;
+  o.max_jobs_per_client = cfg.max_jobs_per_client;
+  return cuzk::ok_status();
 }
 
 }  // namespace
@@ -116,6 +155,14 @@ int run_daemon(int argc, char** argv, const std::string& prog) {
   if (missing) spdlog::warn("config file {} not found; using the defaults", config_path);
   else spdlog::info("config: {}", config_path);
   for (const auto& w : cfg->warnings) spdlog::warn("{}", w);
+
+  // Access control before anything slow: token and TLS files read, and every listener checked
+  // (a TCP listener without a token refuses to start unless auth.insecure).
+  server::ServerOptions sopts;
+  sopts.listen = cfg->listen;
+  sopts.max_message_bytes = cfg->max_message_bytes;
+  if (auto st = auth_options(*cfg, sopts); !st) return fail(st.error());
+  if (auto st = server::check_listeners(sopts); !st) return fail(st.error());
 
   // The math layers' tuning: the environment first, then the config's thread count (synthesis.threads,
   // else gpus.gpu_threads, the Rust daemon's name for the prover's host pool) where it sets one.
@@ -269,9 +316,6 @@ int run_daemon(int argc, char** argv, const std::string& prog) {
       return now;
     };
   }
-  server::ServerOptions sopts;
-  sopts.listen = cfg->listen;
-  sopts.max_message_bytes = cfg->max_message_bytes;
   sopts.devices = devices;
   auto grpc = server::GrpcServer::start(eng, sopts);
   if (!grpc) return fail(grpc.error());
