@@ -21,6 +21,7 @@
 #include "engine/kinds/builtin_kinds.hpp"
 #include "server/auth.hpp"
 #include "server/grpc_server.hpp"
+#include "health_check.hpp"
 
 namespace cuzk::server {
 namespace {
@@ -188,25 +189,6 @@ std::map<std::string, grpc::Status> call_every_rpc(pb::ProvingEngine::Stub& s, c
   return out;
 }
 
-// grpc.health.v1.Health/Check for "" without credentials: "SERVING" or the error code.
-std::string health(const std::shared_ptr<grpc::Channel>& ch) {
-  grpc::GenericStub stub(ch);
-  grpc::Slice empty(std::string{});  // HealthCheckRequest{service: ""}
-  grpc::ByteBuffer in(&empty, 1), out;
-  grpc::ClientContext c;
-  c.set_deadline(std::chrono::system_clock::now() + 10s);
-  std::promise<grpc::Status> done;
-  stub.UnaryCall(&c, "/grpc.health.v1.Health/Check", grpc::StubOptions(), &in, &out,
-                 [&](grpc::Status st) { done.set_value(st); });
-  grpc::Status st = done.get_future().get();
-  if (!st.ok()) return "error " + std::to_string(st.error_code());
-  std::vector<grpc::Slice> parts;
-  (void)out.Dump(&parts);
-  std::string b;
-  for (auto& p : parts) b.append(reinterpret_cast<const char*>(p.begin()), p.size());
-  return b == std::string("\x08\x01", 2) ? "SERVING" : "other";
-}
-
 TEST_F(AuthTest, TcpRefusesEveryRpcWithoutTheToken) {
   start(tokens());
   for (const std::optional<std::string>& bad : {std::optional<std::string>(), std::optional<std::string>(kWrong),
@@ -232,7 +214,7 @@ TEST_F(AuthTest, TcpRefusesEveryRpcWithoutTheToken) {
   ASSERT_TRUE(unix_->GetStatus(ctx(std::nullopt).get(), pb::GetStatusRequest(), &s).ok());
   EXPECT_EQ(s.total_proofs_completed() + s.total_proofs_failed() + s.jobs_queued() + s.jobs_running(), 0u);
   // Health stays open (load balancers probe it without credentials).
-  EXPECT_EQ(health(grpc::CreateChannel(server_->endpoints()[1], grpc::InsecureChannelCredentials())), "SERVING");
+  EXPECT_EQ(test::health(grpc::CreateChannel(server_->endpoints()[1], grpc::InsecureChannelCredentials())), "SERVING");
 }
 
 TEST_F(AuthTest, TheRightTokenWorksAndUnixNeedsNone) {

@@ -19,6 +19,7 @@
 #include "server/grpc_server.hpp"
 #include "server/http_status.hpp"
 #include "server/listen_address.hpp"
+#include "health_check.hpp"
 
 namespace cuzk::server {
 namespace {
@@ -308,42 +309,17 @@ TEST_F(ServerTest, RefusalsWhileShuttingDown) {
   EXPECT_TRUE(s.draining());
 }
 
-// grpc.health.v1.Health/Check with a hand-encoded request (field 1: the service name); the answer's
-// field 1 is the status: 1 SERVING, 2 NOT_SERVING (3 SERVICE_UNKNOWN is a NOT_FOUND error).
-std::string health(const std::string& target, const std::string& service) {
-  auto ch = grpc::CreateChannel(target, grpc::InsecureChannelCredentials());
-  grpc::GenericStub stub(ch);
-  std::string req;
-  if (!service.empty()) req = std::string("\x0a") + char(service.size()) + service;
-  grpc::Slice slice(req);
-  grpc::ByteBuffer in(&slice, 1), out;
-  grpc::ClientContext ctx;
-  ctx.set_deadline(std::chrono::system_clock::now() + 10s);
-  std::promise<grpc::Status> done;
-  stub.UnaryCall(&ctx, "/grpc.health.v1.Health/Check", grpc::StubOptions(), &in, &out,
-                 [&](grpc::Status st) { done.set_value(st); });
-  grpc::Status st = done.get_future().get();
-  if (!st.ok()) return "error " + std::to_string(st.error_code());
-  std::vector<grpc::Slice> parts;
-  if (!out.Dump(&parts).ok()) return "undecodable";
-  std::string bytes;
-  for (auto& p : parts) bytes.append(reinterpret_cast<const char*>(p.begin()), p.size());
-  if (bytes.empty()) return "UNKNOWN";  // status 0, the default, is not encoded
-  if (bytes.size() == 2 && bytes[0] == 0x08) return bytes[1] == 1 ? "SERVING" : bytes[1] == 2 ? "NOT_SERVING" : "other";
-  return "undecodable";
-}
-
 TEST_F(ServerTest, HealthServiceFollowsSetServing) {
   const std::string tcp = server_->endpoints()[1];
-  EXPECT_EQ(health(tcp, ""), "SERVING");
-  EXPECT_EQ(health(tcp, "cuzk.v1.ProvingEngine"), "SERVING");
-  EXPECT_EQ(health("unix:" + sock_, ""), "SERVING");
-  EXPECT_EQ(health(tcp, "no.such.Service"), "error " + std::to_string(grpc::StatusCode::NOT_FOUND));
+  EXPECT_EQ(test::health(tcp, ""), "SERVING");
+  EXPECT_EQ(test::health(tcp, "cuzk.v1.ProvingEngine"), "SERVING");
+  EXPECT_EQ(test::health("unix:" + sock_, ""), "SERVING");
+  EXPECT_EQ(test::health(tcp, "no.such.Service"), "error " + std::to_string(grpc::StatusCode::NOT_FOUND));
   server_->set_serving(false);
-  EXPECT_EQ(health(tcp, ""), "NOT_SERVING");
-  EXPECT_EQ(health(tcp, "cuzk.v1.ProvingEngine"), "NOT_SERVING");
+  EXPECT_EQ(test::health(tcp, ""), "NOT_SERVING");
+  EXPECT_EQ(test::health(tcp, "cuzk.v1.ProvingEngine"), "NOT_SERVING");
   server_->set_serving(true);
-  EXPECT_EQ(health(tcp, "cuzk.v1.ProvingEngine"), "SERVING");
+  EXPECT_EQ(test::health(tcp, "cuzk.v1.ProvingEngine"), "SERVING");
 }
 
 TEST(ServerDevices, GetStatusListsEachDeviceFromTheProvider) {
