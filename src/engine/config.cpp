@@ -477,6 +477,10 @@ Result<EngineOptions> engine_options_from(const DaemonConfig& c, unsigned hardwa
       o.devices = {0};  // the CPU backend's one device slot
     }
   }
+  // Preparers for N devices (docs/daemon.md, "Several GPUs"): a 32 GiB PoRep's prepare (C1 parse and
+  // vanilla checks, one core, ~2.7 s on the H200 host) is a quarter of one device's time per proof
+  // (10.7 s), so N devices keep N/4 preparers busy; N/2 leaves them twice that (device_scaling_bench).
+  o.prepare_workers = std::max<std::uint32_t>(o.prepare_workers, (std::uint32_t(o.devices.size()) + 1) / 2);
   // Urgent work and its lane (docs/daemon.md, "Deadlines under load").
   if (c.urgent_priority == "off") o.urgent_priority.reset();
   else o.urgent_priority = c.urgent_priority == "critical" ? Priority::kCritical : Priority::kHigh;

@@ -34,12 +34,16 @@ using pipeline::key_of;
 using pipeline::ms_between;
 using pipeline::TaskPtr;
 
-KeyPlacement key_placement(const EngineOptions& o, const Executor& executor, const LoadedKey& key) {
+KeyPlacement key_placement(const EngineOptions& o, const Executor& executor, const LoadedKey& key,
+                           const std::function<bool(std::uint32_t)>& in_service) {
   KeyPlacement p;
   p.host_bases = false;
   auto add = [&](BackendSlot slot) {
-    if (executor.uses_copies(slot)) p.copies.push_back(slot);
-    else p.host_bases = true;
+    if (executor.uses_copies(slot)) {
+      if (!in_service || in_service(slot.device)) p.copies.push_back(slot);
+      return;
+    }
+    p.host_bases = true;
   };
   for (std::uint32_t d : o.devices) add({d, false});
   // Any urgent partition of a small enough key may take the lane (scheduler.hpp), whatever its kind.
@@ -64,7 +68,13 @@ Engine::Engine(EngineOptions options) : options_(std::move(options)) {
   so.param_cache = options_.param_cache;
   so.min_idle = options_.srs_min_idle;
   so.executor = options_.executor;
-  so.placement = [o = &options_](const LoadedKey& k) { return key_placement(*o, *o->executor, k); };
+  so.placement = [this](const LoadedKey& k) {
+    return key_placement(options_, *options_.executor, k,
+                         [this](std::uint32_t d) { return !impl_ || impl_->in_service_ordinal(d); });
+  };
+  so.copy_failed = [this](BackendSlot slot, const std::string& error) {
+    return impl_ && impl_->copy_failed(slot, error);
+  };
   so.loaders = options_.kinds.loaders();
   srs_ = std::make_unique<SrsManager>(*budget_, std::move(so));
   impl_ = std::make_unique<Impl>(options_, *budget_, *srs_);
@@ -82,6 +92,9 @@ Engine::Engine(EngineOptions options) : options_(std::move(options)) {
   im.free_slots = {options_.synthesis_workers, options_.urgent_priority ? options_.urgent_synthesis_workers : 0,
                    im.policy.lane ? options_.lane_synthesis_workers : 0};
   im.device_busy.assign(options_.devices.size(), 0);
+  im.dev = std::vector<Impl::DeviceState>(options_.devices.size());
+  im.in_service = std::uint32_t(options_.devices.size());
+  for (std::uint32_t d : options_.lane_devices) im.lane_on_device.push_back(options_.executor->uses_copies({d, true}));
   im.start_threads();
 }
 
@@ -341,6 +354,17 @@ StatusSnapshot Engine::status() const {
   s.lane_queue = std::uint32_t(im.lane_q.size());
   s.lane_partitions = im.lane_partitions;
   s.urgent_headroom_bytes = im.headroom();
+  for (std::size_t i = 0; i < im.dev.size(); ++i) {
+    const Impl::DeviceState& d = im.dev[i];
+    DeviceSnapshot ds;
+    ds.ordinal = options_.devices[i];
+    ds.in_service = !d.out.load();
+    ds.fault = d.fault;
+    ds.busy_s = double(d.busy_us + (d.busy_since && s.now > d.busy_since ? s.now - d.busy_since : 0)) / 1e6;
+    ds.partitions = d.partitions;
+    ds.requeued = d.requeued;
+    s.devices.push_back(std::move(ds));
+  }
   s.backend_queue = std::uint32_t(im.backend_q.size());
   s.finalize_queue = std::uint32_t(im.final_q.size());
   s.synthesis_workers = options_.synthesis_workers;

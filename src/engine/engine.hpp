@@ -115,7 +115,9 @@ struct EngineOptions {
 // devices' main backends; the lanes' too when the key's domain fits the lane, which may prove it),
 // and its decoded bases on the host when some slot that may prove it does not (the CPU backend, or
 // the CPU lane).
-KeyPlacement key_placement(const EngineOptions& o, const Executor& executor, const LoadedKey& key);
+// Devices out of service (in_service(ordinal) false) get no copy.
+KeyPlacement key_placement(const EngineOptions& o, const Executor& executor, const LoadedKey& key,
+                           const std::function<bool(std::uint32_t)>& in_service = {});
 
 class Job;  // opaque outside the engine
 

@@ -11,6 +11,7 @@
 #include <compare>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "base/result.hpp"
@@ -47,6 +48,14 @@ class Executor {
                                                            const groth16::HostCharge& charge) = 0;
   // Device memory the backends hold besides the copies (proof buffers), for status.
   virtual std::uint64_t workspace_bytes() const = 0;
+  // Asked after a start() or an upload() on `device` failed: why the device can no longer prove (a
+  // sticky CUDA error, a device that fell off the bus), or nullopt when the failure was the work's own
+  // (bad input, cancelled, out of memory). The engine takes a device that answers out of service and
+  // gives its work to the others (docs/daemon.md, "Several GPUs"). Default: nullopt (nothing to lose).
+  virtual std::optional<std::string> device_fault(std::uint32_t device) {
+    (void)device;
+    return std::nullopt;
+  }
 };
 
 // The CPU backend on every slot (the engine's default).

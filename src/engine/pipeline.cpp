@@ -313,8 +313,100 @@ bool Engine::Impl::hand_off(Q& next, TaskPtr& t, bool ignore_bound) {
 
 std::uint32_t Engine::Impl::idle_devices() const {
   std::uint32_t n = 0;
-  for (char b : device_busy) n += b ? 0 : 1;
+  for (std::size_t d = 0; d < device_busy.size(); ++d) n += device_busy[d] || dev[d].out.load() ? 0 : 1;
   return n;
+}
+
+std::optional<std::uint32_t> Engine::Impl::index_of(std::uint32_t ordinal) const {
+  for (std::uint32_t i = 0; i < opt.devices.size(); ++i)
+    if (opt.devices[i] == ordinal) return i;
+  return std::nullopt;
+}
+
+bool Engine::Impl::in_service_ordinal(std::uint32_t ordinal) const {
+  auto i = index_of(ordinal);
+  return !i || !dev[*i].out.load();
+}
+
+bool Engine::Impl::lane_usable(std::size_t i) const {
+  return !lane_on_device[i] || in_service_ordinal(opt.lane_devices[i]);
+}
+
+bool Engine::Impl::any_lane_usable() const {
+  for (std::size_t i = 0; i < opt.lane_devices.size(); ++i)
+    if (lane_usable(i)) return true;
+  return false;
+}
+
+std::string Engine::Impl::no_device_message() const {
+  std::string m = "no GPU left in service (";
+  for (std::size_t i = 0; i < dev.size(); ++i)
+    m += (i ? "; GPU " : "GPU ") + std::to_string(opt.devices[i]) + ": " + dev[i].fault;
+  return m + ")";
+}
+
+bool Engine::Impl::take_out_of_service(std::uint32_t index, const std::string& fault) {
+  std::vector<TaskPtr> stranded;
+  std::string why;
+  {
+    std::lock_guard<std::mutex> g(mu);
+    DeviceState& d = dev[index];
+    if (d.out.load()) return in_service > 0;
+    d.fault = fault;
+    d.out.store(true);
+    --in_service;
+    log::engine()->error("GPU {} taken out of service: {}; {} device(s) left in service{}", opt.devices[index], fault,
+                         in_service, in_service ? ", which take its work" : "");
+    if (policy.lane && !any_lane_usable()) {  // the lane's partitions go to the devices instead
+      for (auto& t : lane_q.take_all()) {
+        const RunKey k = key_of(*t->job, t->index);
+        backend_q.push_now(k, std::move(t));
+      }
+    }
+    if (in_service == 0) {
+      why = no_device_message();
+      stranded = backend_q.take_all();
+      for (auto& t : stranded) end_in_progress(t->job->kind);
+    }
+  }
+  backend_q.wake_all();
+  lane_q.wake_all();
+  for (auto& t : stranded) fail(t->job, "partition " + std::to_string(t->index) + ": " + why);
+  stranded.clear();  // reservations go back outside the lock
+  dispatch_cv.notify_all();
+  std::lock_guard<std::mutex> g(mu);
+  return in_service > 0;
+}
+
+std::optional<std::string> Engine::Impl::blame_device(std::uint32_t ordinal) {
+  auto index = index_of(ordinal);
+  if (!index) return std::nullopt;
+  std::optional<std::string> fault;
+  try {
+    fault = opt.executor->device_fault(ordinal);
+  } catch (...) {  // a check that cannot even ask the device
+    fault = "checking the device failed: " + current_exception_message();
+  }
+  if (fault) take_out_of_service(*index, *fault);
+  return fault;
+}
+
+bool Engine::Impl::copy_failed(BackendSlot slot, const std::string& error) {
+  (void)error;
+  if (!blame_device(slot.device)) return false;
+  std::lock_guard<std::mutex> g(mu);
+  return in_service > 0;
+}
+
+Engine::Impl::Handed Engine::Impl::hand_to_devices(TaskPtr& t, bool ignore_bound) {
+  const std::shared_ptr<Job> job = t->job;
+  std::unique_lock<std::mutex> lk(mu);
+  bool no_device = false;
+  const bool queued = backend_q.push(lk, key_of(*job, t->index), t, [&] {
+    no_device = in_service == 0;
+    return stopping || job->stop.load() || no_device;
+  }, ignore_bound);
+  return queued ? Handed::kQueued : no_device && !stopping && !job->stop.load() ? Handed::kNoDevice : Handed::kStopped;
 }
 
 void Engine::Impl::synthesize(TaskPtr& t, std::int32_t worker) {
@@ -345,7 +437,8 @@ void Engine::Impl::synthesize(TaskPtr& t, std::int32_t worker) {
       bool lane = false;
       {
         std::lock_guard<std::mutex> g(mu);
-        lane = policy.lane && to_lane(t->urgency, opt.lane_only_when_devices_busy, idle_devices(), backend_q.size());
+        lane = policy.lane && any_lane_usable() &&
+               to_lane(t->urgency, opt.lane_only_when_devices_busy, idle_devices(), backend_q.size());
       }
       const bool urgent = t->urgency != Urgency::kNormal;
       {
@@ -354,7 +447,20 @@ void Engine::Impl::synthesize(TaskPtr& t, std::int32_t worker) {
         std::lock_guard<std::mutex> g(job->mu);
         job->times[t->index].backend_start = now();
       }
-      handed_off = lane ? hand_off(lane_q, t, true) : hand_off(backend_q, t, urgent);
+      if (lane) {
+        handed_off = hand_off(lane_q, t, true);
+      } else {
+        const Handed h = hand_to_devices(t, urgent);
+        handed_off = h == Handed::kQueued;
+        if (h == Handed::kNoDevice) {
+          std::string why;
+          {
+            std::lock_guard<std::mutex> g(mu);
+            why = no_device_message();
+          }
+          fail(job, "partition " + std::to_string(t->index) + ": " + why);
+        }
+      }
       if (handed_off) timeline("GPU_QUEUE", job->id, pdetail + (lane ? ",lane=1" : ""));
     }
   }
@@ -370,6 +476,7 @@ void Engine::Impl::synthesize(TaskPtr& t, std::int32_t worker) {
 
 void Engine::Impl::DeviceClaim::take() {
   im.device_busy[device_index] = 1;
+  im.dev[device_index].busy_since = im.now();
   held = true;
 }
 
@@ -379,6 +486,10 @@ void Engine::Impl::DeviceClaim::release() {
   {
     std::lock_guard<std::mutex> g(im.mu);
     im.device_busy[device_index] = 0;
+    DeviceState& d = im.dev[device_index];
+    const Micros t = im.now();
+    d.busy_us += t > d.busy_since ? t - d.busy_since : 0;
+    d.busy_since = 0;
   }
   im.backend_q.notify_ready();
 }
@@ -398,6 +509,7 @@ void Engine::Impl::prove(TaskPtr& t, groth16::Backend& backend, std::int32_t wor
     }
     timeline("GPU_PICKUP", job->id, wdetail);
     Result<groth16::PendingProof> r = Error{"not run"};
+    std::optional<std::string> fault;  // the executor blamed the device for the failure
     {
       // The device (if any) was taken with the item: its wait was the queue's, by priority.
       {
@@ -413,6 +525,9 @@ void Engine::Impl::prove(TaskPtr& t, groth16::Backend& backend, std::int32_t wor
         std::lock_guard<std::mutex> g(job->mu);  // stamped before the device is released
         job->times[t->index].backend_end = now();
       }
+      // Asked before the device is released, so that no other worker of a failed device takes work.
+      const bool on_device = claim || opt.executor->uses_copies(BackendSlot{device, true});
+      if (!r && !job->stop.load() && on_device) fault = blame_device(device);
       if (t->probe && partitions_in_flight.load() == 1) record_probe(*t);
       t->in_flight.end();
       if (claim) claim->release();
@@ -426,19 +541,45 @@ void Engine::Impl::prove(TaskPtr& t, groth16::Backend& backend, std::int32_t wor
     timeline("GPU_END", job->id, wdetail + ",gpu_ms=" + std::to_string(gpu_ms));
     if (r) log::engine()->debug("job {} partition {}: backend stage {} ms on {} {} (worker {}, device wait included)",
                                 job->id, t->index, gpu_ms, claim ? "device" : "lane", device, worker);
-    t->synth.reset();  // the witness is no longer needed
-    t->res.release(t->res.bytes() - std::min(t->res.bytes(), t->mem.after_start));
-    if (!r) {
-      if (!job->stop.load()) {
-        fail(job, "partition " + std::to_string(t->index) + " backend (" + backend.name() + ") failed: " + r.error());
+    if (!r && fault && !job->stop.load()) {
+      // The device's failure, not the partition's: its witness and reservation go with it to another
+      // device (a lane's partition too); with none left, take_out_of_service failed the queued ones.
+      t->probe = false;
+      {
+        std::lock_guard<std::mutex> g(mu);
+        if (auto i = index_of(device)) ++dev[*i].requeued;
+      }
+      {
+        std::lock_guard<std::mutex> g(job->mu);
+        job->times[t->index].backend_start = now();
+      }
+      const std::uint32_t index = t->index;  // t is the queue's once handed over
+      const Handed h = hand_to_devices(t, /*ignore_bound=*/true);
+      handed_off = h == Handed::kQueued;
+      if (handed_off) {
+        log::engine()->warn("job {} partition {}: GPU {} failed ({}); the partition is queued for another device",
+                            job->id, index, device, r.error());
+        timeline("GPU_REQUEUE", job->id, wdetail);
+      } else if (h == Handed::kNoDevice) {
+        fail(job, "partition " + std::to_string(index) + " backend (" + backend.name() + ") failed on GPU " +
+                      std::to_string(device) + ": " + r.error() + "; it was taken out of service and no GPU is left");
       }
     } else {
-      t->pending = *r;
-      if (!claim) {
-        std::lock_guard<std::mutex> g(mu);
-        ++lane_partitions;
+      t->synth.reset();  // the witness is no longer needed
+      t->res.release(t->res.bytes() - std::min(t->res.bytes(), t->mem.after_start));
+      if (!r) {
+        if (!job->stop.load()) {
+          fail(job, "partition " + std::to_string(t->index) + " backend (" + backend.name() + ") failed: " + r.error());
+        }
+      } else {
+        t->pending = *r;
+        {
+          std::lock_guard<std::mutex> g(mu);
+          if (!claim) ++lane_partitions;
+          else ++dev[claim->device_index].partitions;
+        }
+        handed_off = hand_off(final_q, t, t->urgency != Urgency::kNormal);
       }
-      handed_off = hand_off(final_q, t, t->urgency != Urgency::kNormal);
     }
   }
   if (claim) claim->release();  // a cancelled job's item: the device was never used
@@ -454,7 +595,7 @@ void Engine::Impl::backend_worker(std::size_t slot, std::uint32_t worker, std::u
   DeviceClaim claim{*this, d};
   run_stage_worker(
       mu, stopping, backend_q,
-      [&](const RunKey& k) { return !device_busy[d] && (!urgent_only || policy.urgent(k)); },
+      [&](const RunKey& k) { return !device_busy[d] && !dev[d].out.load() && (!urgent_only || policy.urgent(k)); },
       [&](const TaskPtr& t) {
         claim.take();
         slot_busy(slot, *t->job, t->index);
@@ -463,9 +604,11 @@ void Engine::Impl::backend_worker(std::size_t slot, std::uint32_t worker, std::u
       [&] { slot_idle(slot); });
 }
 
-void Engine::Impl::lane_worker(std::size_t slot, std::uint32_t worker, std::uint32_t device) {
+void Engine::Impl::lane_worker(std::size_t slot, std::uint32_t worker, std::size_t lane) {
+  const std::uint32_t device = opt.lane_devices[lane];
   std::unique_ptr<groth16::Backend> backend = opt.executor->make(BackendSlot{device, true});
-  stage_worker(lane_q, slot, AcceptAll{}, [&](TaskPtr& t) { prove(t, *backend, std::int32_t(worker), device, nullptr); });
+  stage_worker(lane_q, slot, [this, lane](const RunKey&) { return lane_usable(lane); },
+               [&](TaskPtr& t) { prove(t, *backend, std::int32_t(worker), device, nullptr); });
 }
 
 void Engine::Impl::record_probe(const Task& t) {
@@ -580,10 +723,9 @@ void Engine::Impl::start_threads() {
     }
   }
   if (policy.lane) {
-    for (std::uint32_t dev : opt.lane_devices) {
-      std::size_t s = add_slot("lane", w, dev);
-      threads.emplace_back([this, s, w, dev] { lane_worker(s, w, dev); });
-      ++w;
+    for (std::size_t i = 0; i < opt.lane_devices.size(); ++i, ++w) {
+      std::size_t s = add_slot("lane", w, opt.lane_devices[i]);
+      threads.emplace_back([this, s, w, i] { lane_worker(s, w, i); });
     }
   }
   for (std::uint32_t i = 0; i < opt.finalizer_threads; ++i) {

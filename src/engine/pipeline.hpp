@@ -103,6 +103,19 @@ struct Engine::Impl {
   // (device_busy), so that the item that runs next is chosen when the device frees, by priority.
   StageQueue<TaskPtr, StageOrder::kByKey> backend_q;
   std::vector<char> device_busy;  // per device index: a worker holds it (Backend::start running)
+  // Per device index (opt.devices): in service until a failure there that the executor blames on the
+  // device (Executor::device_fault); then its workers take nothing more and the partition it failed
+  // goes back to backend_q for the others. `out` is also read without `mu` (key placement).
+  struct DeviceState {
+    std::atomic<bool> out{false};
+    std::string fault;         // why it is out
+    Micros busy_us = 0;        // held by a backend worker, in total (status: busy %)
+    Micros busy_since = 0;     // while held
+    std::uint64_t partitions = 0, requeued = 0;  // proved here; failed here and handed to another device
+  };
+  std::vector<DeviceState> dev;
+  std::uint32_t in_service = 0;   // devices not out
+  std::vector<char> lane_on_device;  // per lane_devices entry: the lane proves on that GPU (a GPU lane)
   StageQueue<TaskPtr, StageOrder::kByKey> lane_q;  // small urgent partitions, for the lane workers
   StageQueue<TaskPtr, StageOrder::kByKey> final_q;
   // Memory headroom: the largest reservation of an urgent / small urgent partition prepared so far
@@ -196,10 +209,34 @@ struct Engine::Impl {
     void release();  // without mu; wakes the workers waiting for the device
   };
   void backend_worker(std::size_t slot, std::uint32_t worker, std::uint32_t device_index, bool urgent_only);
-  void lane_worker(std::size_t slot, std::uint32_t worker, std::uint32_t device);
+  void lane_worker(std::size_t slot, std::uint32_t worker, std::size_t lane);  // lane: of opt.lane_devices
   // claim: the device held for this call (nullptr on the lane); released after start().
   void prove(TaskPtr& t, groth16::Backend& backend, std::int32_t worker, std::uint32_t device, DeviceClaim* claim);
-  std::uint32_t idle_devices() const;  // under mu
+  std::uint32_t idle_devices() const;  // under mu: idle and in service
+
+  // ---- devices out of service (docs/daemon.md, "Several GPUs")
+
+  std::optional<std::uint32_t> index_of(std::uint32_t ordinal) const;  // in opt.devices
+  bool in_service_ordinal(std::uint32_t ordinal) const;  // without mu
+  // Whether lane worker `i` (of opt.lane_devices) may take work: a CPU lane always, a GPU lane while
+  // its device is in service. Under mu.
+  bool lane_usable(std::size_t i) const;
+  bool any_lane_usable() const;  // under mu
+  // Takes a device out of service once, with an error line; the lane's queue moves to the devices
+  // when no lane is left, and when no device is left every partition waiting for one fails its job.
+  // Without mu; returns whether a device is still in service.
+  bool take_out_of_service(std::uint32_t index, const std::string& fault);
+  // After a failed start() or upload() on `ordinal` (a GPU lane's too): the executor's verdict, and
+  // the device taken out of service when it blames the device. Without mu; nullopt: not the device's fault.
+  std::optional<std::string> blame_device(std::uint32_t ordinal);
+  // "no GPU left in service (GPU 0: ...; GPU 1: ...)". Under mu.
+  std::string no_device_message() const;
+  // SrsManager::Options::copy_failed: a copy that failed on a device the executor blames is left out
+  // while another device is in service.
+  bool copy_failed(BackendSlot slot, const std::string& error);
+  enum class Handed { kQueued, kStopped, kNoDevice };
+  // hand_off to backend_q, refused (the task still the caller's) once no device is in service.
+  Handed hand_to_devices(TaskPtr& t, bool ignore_bound);
 
   // A solo partition's peak RSS growth from dispatch to the end of its backend call.
   void record_probe(const Task& t);

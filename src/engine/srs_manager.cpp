@@ -287,8 +287,11 @@ Result<std::shared_ptr<const KeyCopies>> SrsManager::place(std::shared_ptr<Loade
     const auto t0 = Clock::now();
     auto c = options_.executor->upload(slot, key->pk, shape, charge);
     if (!c) {
-      return Error{"proving key " + key->id + ": copy for " + (slot.lane ? "the lane of " : "") + "device " +
-                   std::to_string(slot.device) + ": " + c.error()};
+      std::string err = "proving key " + key->id + ": copy for " + (slot.lane ? "the lane of " : "") + "device " +
+                        std::to_string(slot.device) + ": " + c.error();
+      if (!options_.copy_failed || !options_.copy_failed(slot, err)) return Error{std::move(err)};
+      log::srs()->warn("{}; the key is served without that copy", err);
+      continue;
     }
     if (!*c) continue;  // that backend proves from host memory after all
     log::srs()->info("proving key {}{} on device {}{}: {} in {} ms ({} device, {} pinned host memory){}{}", key->id,

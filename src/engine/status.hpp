@@ -25,6 +25,16 @@ struct WorkerSnapshot {
   std::uint64_t items_done = 0;
 };
 
+// One device of EngineOptions::devices: in service until a failure the executor blamed on it.
+struct DeviceSnapshot {
+  std::uint32_t ordinal = 0;
+  bool in_service = true;
+  std::string fault;              // why it was taken out of service
+  double busy_s = 0;              // held by a backend worker since the start (busy % over uptime)
+  std::uint64_t partitions = 0;   // proved on it (main backends; the lane's are lane_partitions)
+  std::uint64_t requeued = 0;     // failed on it and handed to another device
+};
+
 struct QueueSnapshot {
   std::uint32_t kind = 0;
   std::uint32_t pending = 0;      // jobs waiting to be prepared + partitions waiting for dispatch
@@ -95,6 +105,7 @@ struct StatusSnapshot {
   std::uint32_t lane_queue = 0;
   std::uint64_t lane_partitions = 0;
   std::array<std::uint64_t, 3> urgent_headroom_bytes{};
+  std::vector<DeviceSnapshot> devices;  // EngineOptions::devices, in order
   std::vector<QueueSnapshot> queues;
   std::vector<WorkerSnapshot> workers;
   std::vector<JobSnapshot> jobs;

@@ -111,6 +111,30 @@ void device_memory(std::uint32_t ordinal, std::uint64_t* free_bytes, std::uint64
   cudaSetDevice(prev);
 }
 
+std::optional<std::string> device_fault(std::uint32_t ordinal) {
+  auto named = [](cudaError_t e) { return std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e); };
+  int count = 0;
+  if (cudaError_t e = cudaGetDeviceCount(&count); e != cudaSuccess) return "the CUDA driver fails: " + named(e);
+  if (int(ordinal) >= count) return "the device is gone (" + std::to_string(count) + " present)";
+  int prev = 0;
+  const bool had_prev = cudaGetDevice(&prev) == cudaSuccess;
+  cudaError_t e = cudaSetDevice(int(ordinal));
+  if (e == cudaSuccess) e = cudaDeviceSynchronize();
+  if (e == cudaSuccess) {
+    void* p = nullptr;
+    e = cudaMalloc(&p, 4096);
+    if (e == cudaSuccess) {
+      cudaFree(p);
+    } else if (e == cudaErrorMemoryAllocation) {
+      cudaGetLastError();  // full, not broken
+      e = cudaSuccess;
+    }
+  }
+  if (had_prev) cudaSetDevice(prev);
+  if (e == cudaSuccess) return std::nullopt;
+  return named(e);
+}
+
 std::string built_architectures() {
 #ifdef CUZK_CUDA_ARCHITECTURES
   return CUZK_CUDA_ARCHITECTURES;

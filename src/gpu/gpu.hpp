@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -46,6 +47,11 @@ struct DeviceInfo {
 std::vector<DeviceInfo> device_infos();
 // Free and total memory of one device now (0, 0 when it cannot be asked).
 void device_memory(std::uint32_t ordinal, std::uint64_t* free_bytes, std::uint64_t* total_bytes);
+// Whether a device can still prove, asked after a failure on it: the CUDA error that makes it unusable
+// (a sticky error of its context — an illegal address, a launch failure, an uncorrectable ECC error —
+// which fails every later call there until the process ends, or a device that is gone), or nullopt
+// when it synchronizes and allocates normally. Waits for the work queued on it.
+std::optional<std::string> device_fault(std::uint32_t ordinal);
 // The CUDA architectures this binary was built for, as nvcc names them ("sm_80 sm_90a compute_90"),
 // from the build configuration.
 std::string built_architectures();

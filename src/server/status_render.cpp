@@ -68,6 +68,9 @@ std::vector<DeviceView> device_views(const StatusSnapshot& s, const std::vector<
     }
   }
   for (auto& v : out) {
+    v.state.ordinal = v.info.ordinal;
+    for (const auto& d : s.devices)
+      if (d.ordinal == v.info.ordinal) v.state = d;
     for (const auto& w : s.workers) {
       if (w.device != v.info.ordinal || w.job_id.empty() || !device_worker(s, w)) continue;
       if (!v.busy) {
@@ -165,6 +168,11 @@ std::string status_json(const StatusSnapshot& s, const engine::KindRegistry& reg
                     {"vram_free_bytes", v.info.free_bytes},
                     {"busy", v.busy},
                     {"current_job", v.job_id},
+                    {"in_service", v.state.in_service},
+                    {"fault", v.state.in_service ? Json(nullptr) : Json(v.state.fault)},
+                    {"busy_secs_total", v.state.busy_s},
+                    {"partitions", v.state.partitions},
+                    {"requeued_partitions", v.state.requeued},
                     {"compute_capability", v.gpu ? Json(std::to_string(v.info.cc_major) + "." +
                                                         std::to_string(v.info.cc_minor))
                                                  : Json(nullptr)}});
@@ -332,6 +340,17 @@ std::string prometheus_text(const StatusSnapshot& s, const engine::KindRegistry&
   for (auto& v : views) o << "cuzk_gpu_memory_free_bytes{device=\"" << v.info.ordinal << "\"} " << v.info.free_bytes << '\n';
   family("cuzk_gpu_busy", "gauge", "1 while a backend worker of the device holds a partition, else 0.");
   for (auto& v : views) o << "cuzk_gpu_busy{device=\"" << v.info.ordinal << "\"} " << (v.busy ? 1 : 0) << '\n';
+  family("cuzk_gpu_in_service", "gauge",
+         "1 while the device takes work; 0 once a failure there was blamed on the device (the log says why).");
+  for (auto& v : views) o << "cuzk_gpu_in_service{device=\"" << v.info.ordinal << "\"} " << (v.state.in_service ? 1 : 0) << '\n';
+  family("cuzk_gpu_busy_seconds_total", "counter",
+         "Time a backend worker of the device held it (busy % = rate over wall time).");
+  for (auto& v : views) o << "cuzk_gpu_busy_seconds_total{device=\"" << v.info.ordinal << "\"} " << num(v.state.busy_s) << '\n';
+  family("cuzk_gpu_partitions_total", "counter", "Partitions proved on the device's main backends.");
+  for (auto& v : views) o << "cuzk_gpu_partitions_total{device=\"" << v.info.ordinal << "\"} " << v.state.partitions << '\n';
+  family("cuzk_gpu_requeued_partitions_total", "counter",
+         "Partitions that failed on the device with a device fault and were queued for another device.");
+  for (auto& v : views) o << "cuzk_gpu_requeued_partitions_total{device=\"" << v.info.ordinal << "\"} " << v.state.requeued << '\n';
   family("cuzk_stage_queue_length", "gauge", "Items waiting in each bounded pipeline queue.");
   o << "cuzk_stage_queue_length{stage=\"scheduler\"} " << s.sched_depth << '\n';
   o << "cuzk_stage_queue_length{stage=\"synthesis\"} " << s.synth_queue << '\n';

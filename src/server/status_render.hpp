@@ -41,6 +41,7 @@ struct DeviceView {
   bool busy = false;  // a backend worker of this device holds a partition
   std::string job_id;  // the first busy worker's job ("" when idle)
   std::uint32_t kind = 0;
+  engine::DeviceSnapshot state;  // the engine's record of it (in service, busy time, partitions)
 };
 std::vector<DeviceView> device_views(const engine::StatusSnapshot& s, const std::vector<DeviceInfo>& devices);
 

@@ -124,11 +124,17 @@ class CopyExecutor final : public Executor {
     std::uint64_t copy_bytes = 1u << 20;
     bool lane_copies = false;     // the lane slots prove from copies too (a GPU lane)
     int refuse_device = -1;       // uploads to this device fail
+    bool refused_device_is_faulty = false;  // and device_fault() then blames that device
   };
   explicit CopyExecutor(Options o) : o_(o) {}
   std::shared_ptr<CopyLedger> ledger = std::make_shared<CopyLedger>();
+  std::atomic<bool> refused{false};
 
   std::string name() const override { return "copy-test"; }
+  std::optional<std::string> device_fault(std::uint32_t device) override {
+    if (!o_.refused_device_is_faulty || int(device) != o_.refuse_device || !refused) return std::nullopt;
+    return "device " + std::to_string(device) + " is full and faulty";
+  }
   MemoryModel memory_model() const override { return MemoryModel::kDevice; }
   std::unique_ptr<groth16::Backend> make(BackendSlot slot) override {
     if (!uses_copies(slot)) return groth16::make_cpu_backend();
@@ -138,7 +144,10 @@ class CopyExecutor final : public Executor {
   Result<std::shared_ptr<groth16::KeyCopy>> upload(BackendSlot slot, const groth16::ProvingKey& key,
                                                    const groth16::R1csShape*,
                                                    const groth16::HostCharge& charge) override {
-    if (int(slot.device) == o_.refuse_device) return Error{"device " + std::to_string(slot.device) + " is full"};
+    if (int(slot.device) == o_.refuse_device) {
+      refused = true;
+      return Error{"device " + std::to_string(slot.device) + " is full"};
+    }
     std::shared_ptr<void> token;
     if (o_.streamed && charge) {
       auto c = charge(o_.copy_bytes);

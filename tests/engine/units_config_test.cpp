@@ -276,6 +276,32 @@ TEST(Config, BackendSelection) {
   EXPECT_FALSE(parse_config("[backend]\nkind = \"gpu\"\n", "t.toml"));
 }
 
+// Several GPUs (docs/daemon.md, "Several GPUs"): every usable device by default, each with its
+// backend workers, and preparers for their number (N/2, at least 2 or pipeline.synthesis_concurrency).
+TEST(Config, EveryUsableDeviceServesByDefaultWithPreparersForTheirNumber) {
+  DaemonConfig c;
+  c.budget_auto = false;
+  c.total_budget = std::uint64_t(64) << 30;
+  c.backend = "cuda";
+  BackendAvailability eight{true, 8, {0, 1, 2, 3, 4, 5, 6, 7}};
+  auto o = engine_options_from(c, 64, eight);
+  ASSERT_TRUE(o) << o.error();
+  EXPECT_EQ(o->devices, (std::vector<std::uint32_t>{0, 1, 2, 3, 4, 5, 6, 7}));
+  EXPECT_EQ(o->prepare_workers, 4u);
+  EXPECT_EQ(o->lane_devices, o->devices);  // a GPU lane beside every device
+  BackendAvailability one{true, 1, {0}};
+  auto single = engine_options_from(c, 16, one);
+  ASSERT_TRUE(single) << single.error();
+  EXPECT_EQ(single->prepare_workers, 2u);  // as before for one device
+  EXPECT_EQ(single->synthesis_workers, 16u);
+  c.devices = {1, 0};  // a list is kept as given
+  c.synthesis_concurrency = 6;
+  auto listed = engine_options_from(c, 64, eight);
+  ASSERT_TRUE(listed) << listed.error();
+  EXPECT_EQ(listed->devices, (std::vector<std::uint32_t>{1, 0}));
+  EXPECT_EQ(listed->prepare_workers, 6u);
+}
+
 // Urgent work and its lane (docs/daemon.md, "Deadlines under load").
 TEST(Config, UrgentKeysAndTheLane) {
   auto c = parse_config(R"([memory]

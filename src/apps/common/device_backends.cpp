@@ -111,6 +111,7 @@ class CudaBackends final : public DeviceBackends {
     for (const auto& [s, b] : backends_) n += b->device_bytes();  // never waits for a running proof
     return n;
   }
+  std::optional<std::string> device_fault(std::uint32_t device) override { return gpu::device_fault(device); }
 
  private:
   // The slot's backend (lane: no H copies, every stream at the top priority).

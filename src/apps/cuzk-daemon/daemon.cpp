@@ -266,10 +266,10 @@ int run_daemon(int argc, char** argv, const std::string& prog) {
   } else if (probe.cuda_built) {
     spdlog::info("CPU backend ({} CUDA device(s) present, backend.kind = {})", probe.cuda_devices, cfg->backend);
   }
-  spdlog::info("engine: backend {}, memory budget {}, {} synthesis workers, {} device(s) x {} backend workers, "
-               "{} finalizers, self-verify {}",
-               opts->backend_name, engine::format_bytes(opts->memory_budget_bytes), opts->synthesis_workers,
-               opts->devices.size(), opts->workers_per_device, opts->finalizer_threads,
+  spdlog::info("engine: backend {}, memory budget {}, {} preparers, {} synthesis workers, {} device(s) x {} backend "
+               "workers, {} finalizers, self-verify {}",
+               opts->backend_name, engine::format_bytes(opts->memory_budget_bytes), opts->prepare_workers,
+               opts->synthesis_workers, opts->devices.size(), opts->workers_per_device, opts->finalizer_threads,
                opts->self_verify ? "on" : "off");
   spdlog::info("deadlines: {}", urgent_line);
   for (const auto& c : cfg->circuits) {
