@@ -5,15 +5,19 @@
 # (glibc, libstdc++, libgcc_s) to OUT/lib. The run script (bench/porep_c2_gpu_run.sh) puts OUT/lib on
 # LD_LIBRARY_PATH. Built on Debian 12 (glibc 2.36), it runs on newer glibcs (Ubuntu 24.04: 2.39).
 #
-#   bench/pack_for_gpu_host.sh BUILD_DIR OUT_DIR
+#   bench/pack_for_gpu_host.sh BUILD_DIR OUT_DIR [EXTRA_BINARY...]
+#
+# EXTRA_BINARY: more programs of BUILD_DIR to carry (e.g. bench/device_scaling_bench), with their libraries.
 #
 # BUILD_DIR must be configured with CUDA (nvcc found, CMAKE_CUDA_ARCHITECTURES 90a by default) and
 # have the three targets built (cmake --build BUILD_DIR --target cuzk cuzk-daemon cuzk-bench).
 set -euo pipefail
 BUILD=$(realpath "$1")
 OUT=$(realpath -m "$2")
+shift 2
 mkdir -p "$OUT/bin" "$OUT/lib"
 bins=("$BUILD/src/apps/cuzk/cuzk" "$BUILD/src/apps/cuzk-daemon/cuzk-daemon" "$BUILD/src/apps/cuzk-bench/cuzk-bench")
+for extra in "$@"; do bins+=("$BUILD/$extra"); done
 for b in "${bins[@]}"; do
   [ -x "$b" ] || { echo "pack: $b is missing (build the cuzk, cuzk-daemon and cuzk-bench targets)" >&2; exit 1; }
   strip -o "$OUT/bin/$(basename "$b")" "$b"

@@ -100,6 +100,11 @@ struct EngineOptions {
   bool lane_only_when_devices_busy = false;
   std::string lane_name;  // "gpu" or "cpu", for status
 
+  // Called (on an engine thread, no lock held; it must be quick) each time a device is taken out of
+  // service, with the number still in service (docs/daemon.md, "Several GPUs"). The daemon turns its
+  // health to NOT_SERVING when none is left.
+  std::function<void(std::uint32_t ordinal, const std::string& fault, std::uint32_t left)> on_device_out;
+
   std::string backend_name = "cpu";  // as configured, for status
   // The backends every worker proves on and the uploads of keys into them (executor.hpp); unset:
   // make_cpu_executor(). The daemon's CUDA executor hands every worker of a device a handle to one

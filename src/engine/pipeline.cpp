@@ -64,8 +64,12 @@ bool Engine::Impl::finish(const std::shared_ptr<Job>& job, ResultStatus st, std:
     std::lock_guard<std::mutex> g(mu);
     auto mine = [&](const TaskPtr& t) { return t->job == job; };
     dropped = sched.drop([&](const std::shared_ptr<Job>& j) { return j == job; }, mine);
-    for (auto& t : backend_q.drop(mine)) dropped.push_back(std::move(t));
-    for (auto& t : lane_q.drop(mine)) dropped.push_back(std::move(t));
+    for (auto* q : {&backend_q, &lane_q}) {
+      for (auto& t : q->drop(mine)) {  // dispatched: counted in progress until now
+        end_in_progress(t->job->kind);
+        dropped.push_back(std::move(t));
+      }
+    }
     // Every wire value no kind serves shares one entry, so unknown kinds cannot grow the map.
     auto& kc = by_kind[opt.kinds.find(job->kind) ? job->kind : kUnknownKind];
     if (st == ResultStatus::kCompleted) {
@@ -348,13 +352,14 @@ std::string Engine::Impl::no_device_message() const {
 bool Engine::Impl::take_out_of_service(std::uint32_t index, const std::string& fault) {
   std::vector<TaskPtr> stranded;
   std::string why;
+  std::uint32_t left = 0;
   {
     std::lock_guard<std::mutex> g(mu);
     DeviceState& d = dev[index];
     if (d.out.load()) return in_service > 0;
     d.fault = fault;
     d.out.store(true);
-    --in_service;
+    left = --in_service;
     log::engine()->error("GPU {} taken out of service: {}; {} device(s) left in service{}", opt.devices[index], fault,
                          in_service, in_service ? ", which take its work" : "");
     if (policy.lane && !any_lane_usable()) {  // the lane's partitions go to the devices instead
@@ -374,8 +379,8 @@ bool Engine::Impl::take_out_of_service(std::uint32_t index, const std::string& f
   for (auto& t : stranded) fail(t->job, "partition " + std::to_string(t->index) + ": " + why);
   stranded.clear();  // reservations go back outside the lock
   dispatch_cv.notify_all();
-  std::lock_guard<std::mutex> g(mu);
-  return in_service > 0;
+  if (opt.on_device_out) opt.on_device_out(opt.devices[index], fault, left);
+  return left > 0;
 }
 
 std::optional<std::string> Engine::Impl::blame_device(std::uint32_t ordinal) {

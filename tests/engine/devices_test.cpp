@@ -7,6 +7,7 @@
 // clear error and nothing hangs; a key copy that fails on a blamed device is left out.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <map>
@@ -148,10 +149,17 @@ struct Fixture {
   std::shared_ptr<SimExecutor> ex;
   std::unique_ptr<Engine> e;
   ResultCounter results;
+  std::mutex out_mu;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> outs;  // on_device_out: (ordinal, left)
 
   void start(std::uint32_t partitions) {
     ex = std::make_shared<SimExecutor>(std::map<std::uint32_t, SimDevice*>{{0, &d0}, {1, &d1}});
-    e = std::make_unique<Engine>(two_devices(ex));
+    EngineOptions o = two_devices(ex);
+    o.on_device_out = [this](std::uint32_t ordinal, const std::string&, std::uint32_t left) {
+      std::lock_guard<std::mutex> g(out_mu);
+      outs.emplace_back(ordinal, left);
+    };
+    e = std::make_unique<Engine>(std::move(o));
     ASSERT_TRUE(e->srs().register_zkey("mulchain", test::zkey_of("mulchain")));
     kind.partitions = partitions;
     e->register_kind(kTestKind, std::make_shared<TestKind>(kind));
@@ -217,6 +225,10 @@ TEST(Devices, AFailingDeviceIsTakenOutOfServiceAndItsPartitionIsProvedOnAnother)
   EXPECT_EQ(b.requeued, 1u);
   EXPECT_EQ(b.partitions, 2u);  // the two before the failure
   EXPECT_EQ(f.d1.calls.load(), 3) << "a device out of service was given more work";
+  {
+    std::lock_guard<std::mutex> g(f.out_mu);
+    EXPECT_EQ(f.outs, (std::vector<std::pair<std::uint32_t, std::uint32_t>>{{1, 1}}));  // once, one left
+  }
   EXPECT_EQ(a.partitions, 30u);  // 32 partitions in all, the failed one proved again on device 0
   EXPECT_EQ(s.completed, 8u);
   EXPECT_EQ(s.failed, 0u);
@@ -294,12 +306,23 @@ TEST(Devices, WithNoDeviceLeftEveryJobEndsWithOneClearErrorAndNothingHangs) {
   const auto t0 = std::chrono::steady_clock::now();
   JobResult late = f.e->prove(test_request("late"));
   EXPECT_EQ(late.status, ResultStatus::kFailed);
-  EXPECT_EQ(late.error, "partition 0: no GPU left in service (GPU 0: cudaErrorIllegalAddress: an illegal memory "
-                        "access was encountered; GPU 1: cudaErrorIllegalAddress: an illegal memory access was "
-                        "encountered)");
+  const std::string why = ": no GPU left in service (GPU 0: cudaErrorIllegalAddress: an illegal memory access was "
+                          "encountered; GPU 1: cudaErrorIllegalAddress: an illegal memory access was encountered)";
+  ASSERT_GT(late.error.size(), why.size());
+  EXPECT_EQ(late.error.substr(late.error.size() - why.size()), why) << late.error;  // whichever of its 3 came first
+  EXPECT_EQ(late.error.rfind("partition ", 0), 0u) << late.error;
   EXPECT_LT(std::chrono::steady_clock::now() - t0, 5s);
   EXPECT_TRUE(test::eventually([&] { return f.e->budget().used(MemoryBudget::kPartition) == 0; }));
+  EXPECT_TRUE(test::eventually([&] {  // the dropped partitions are no longer counted in progress
+    for (const auto& q : f.e->status().queues)
+      if (q.in_progress) return false;
+    return true;
+  }));
   EXPECT_EQ(f.d0.calls.load() + f.d1.calls.load(), 2) << "a device out of service was given work";
+  std::lock_guard<std::mutex> g(f.out_mu);
+  ASSERT_EQ(f.outs.size(), 2u);  // the daemon's health turns NOT_SERVING at the second (none left)
+  EXPECT_EQ(f.outs[0].second + f.outs[1].second, 1u);
+  EXPECT_EQ(std::min(f.outs[0].second, f.outs[1].second), 0u);
 }
 
 // A copy of a key that fails on a device the executor blames: the key is served by the other

@@ -14,6 +14,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
+#include <mutex>
 #include <sstream>
 #include <thread>
 #include <tuple>
@@ -251,6 +253,19 @@ int run_daemon(int argc, char** argv, const std::string& prog) {
     return 0;
   }
 
+  // A device taken out of service is logged by the engine; with none left the health check says
+  // NOT_SERVING (every proof would fail) and systemd's status line says why.
+  struct HealthHook {
+    std::mutex mu;
+    server::GrpcServer* grpc = nullptr;
+  };
+  auto health = std::make_shared<HealthHook>();
+  opts->on_device_out = [health](std::uint32_t, const std::string& fault, std::uint32_t left) {
+    if (left > 0) return;
+    std::lock_guard<std::mutex> g(health->mu);
+    if (health->grpc) health->grpc->set_serving(false);
+    notify("STATUS=no GPU left in service (last: " + fault + "); every proof fails until the daemon is restarted");
+  };
   engine::Engine eng(*opts);
   if (opts->backend_name == "cuda") {
     spdlog::info("CUDA backend: {} device(s) present ({}); serving device(s) {} with one shared backend each; "
@@ -319,6 +334,18 @@ int run_daemon(int argc, char** argv, const std::string& prog) {
   sopts.devices = devices;
   auto grpc = server::GrpcServer::start(eng, sopts);
   if (!grpc) return fail(grpc.error());
+  {
+    std::lock_guard<std::mutex> g(health->mu);
+    health->grpc = grpc->get();
+  }
+  // Before the server goes: the hook must not reach it afterwards.
+  struct Unhook {
+    std::shared_ptr<HealthHook> h;
+    ~Unhook() {
+      std::lock_guard<std::mutex> g(h->mu);
+      h->grpc = nullptr;
+    }
+  } unhook{health};
   std::unique_ptr<server::HttpStatusServer> http;
   if (!cfg->status_listen.empty()) {
     auto h = server::HttpStatusServer::start(
