@@ -127,27 +127,6 @@ class SimDeviceBackend final : public groth16::Backend {
   const groth16::PendingProof& p_;
 };
 
-class SimDevices final : public Executor {
- public:
-  SimDevices(std::chrono::microseconds t, const groth16::PendingProof& p) : t_(t), p_(p) {}
-  std::string name() const override { return "sim"; }
-  MemoryModel memory_model() const override { return MemoryModel::kDevice; }
-  std::unique_ptr<groth16::Backend> make(BackendSlot slot) override {
-    if (slot.lane) return groth16::make_cpu_backend();
-    return std::make_unique<SimDeviceBackend>(t_, p_);
-  }
-  bool uses_copies(BackendSlot) const override { return false; }
-  Result<std::shared_ptr<groth16::KeyCopy>> upload(BackendSlot, const groth16::ProvingKey&, const groth16::R1csShape*,
-                                                   const groth16::HostCharge&) override {
-    return std::shared_ptr<groth16::KeyCopy>();
-  }
-  std::uint64_t workspace_bytes() const override { return 0; }
-
- private:
-  std::chrono::microseconds t_;
-  const groth16::PendingProof& p_;
-};
-
 double process_cpu_s() {
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
@@ -223,7 +202,10 @@ int main(int argc, char** argv) {
     o->devices = cfg.devices;  // the CPU resolution would keep one device slot
     o->lane_devices.clear();
     o->urgent_priority.reset();
-    o->executor = std::make_shared<SimDevices>(std::chrono::microseconds(std::int64_t(device_ms * 1000)), sh.pending);
+    const std::chrono::microseconds hold(std::int64_t(device_ms * 1000));
+    o->executor = make_host_executor("sim", MemoryModel::kDevice, [&sh, hold](BackendSlot) -> std::unique_ptr<groth16::Backend> {
+      return std::make_unique<SimDeviceBackend>(hold, sh.pending);
+    });
     Engine e(std::move(*o));
     if (auto st = e.srs().register_zkey("stand-in", zkey); !st) {
       std::fprintf(stderr, "device_scaling_bench: %s\n", st.error().c_str());

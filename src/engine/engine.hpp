@@ -22,7 +22,10 @@
 //   * every queue between stages is bounded (synthesis slots, backend and finalize queues, and the
 //     number of unfinished jobs; urgent work apart, see urgent_priority);
 //   * urgent work waits for no capacity held or queued by lower priorities but the partition
-//     holding its device, and a small urgent partition not even for that (the lane).
+//     holding its device, and a small urgent partition not even for that (the lane);
+//   * a device the executor blames for a failure (Executor::device_fault) is taken out of service
+//     and the partition it failed goes to another device, not lost; with none left, every partition
+//     waiting for a device fails its job at once (docs/daemon.md, "Several GPUs").
 // Threading: one mutex guards the queues and the job table; each job has its own mutex for its
 // result and timings. Reservations are never returned while either is held (the budget wakes the
 // dispatcher, which takes the engine mutex).

@@ -566,8 +566,13 @@ void Engine::Impl::prove(TaskPtr& t, groth16::Backend& backend, std::int32_t wor
                             job->id, index, device, r.error());
         timeline("GPU_REQUEUE", job->id, wdetail);
       } else if (h == Handed::kNoDevice) {
+        std::string why;
+        {
+          std::lock_guard<std::mutex> g(mu);
+          why = no_device_message();
+        }
         fail(job, "partition " + std::to_string(index) + " backend (" + backend.name() + ") failed on GPU " +
-                      std::to_string(device) + ": " + r.error() + "; it was taken out of service and no GPU is left");
+                      std::to_string(device) + ": " + r.error() + "; " + why);
       }
     } else {
       t->synth.reset();  // the witness is no longer needed

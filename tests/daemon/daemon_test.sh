@@ -149,7 +149,11 @@ monitoring)
     and .counters.queue_depth == 0
     and (.buffers | keys) == ["aux_in_flight","pending_handles","provers_in_flight","shells_in_flight","synth_in_flight"]
     and all(.buffers[]; . == 0)
-    and .gpus == [{"ordinal":0,"name":"cpu","vram_total_bytes":0,"vram_free_bytes":0,"busy":false,"current_job":"","compute_capability":null}]
+    and (.gpus | length) == 1
+    and (.gpus[0] | {ordinal,name,vram_total_bytes,vram_free_bytes,busy,current_job,compute_capability})
+        == {"ordinal":0,"name":"cpu","vram_total_bytes":0,"vram_free_bytes":0,"busy":false,"current_job":"","compute_capability":null}
+    and .gpus[0].in_service == true and .gpus[0].fault == null and .gpus[0].partitions == 2
+    and .gpus[0].requeued_partitions == 0 and .gpus[0].busy_secs_total > 0
     and (.workers | length) > 0 and (.counters.by_kind | has("generic-groth16"))' status.json >/dev/null \
     || fail "/status: the Rust fields: $(jq -c '{gpu_workers,counters,buffers,gpus,allocations,synthesis,memory}' status.json)"
   pass "GET /status: uptime_secs, memory, synthesis, gpu_workers (Rust shape), allocations.srs[].last_used_secs_ago, pce, counters.*_by_kind, buffers, gpus"
@@ -157,7 +161,9 @@ monitoring)
   for f in 'cuzk_proofs_completed_total counter' 'cuzk_proofs_failed_total counter' 'cuzk_uptime_seconds gauge' \
            'cuzk_queue_depth gauge' 'cuzk_proofs_completed untyped' 'cuzk_proofs_failed untyped' \
            'cuzk_proof_duration_seconds histogram' 'cuzk_running_jobs gauge' 'cuzk_gpu_workers gauge' \
-           'cuzk_gpu_info gauge' 'cuzk_gpu_memory_total_bytes gauge' 'cuzk_gpu_memory_free_bytes gauge' 'cuzk_gpu_busy gauge'; do
+           'cuzk_gpu_info gauge' 'cuzk_gpu_memory_total_bytes gauge' 'cuzk_gpu_memory_free_bytes gauge' 'cuzk_gpu_busy gauge' \
+           'cuzk_gpu_in_service gauge' 'cuzk_gpu_busy_seconds_total counter' 'cuzk_gpu_partitions_total counter' \
+           'cuzk_gpu_requeued_partitions_total counter'; do
     grep -qx "# TYPE $f" metrics.txt || fail "/metrics lacks '# TYPE $f'"
     grep -q "^# HELP ${f% *} " metrics.txt || fail "/metrics lacks '# HELP ${f% *}'"
   done
@@ -171,7 +177,9 @@ monitoring)
            'cuzk_proof_duration_seconds_bucket{proof_kind="generic_groth16",le="3600"} 2' \
            'cuzk_proof_duration_seconds_count{proof_kind="winning_post"} 0' \
            'cuzk_gpu_info{device="0",name="cpu"} 1' 'cuzk_gpu_busy{device="0"} 0' \
-           'cuzk_gpu_memory_total_bytes{device="0"} 0' 'cuzk_gpu_memory_free_bytes{device="0"} 0'; do
+           'cuzk_gpu_memory_total_bytes{device="0"} 0' 'cuzk_gpu_memory_free_bytes{device="0"} 0' \
+           'cuzk_gpu_in_service{device="0"} 1' 'cuzk_gpu_partitions_total{device="0"} 2' \
+           'cuzk_gpu_requeued_partitions_total{device="0"} 0'; do
     grep -qxF "$l" metrics.txt || fail "/metrics lacks the line: $l"
   done
   grep -Eq '^cuzk_uptime_seconds [0-9]+$' metrics.txt || fail "cuzk_uptime_seconds"

@@ -77,43 +77,30 @@ class SimBackend final : public groth16::Backend {
   SimDevice& d_;
 };
 
-class SimExecutor final : public Executor {
- public:
-  explicit SimExecutor(std::map<std::uint32_t, SimDevice*> devices) : d_(std::move(devices)) {}
-  std::string name() const override { return "sim"; }
-  MemoryModel memory_model() const override { return MemoryModel::kHost; }
-  std::unique_ptr<groth16::Backend> make(BackendSlot slot) override {
-    if (slot.lane) return groth16::make_cpu_backend();
-    return std::make_unique<SimBackend>(*d_.at(slot.device));
+// Simulated devices on the host (engine::make_host_executor); device_fault blames a faulty one.
+struct SimExecutor {
+  explicit SimExecutor(std::map<std::uint32_t, SimDevice*> devices) : d(std::move(devices)) {}
+  std::shared_ptr<Executor> make() {
+    return engine::make_host_executor(
+        "sim", MemoryModel::kHost,
+        [this](BackendSlot slot) -> std::unique_ptr<groth16::Backend> {
+          if (slot.lane) return groth16::make_cpu_backend();
+          return std::make_unique<SimBackend>(*d.at(slot.device));
+        },
+        [this](std::uint32_t device) -> std::optional<std::string> {
+          asked++;
+          auto it = d.find(device);
+          if (it == d.end() || !it->second->faulty) return std::nullopt;
+          return "cudaErrorIllegalAddress: an illegal memory access was encountered";
+        });
   }
-  bool uses_copies(BackendSlot) const override { return false; }
-  Result<std::shared_ptr<groth16::KeyCopy>> upload(BackendSlot, const groth16::ProvingKey&, const groth16::R1csShape*,
-                                                   const groth16::HostCharge&) override {
-    return std::shared_ptr<groth16::KeyCopy>();
-  }
-  std::uint64_t workspace_bytes() const override { return 0; }
-  std::optional<std::string> device_fault(std::uint32_t device) override {
-    asked++;
-    auto it = d_.find(device);
-    if (it == d_.end() || !it->second->faulty) return std::nullopt;
-    return "cudaErrorIllegalAddress: an illegal memory access was encountered";
-  }
+  std::map<std::uint32_t, SimDevice*> d;
   std::atomic<int> asked{0};
-
- private:
-  std::map<std::uint32_t, SimDevice*> d_;
 };
 
 EngineOptions two_devices(std::shared_ptr<Executor> ex) {
-  EngineOptions o;
-  kinds::register_builtin_kinds(o.kinds);
-  o.memory_budget_bytes = 256u << 20;
-  o.srs_min_idle = 0ms;
-  o.prepare_workers = 2;
-  o.synthesis_workers = 2;
+  EngineOptions o = small_options();
   o.devices = {0, 1};
-  o.workers_per_device = 2;
-  o.finalizer_threads = 2;
   o.executor = std::move(ex);
   return o;
 }
@@ -147,14 +134,16 @@ struct Fixture {
   SimDevice d0, d1;
   TestKindControl kind;
   std::shared_ptr<SimExecutor> ex;
-  std::unique_ptr<Engine> e;
   ResultCounter results;
   std::mutex out_mu;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> outs;  // on_device_out: (ordinal, left)
+  // Last, so destroyed first: its threads (which run the on_done and on_device_out callbacks into
+  // the members above) are joined before those members go.
+  std::unique_ptr<Engine> e;
 
   void start(std::uint32_t partitions) {
     ex = std::make_shared<SimExecutor>(std::map<std::uint32_t, SimDevice*>{{0, &d0}, {1, &d1}});
-    EngineOptions o = two_devices(ex);
+    EngineOptions o = two_devices(ex->make());
     o.on_device_out = [this](std::uint32_t ordinal, const std::string&, std::uint32_t left) {
       std::lock_guard<std::mutex> g(out_mu);
       outs.emplace_back(ordinal, left);

@@ -33,18 +33,6 @@ constexpr std::uint32_t kGeneric = static_cast<std::uint32_t>(ProofKind::kGeneri
 
 const char* kCircuits[] = {"bits", "linear", "mulchain", "multi_public"};
 
-EngineOptions small_options() {
-  EngineOptions o;
-  kinds::register_builtin_kinds(o.kinds);
-  o.memory_budget_bytes = 256u << 20;
-  o.srs_min_idle = 0ms;
-  o.prepare_workers = 2;
-  o.synthesis_workers = 2;
-  o.workers_per_device = 2;
-  o.finalizer_threads = 2;
-  return o;
-}
-
 void register_fixtures(Engine& e) {
   for (const char* c : kCircuits) ASSERT_TRUE(e.srs().register_zkey(c, test::zkey_of(c)));
 }
@@ -358,7 +346,7 @@ class SteppingBackend final : public groth16::Backend {
 TEST(Engine, CancelReachesInsideTheBackendAndFreesTheReservationWithinAStep) {
   EngineOptions o = small_options();
   auto ctl = std::make_shared<SteppingBackend::Control>(500);  // 10 s uncancelled
-  o.executor = std::make_shared<test::FactoryExecutor>(
+  o.executor = test::factory_executor(
       [ctl](BackendSlot) { return std::make_unique<SteppingBackend>(ctl); });
   Engine e(o);
   register_fixtures(e);
@@ -389,7 +377,7 @@ TEST(Engine, CancelReachesInsideTheBackendAndFreesTheReservationWithinAStep) {
 TEST(Engine, ExceptionsInEveryStageFailTheJobOnly) {
   EngineOptions o = small_options();
   auto ctl = std::make_shared<SteppingBackend::Control>(0);
-  o.executor = std::make_shared<test::FactoryExecutor>(
+  o.executor = test::factory_executor(
       [ctl](BackendSlot) { return std::make_unique<SteppingBackend>(ctl); });
   Engine e(o);
   register_fixtures(e);
@@ -428,7 +416,7 @@ TEST(Engine, ExceptionsInEveryStageFailTheJobOnly) {
 TEST(Engine, UrgentJobsBehindTwentyQueuedNormalOnesWaitAtMostOnePartition) {
   EngineOptions o = small_options();
   auto ctl = std::make_shared<SteppingBackend::Control>(10);  // 200 ms a partition
-  o.executor = std::make_shared<test::FactoryExecutor>(
+  o.executor = test::factory_executor(
       [ctl](BackendSlot) { return std::make_unique<SteppingBackend>(ctl); });
   Engine e(o);
   register_fixtures(e);

@@ -1,5 +1,5 @@
 // Executors for the engine tests (engine/executor.hpp), with no GPU:
-//   * FactoryExecutor: backends from a function, proving from host memory (a CPU-like executor whose
+//   * factory_executor: backends from a function, proving from host memory (a CPU-like executor whose
 //     workers' backends a test controls);
 //   * CopyExecutor: a device-memory executor whose backends prove only from copies it made: each copy
 //     records its slot and the key it was made from and counts itself alive; a "streamed" copy
@@ -25,23 +25,11 @@ using engine::BackendSlot;
 using engine::Executor;
 using engine::MemoryModel;
 
-class FactoryExecutor final : public Executor {
- public:
-  using Factory = std::function<std::unique_ptr<groth16::Backend>(BackendSlot)>;
-  explicit FactoryExecutor(Factory f) : f_(std::move(f)) {}
-  std::string name() const override { return "test"; }
-  MemoryModel memory_model() const override { return MemoryModel::kHost; }
-  std::unique_ptr<groth16::Backend> make(BackendSlot slot) override { return f_(slot); }
-  bool uses_copies(BackendSlot) const override { return false; }
-  Result<std::shared_ptr<groth16::KeyCopy>> upload(BackendSlot, const groth16::ProvingKey&, const groth16::R1csShape*,
-                                                   const groth16::HostCharge&) override {
-    return std::shared_ptr<groth16::KeyCopy>();
-  }
-  std::uint64_t workspace_bytes() const override { return 0; }
-
- private:
-  Factory f_;
-};
+// Backends from `f`, proving from host memory (engine::make_host_executor).
+using Factory = std::function<std::unique_ptr<groth16::Backend>(BackendSlot)>;
+inline std::shared_ptr<Executor> factory_executor(Factory f) {
+  return engine::make_host_executor("test", MemoryModel::kHost, std::move(f));
+}
 
 struct CopyLedger {
   std::atomic<int> alive{0};

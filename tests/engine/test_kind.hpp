@@ -1,5 +1,5 @@
 // The engine tests' controllable kind (engine_test, devices_test): P partitions that each prove the
-// mulchain fixture, with a gate, an injected failure and throws, and counters.
+// mulchain fixture, with a gate, an injected failure and throws, and counters; and small_options().
 #pragma once
 
 #include <atomic>
@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "engine/engine.hpp"
+#include "engine/kinds/builtin_kinds.hpp"
 #include "formats/snarkjs_wtns.hpp"
 #include "groth16/verifier.hpp"
 #include "test_util.hpp"
@@ -20,6 +21,19 @@
 namespace cuzk::engine {
 
 inline constexpr std::uint32_t kTestKind = 5000;
+
+// A small engine on the CPU backend with the built-in kinds: 256 MiB, 2 workers per stage.
+inline EngineOptions small_options() {
+  EngineOptions o;
+  kinds::register_builtin_kinds(o.kinds);
+  o.memory_budget_bytes = 256u << 20;
+  o.srs_min_idle = std::chrono::milliseconds(0);
+  o.prepare_workers = 2;
+  o.synthesis_workers = 2;
+  o.workers_per_device = 2;
+  o.finalizer_threads = 2;
+  return o;
+}
 
 // A controllable kind: P partitions that each prove `circuit` with its fixture witness; synthesis
 // can be held at a gate, can fail on one partition, and counts its calls.

@@ -180,7 +180,7 @@ struct Rig {
     o.synthesis_workers = 1;
     o.workers_per_device = 1;
     o.finalizer_threads = 1;
-    o.executor = std::make_shared<test::FactoryExecutor>([this](BackendSlot slot) {
+    o.executor = test::factory_executor([this](BackendSlot slot) {
       if (slot.lane) return groth16::make_cpu_backend();  // the CPU lane
       return std::unique_ptr<groth16::Backend>(std::make_unique<LatchedBackend>(latches, owner_mu, owner));
     });
