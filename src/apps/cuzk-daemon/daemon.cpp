@@ -8,6 +8,7 @@
 #include <signal.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -337,6 +338,11 @@ int run_daemon(int argc, char** argv, const std::string& prog) {
   {
     std::lock_guard<std::mutex> g(health->mu);
     health->grpc = grpc->get();
+    // A device may have gone out of service already (a key's preload failed on it).
+    const auto devs = eng.status().devices;
+    if (!devs.empty() && std::none_of(devs.begin(), devs.end(), [](const auto& d) { return d.in_service; })) {
+      (*grpc)->set_serving(false);
+    }
   }
   // Before the server goes: the hook must not reach it afterwards.
   struct Unhook {
