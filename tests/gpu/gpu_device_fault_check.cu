@@ -35,6 +35,7 @@ int provoke_and_ask() {
       ++bad;
     }
   }
+  std::fflush(stdout);  // the child leaves by _exit
   return bad ? 1 : 0;
 }
 
