@@ -343,5 +343,38 @@ TEST(Devices, AKeyCopyThatFailsOnABlamedDeviceIsLeftOut) {
   // Without the blame the load fails as before, naming the device (srs_manager_test covers it).
 }
 
+// The GPU lane's device fails under an urgent partition: the partition goes to the other device's
+// main backend, the lane (on the failed device) takes nothing more, and later urgent partitions skip it.
+TEST(Devices, APartitionOnTheLaneOfAFailingDeviceIsProvedByAnotherDevice) {
+  test::CopyExecutor::Options co;
+  co.lane_copies = true;  // a GPU lane
+  co.fail_device = 1;
+  auto ex = std::make_shared<test::CopyExecutor>(co);
+  EngineOptions o = two_devices(ex);
+  o.lane_devices = {1};  // the lane beside device 1 only, so the first urgent partition takes it
+  Engine e(std::move(o));
+  ASSERT_TRUE(e.srs().register_zkey("mulchain", test::zkey_of("mulchain")));
+  for (int i = 0; i < 2; ++i) {
+    ProofRequest req;
+    req.request_id = "urgent-" + std::to_string(i);
+    req.proof_kind = static_cast<std::uint32_t>(ProofKind::kGenericGroth16);
+    req.priority = static_cast<std::uint32_t>(Priority::kCritical);
+    req.circuit_id = "mulchain";
+    req.witness_wtns = test::read_file(test::fixture("mulchain", "witness.wtns"));
+    JobResult r = e.prove(std::move(req));
+    ASSERT_EQ(r.status, ResultStatus::kCompleted) << r.error;
+  }
+  EXPECT_EQ(ex->ledger->failed_starts.load(), 1);  // the lane's one call, and none after it
+  EXPECT_EQ(ex->ledger->proofs_with_copy.load(), 2);
+  EXPECT_EQ(ex->ledger->wrong_copy.load(), 0);
+  const StatusSnapshot s = e.status();
+  EXPECT_TRUE(device_of(s, 0).in_service);
+  EXPECT_FALSE(device_of(s, 1).in_service);
+  EXPECT_EQ(device_of(s, 1).fault, "cudaErrorLaunchFailure: unspecified launch failure");
+  EXPECT_EQ(device_of(s, 1).requeued, 1u);
+  EXPECT_EQ(device_of(s, 0).partitions, 2u);
+  EXPECT_EQ(s.lane_partitions, 0u);
+}
+
 }  // namespace
 }  // namespace cuzk::engine

@@ -36,6 +36,8 @@ struct CopyLedger {
   std::atomic<int> made{0};
   std::atomic<int> proofs_with_copy{0};
   std::atomic<int> wrong_copy{0};  // a backend got another slot's copy, or another key's
+  int fail_device = -1;             // the first start() there (main backend or lane) fails
+  std::atomic<int> failed_starts{0};
   std::mutex mu;
   std::vector<std::string> log;  // "upload <device>[ lane]" / "drop <device>[ lane]"
   void note(const std::string& s) {
@@ -85,6 +87,8 @@ class CopyBackend final : public groth16::Backend {
   }
   Result<groth16::PendingProof> start(const groth16::R1csShape& shape, std::span<const math::Fr> w,
                                       const groth16::ProvingKey& key, groth16::KeyCopy& copy) override {
+    if (int(slot_.device) == l_->fail_device && l_->failed_starts.fetch_add(1) == 0)
+      return Error{"CUDA error: unspecified launch failure in msm_h"};
     auto* c = dynamic_cast<FakeCopy*>(&copy);
     if (!c || c->slot() != slot_ || c->key() != &key) {
       l_->wrong_copy++;
@@ -113,13 +117,15 @@ class CopyExecutor final : public Executor {
     bool lane_copies = false;     // the lane slots prove from copies too (a GPU lane)
     int refuse_device = -1;       // uploads to this device fail
     bool refused_device_is_faulty = false;  // and device_fault() then blames that device
+    int fail_device = -1;         // the first start() on this device fails; device_fault() then blames it
   };
-  explicit CopyExecutor(Options o) : o_(o) {}
+  explicit CopyExecutor(Options o) : o_(o) { ledger->fail_device = o.fail_device; }
   std::shared_ptr<CopyLedger> ledger = std::make_shared<CopyLedger>();
   std::atomic<bool> refused{false};
 
   std::string name() const override { return "copy-test"; }
   std::optional<std::string> device_fault(std::uint32_t device) override {
+    if (int(device) == o_.fail_device && ledger->failed_starts > 0) return "cudaErrorLaunchFailure: unspecified launch failure";
     if (!o_.refused_device_is_faulty || int(device) != o_.refuse_device || !refused) return std::nullopt;
     return "device " + std::to_string(device) + " is full and faulty";
   }
