@@ -345,7 +345,11 @@ std::string prometheus_text(const StatusSnapshot& s, const engine::KindRegistry&
   for (auto& v : views) o << "cuzk_gpu_in_service{device=\"" << v.info.ordinal << "\"} " << (v.state.in_service ? 1 : 0) << '\n';
   family("cuzk_gpu_busy_seconds_total", "counter",
          "Time a backend worker of the device held it (busy % = rate over wall time).");
-  for (auto& v : views) o << "cuzk_gpu_busy_seconds_total{device=\"" << v.info.ordinal << "\"} " << num(v.state.busy_s) << '\n';
+  for (auto& v : views) {  // milliseconds kept at any uptime (a rate over minutes must not jitter)
+    char b[32];
+    std::snprintf(b, sizeof b, "%.3f", v.state.busy_s);
+    o << "cuzk_gpu_busy_seconds_total{device=\"" << v.info.ordinal << "\"} " << b << '\n';
+  }
   family("cuzk_gpu_partitions_total", "counter", "Partitions proved on the device's main backends.");
   for (auto& v : views) o << "cuzk_gpu_partitions_total{device=\"" << v.info.ordinal << "\"} " << v.state.partitions << '\n';
   family("cuzk_gpu_requeued_partitions_total", "counter",
