@@ -72,9 +72,7 @@ Engine::Engine(EngineOptions options) : options_(std::move(options)) {
     return key_placement(options_, *options_.executor, k,
                          [this](std::uint32_t d) { return !impl_ || impl_->in_service_ordinal(d); });
   };
-  so.copy_failed = [this](BackendSlot slot, const std::string& error) {
-    return impl_ && impl_->copy_failed(slot, error);
-  };
+  so.copy_failed = [this](BackendSlot slot) { return impl_ && impl_->copy_failed(slot); };
   so.loaders = options_.kinds.loaders();
   srs_ = std::make_unique<SrsManager>(*budget_, std::move(so));
   impl_ = std::make_unique<Impl>(options_, *budget_, *srs_);
@@ -93,8 +91,6 @@ Engine::Engine(EngineOptions options) : options_(std::move(options)) {
                    im.policy.lane ? options_.lane_synthesis_workers : 0};
   im.device_busy.assign(options_.devices.size(), 0);
   im.dev = std::vector<Impl::DeviceState>(options_.devices.size());
-  im.in_service = std::uint32_t(options_.devices.size());
-  for (std::uint32_t d : options_.lane_devices) im.lane_on_device.push_back(options_.executor->uses_copies({d, true}));
   im.start_threads();
 }
 

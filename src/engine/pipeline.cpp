@@ -332,8 +332,15 @@ bool Engine::Impl::in_service_ordinal(std::uint32_t ordinal) const {
   return !i || !dev[*i].out.load();
 }
 
+std::uint32_t Engine::Impl::devices_in_service() const {
+  std::uint32_t n = 0;
+  for (const DeviceState& d : dev) n += d.out.load() ? 0 : 1;
+  return n;
+}
+
 bool Engine::Impl::lane_usable(std::size_t i) const {
-  return !lane_on_device[i] || in_service_ordinal(opt.lane_devices[i]);
+  const std::uint32_t device = opt.lane_devices[i];
+  return !opt.executor->uses_copies(BackendSlot{device, true}) || in_service_ordinal(device);  // a CPU lane, or its GPU's
 }
 
 bool Engine::Impl::any_lane_usable() const {
@@ -349,6 +356,15 @@ std::string Engine::Impl::no_device_message() const {
   return m + ")";
 }
 
+void Engine::Impl::fail_without_device(const std::shared_ptr<Job>& job, const std::string& what) {
+  std::string why;
+  {
+    std::lock_guard<std::mutex> g(mu);
+    why = no_device_message();
+  }
+  fail(job, what + ": " + why);
+}
+
 bool Engine::Impl::take_out_of_service(std::uint32_t index, const std::string& fault) {
   std::vector<TaskPtr> stranded;
   std::string why;
@@ -356,19 +372,19 @@ bool Engine::Impl::take_out_of_service(std::uint32_t index, const std::string& f
   {
     std::lock_guard<std::mutex> g(mu);
     DeviceState& d = dev[index];
-    if (d.out.load()) return in_service > 0;
+    if (d.out.load()) return devices_in_service() > 0;
     d.fault = fault;
     d.out.store(true);
-    left = --in_service;
+    left = devices_in_service();
     log::engine()->error("GPU {} taken out of service: {}; {} device(s) left in service{}", opt.devices[index], fault,
-                         in_service, in_service ? ", which take its work" : "");
+                         left, left ? ", which take its work" : "");
     if (policy.lane && !any_lane_usable()) {  // the lane's partitions go to the devices instead
       for (auto& t : lane_q.take_all()) {
         const RunKey k = key_of(*t->job, t->index);
         backend_q.push_now(k, std::move(t));
       }
     }
-    if (in_service == 0) {
+    if (left == 0) {
       why = no_device_message();
       stranded = backend_q.take_all();
       for (auto& t : stranded) end_in_progress(t->job->kind);
@@ -396,11 +412,10 @@ std::optional<std::string> Engine::Impl::blame_device(std::uint32_t ordinal) {
   return fault;
 }
 
-bool Engine::Impl::copy_failed(BackendSlot slot, const std::string& error) {
-  (void)error;
+bool Engine::Impl::copy_failed(BackendSlot slot) {
   if (!blame_device(slot.device)) return false;
   std::lock_guard<std::mutex> g(mu);
-  return in_service > 0;
+  return devices_in_service() > 0;
 }
 
 Engine::Impl::Handed Engine::Impl::hand_to_devices(TaskPtr& t, bool ignore_bound) {
@@ -408,7 +423,7 @@ Engine::Impl::Handed Engine::Impl::hand_to_devices(TaskPtr& t, bool ignore_bound
   std::unique_lock<std::mutex> lk(mu);
   bool no_device = false;
   const bool queued = backend_q.push(lk, key_of(*job, t->index), t, [&] {
-    no_device = in_service == 0;
+    no_device = devices_in_service() == 0;
     return stopping || job->stop.load() || no_device;
   }, ignore_bound);
   return queued ? Handed::kQueued : no_device && !stopping && !job->stop.load() ? Handed::kNoDevice : Handed::kStopped;
@@ -457,14 +472,7 @@ void Engine::Impl::synthesize(TaskPtr& t, std::int32_t worker) {
       } else {
         const Handed h = hand_to_devices(t, urgent);
         handed_off = h == Handed::kQueued;
-        if (h == Handed::kNoDevice) {
-          std::string why;
-          {
-            std::lock_guard<std::mutex> g(mu);
-            why = no_device_message();
-          }
-          fail(job, "partition " + std::to_string(t->index) + ": " + why);
-        }
+        if (h == Handed::kNoDevice) fail_without_device(job, "partition " + std::to_string(t->index));
       }
       if (handed_off) timeline("GPU_QUEUE", job->id, pdetail + (lane ? ",lane=1" : ""));
     }
@@ -566,13 +574,8 @@ void Engine::Impl::prove(TaskPtr& t, groth16::Backend& backend, std::int32_t wor
                             job->id, index, device, r.error());
         timeline("GPU_REQUEUE", job->id, wdetail);
       } else if (h == Handed::kNoDevice) {
-        std::string why;
-        {
-          std::lock_guard<std::mutex> g(mu);
-          why = no_device_message();
-        }
-        fail(job, "partition " + std::to_string(index) + " backend (" + backend.name() + ") failed on GPU " +
-                      std::to_string(device) + ": " + r.error() + "; " + why);
+        fail_without_device(job, "partition " + std::to_string(index) + " backend (" + backend.name() +
+                                     ") failed on GPU " + std::to_string(device) + ": " + r.error());
       }
     } else {
       t->synth.reset();  // the witness is no longer needed

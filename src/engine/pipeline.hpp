@@ -114,8 +114,6 @@ struct Engine::Impl {
     std::uint64_t partitions = 0, requeued = 0;  // proved here; failed here and handed to another device
   };
   std::vector<DeviceState> dev;
-  std::uint32_t in_service = 0;   // devices not out
-  std::vector<char> lane_on_device;  // per lane_devices entry: the lane proves on that GPU (a GPU lane)
   StageQueue<TaskPtr, StageOrder::kByKey> lane_q;  // small urgent partitions, for the lane workers
   StageQueue<TaskPtr, StageOrder::kByKey> final_q;
   // Memory headroom: the largest reservation of an urgent / small urgent partition prepared so far
@@ -218,6 +216,7 @@ struct Engine::Impl {
 
   std::optional<std::uint32_t> index_of(std::uint32_t ordinal) const;  // in opt.devices
   bool in_service_ordinal(std::uint32_t ordinal) const;  // without mu
+  std::uint32_t devices_in_service() const;              // under mu
   // Whether lane worker `i` (of opt.lane_devices) may take work: a CPU lane always, a GPU lane while
   // its device is in service. Under mu.
   bool lane_usable(std::size_t i) const;
@@ -231,9 +230,11 @@ struct Engine::Impl {
   std::optional<std::string> blame_device(std::uint32_t ordinal);
   // "no GPU left in service (GPU 0: ...; GPU 1: ...)". Under mu.
   std::string no_device_message() const;
+  // Fails the job with "<what>: no GPU left in service (...)". Without mu.
+  void fail_without_device(const std::shared_ptr<Job>& job, const std::string& what);
   // SrsManager::Options::copy_failed: a copy that failed on a device the executor blames is left out
   // while another device is in service.
-  bool copy_failed(BackendSlot slot, const std::string& error);
+  bool copy_failed(BackendSlot slot);
   enum class Handed { kQueued, kStopped, kNoDevice };
   // hand_off to backend_q, refused (the task still the caller's) once no device is in service.
   Handed hand_to_devices(TaskPtr& t, bool ignore_bound);

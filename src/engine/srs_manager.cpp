@@ -289,7 +289,7 @@ Result<std::shared_ptr<const KeyCopies>> SrsManager::place(std::shared_ptr<Loade
     if (!c) {
       std::string err = "proving key " + key->id + ": copy for " + (slot.lane ? "the lane of " : "") + "device " +
                         std::to_string(slot.device) + ": " + c.error();
-      if (!options_.copy_failed || !options_.copy_failed(slot, err)) return Error{std::move(err)};
+      if (!options_.copy_failed || !options_.copy_failed(slot)) return Error{std::move(err)};
       log::srs()->warn("{}; the key is served without that copy", err);
       continue;
     }

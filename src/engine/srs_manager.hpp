@@ -127,10 +127,10 @@ class SrsManager {
     std::shared_ptr<Executor> executor;
     // Where a freshly loaded key goes (unset: host bases, no copies).
     std::function<KeyPlacement(const LoadedKey&)> placement;
-    // A copy that failed: copy_failed(slot, error) says whether the key goes on without that slot
-    // (the engine's answer when the executor blames the device and another one is still in service);
-    // unset or false: the load fails with the error.
-    std::function<bool(BackendSlot, const std::string&)> copy_failed;
+    // A copy that failed: copy_failed(slot) says whether the key goes on without that slot (the
+    // engine's answer when the executor blames the device and another one is still in service; the
+    // error is then logged); unset or false: the load fails with the error.
+    std::function<bool(BackendSlot)> copy_failed;
     // The families of keys served by id (KindRegistry::loaders()).
     std::vector<std::shared_ptr<const KeyLoader>> loaders;
   };
