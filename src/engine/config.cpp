@@ -35,6 +35,7 @@ class Section {
     return t_ ? t_->get(key) : nullptr;
   }
   void error(const std::string& key, const std::string& msg) { errors_.push_back(where(key) + ": " + msg); }
+  bool has(const std::string& key) const { return t_ && t_->get(key); }
 
   void str(const std::string& key, std::string& out) {
     if (auto* n = get(key)) {
@@ -285,6 +286,10 @@ Result<DaemonConfig> parse_config(std::string_view text, const std::string& name
     for (auto& ch : c.urgent_priority) ch = char(std::tolower(static_cast<unsigned char>(ch)));
     if (c.urgent_priority != "high" && c.urgent_priority != "critical" && c.urgent_priority != "off") {
       s.error("urgent_priority", "expected \"high\", \"critical\" or \"off\", got \"" + c.urgent_priority + "\"");
+    }
+    if (s.has("cancel_abandoned")) {
+      c.cancel_abandoned.emplace();
+      s.strings("cancel_abandoned", *c.cancel_abandoned, /*allow_single=*/false);
     }
     s.report_unknown(c.warnings);
   }

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -56,6 +57,10 @@ struct DaemonConfig {
   std::chrono::milliseconds result_ttl{std::chrono::minutes(10)};  // ours
   std::uint32_t max_results = 10000;       // ours
   std::string urgent_priority = "high";    // ours: "high", "critical" or "off" (what is urgent)
+  // ours: kinds whose job is cancelled when its last waiting caller goes away (names or aliases, []
+  // = none); unset: the deadline-bound kinds (WindowPoSt, WinningPoSt). Resolved against the kinds by
+  // the daemon (KindRegistry::wires).
+  std::optional<std::vector<std::string>> cancel_abandoned;
   // [synthesis]
   std::uint32_t synthesis_threads = 0;
   // [pipeline]

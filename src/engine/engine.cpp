@@ -117,7 +117,49 @@ const KindRegistry& Engine::kinds() const { return options_.kinds; }
 
 Micros Engine::now_us() const { return impl_->now(); }
 
-Result<SubmitOutcome> Engine::submit(ProofRequest request) {
+namespace {
+
+bool ended_badly(const Job& j) {
+  auto r = j.current_result();
+  return r && r->status != ResultStatus::kCompleted;
+}
+
+// Where a request goes in the job table: the ids a request_id may have are the plain id, then
+// id@<tag>, id@<tag>-2, ... (the tag from the content digest, so a retry finds its job again).
+struct IdSlot {
+  std::string id;              // the job of this content's id, else where a new job goes
+  std::shared_ptr<Job> same;   // the job of this request_id and content, if any
+  std::shared_ptr<Job> other;  // a job of this request_id with other content (for the log line)
+};
+
+IdSlot find_slot(const std::map<std::string, std::shared_ptr<Job>>& jobs, const std::string& request_id,
+                 const ContentDigest& digest) {
+  IdSlot s;
+  const std::string tagged = request_id + "@" + content_tag(digest);
+  for (std::uint32_t n = 0;; ++n) {
+    const std::string id = n == 0 ? request_id : n == 1 ? tagged : tagged + "-" + std::to_string(n);
+    auto it = jobs.find(id);
+    if (it == jobs.end()) {
+      if (s.id.empty()) s.id = id;
+      if (n == 0) continue;  // the plain id expired; a tagged one may still hold this content
+      return s;
+    }
+    const std::shared_ptr<Job>& j = it->second;
+    if (j->digest == digest) {
+      s.id = id;
+      s.same = j;
+      return s;
+    }
+    if (!s.other) s.other = j;
+    // A failed or cancelled run of other content gives its id up (a corrected C1 under Curio's
+    // porep-<miner>-<sector> keeps the plain id); a running or completed one keeps it.
+    if (s.id.empty() && ended_badly(*j)) s.id = id;
+  }
+}
+
+}  // namespace
+
+Result<SubmitOutcome> Engine::submit(ProofRequest request, SubmitOptions how) {
   Impl& im = *impl_;
   // Ids and names are kept for the job's life and echoed in logs and errors: bounded.
   for (const auto& [field, value, limit] :
@@ -126,42 +168,34 @@ Result<SubmitOutcome> Engine::submit(ProofRequest request) {
         {"witness_path", request.witness_path, kMaxPathBytes}}) {
     if (value.size() > limit) {
       return Error{std::string(field) + " is " + std::to_string(value.size()) + " bytes; at most " +
-                   std::to_string(limit) + " are accepted"};
+                       std::to_string(limit) + " are accepted",
+                   ErrorCode::kInvalidArgument};
     }
   }
   if (request.request_id.empty()) request.request_id = make_uuid_v4();
-  const std::size_t fp = request.fingerprint();
+  const ContentDigest digest = request.content_digest();  // outside the lock: a C1 is ~50 MB
 
   std::shared_ptr<Job> job;
   bool unknown_kind = false;
   SubmitOutcome out;
   {
     std::lock_guard<std::mutex> g(im.mu);
-    auto it = im.jobs.find(request.request_id);
-    if (it != im.jobs.end()) {
-      auto& existing = it->second;
-      auto r = existing->current_result();
-      // A failed or cancelled run releases its id: the request is run again, with this payload
-      // whatever the last one was (Curio's ids are deterministic, e.g. porep-<miner>-<sector>, so a
-      // corrected C1 comes back under the same id). A running or completed job keeps it.
-      const bool ended_badly = r && r->status != ResultStatus::kCompleted;
-      if (!ended_badly && existing->fingerprint != fp) {
-        std::string err = "request_id \"" + request.request_id + "\" is already used by a different request";
-        log::engine()->warn("job {} refused: {}", request.request_id, err);
-        return Error{std::move(err)};
-      }
-      if (!ended_badly) {
-        log::engine()->debug("job {}: the same request again, joined the {} job", existing->id,
-                             r ? "finished" : "running");
-        out.job_id = existing->id;
-        out.joined = true;
-        out.job = existing;
-        return out;
-      }
-      log::engine()->info("job {}: its last run {}; running it again{}", existing->id,
-                          r->status == ResultStatus::kCancelled ? "was cancelled" : "failed",
-                          existing->fingerprint != fp ? " with the new payload" : "");
-      im.jobs.erase(it);
+    IdSlot slot = find_slot(im.jobs, request.request_id, digest);
+    // Joined unless it failed or was cancelled, or is being cancelled as abandoned.
+    const bool rerun = slot.same && (slot.same->current_result() ? ended_badly(*slot.same) : slot.same->abandoned);
+    if (slot.same && !rerun) {
+      Job& existing = *slot.same;
+      if (how.follow == Follow::kWaiting) ++existing.waiters;
+      else existing.fetched_later = true;
+      log::engine()->debug("job {}: the same request again, joined the {} job", existing.id,
+                           existing.current_result() ? "finished" : "running");
+      out.job_id = existing.id;
+      out.joined = true;
+      out.job = slot.same;
+      return out;
+    }
+    if (how.join_only) {
+      return Error{"no job of request_id \"" + request.request_id + "\" with this content to join", ErrorCode::kNotFound};
     }
     // Urgent jobs are counted apart: unfinished PoRep jobs never refuse a WinningPoSt.
     const Priority prio = options_.kinds.priority(request.priority, request.proof_kind);
@@ -171,16 +205,36 @@ Result<SubmitOutcome> Engine::submit(ProofRequest request) {
         !st) {
       log::engine()->warn("job {} ({}) refused: {}", request.request_id, options_.kinds.name(request.proof_kind),
                           st.error());
-      return Error{st.error()};
+      return st.failure();
+    }
+    if (auto it = im.jobs.find(slot.id); it != im.jobs.end()) {
+      // Run again under its id: this content's failed, cancelled or abandoned run, or a failed or
+      // cancelled run of other content (whose result stays readable until now).
+      const Job& old = *it->second;
+      const auto r = old.current_result();
+      const char* why = !r ? "was abandoned" : r->status == ResultStatus::kCancelled ? "was cancelled" : "failed";
+      log::engine()->info("job {}: its last run {}; running it again{}", old.id, why,
+                          slot.same ? "" : " with the new request");
+      if (slot.other == it->second) slot.other = nullptr;
+      im.jobs.erase(it);
     }
     job = std::make_shared<Job>();
-    job->id = request.request_id;
+    job->id = slot.id;
+    job->request_id = request.request_id;
     job->seq = im.next_seq++;
     job->kind = request.proof_kind;
     job->priority = prio;
-    job->fingerprint = fp;
+    job->digest = digest;
     job->submitted = im.now();
     job->owner = request.owner;
+    if (how.follow == Follow::kWaiting) job->waiters = 1;
+    else job->fetched_later = true;
+    if (slot.other) {
+      // Curio sends every WindowPoSt partition of a deadline under one id (wdpost-<miner>-0-<rand>).
+      log::engine()->info("job {}: request_id \"{}\" is also job {} with other content; this request is a job "
+                          "of its own",
+                          job->id, job->request_id, slot.other->id);
+    }
     job->req = std::make_shared<const ProofRequest>(std::move(request));
     im.jobs[job->id] = job;
     ++im.active;
@@ -206,6 +260,26 @@ Result<SubmitOutcome> Engine::submit(ProofRequest request) {
   return out;
 }
 
+void Engine::add_waiter(const std::shared_ptr<Job>& job) {
+  std::lock_guard<std::mutex> g(impl_->mu);
+  ++job->waiters;
+}
+
+bool Engine::release_waiter(const std::shared_ptr<Job>& job, bool caller_left) {
+  Impl& im = *impl_;
+  {
+    std::lock_guard<std::mutex> g(im.mu);
+    if (job->waiters > 0) --job->waiters;
+    if (!caller_left || job->waiters > 0 || job->fetched_later || job->abandoned || job->stop.load()) return false;
+    if (!im.cancels_abandoned(job->kind)) return false;
+    job->abandoned = true;  // under mu: a request that joins from now on runs it again instead
+  }
+  const std::string why = "abandoned: the call waiting for it was cancelled by its caller and nobody else waits "
+                          "for it (scheduler.cancel_abandoned includes " + im.kind_name(job->kind) + ")";
+  log::engine()->info("job {}: {}; cancelling it", job->id, why);
+  return im.finish(job, ResultStatus::kCancelled, {}, why);
+}
+
 JobResult Engine::wait(const std::shared_ptr<Job>& job, std::chrono::milliseconds timeout,
                        const std::function<bool()>& abandon) {
   return job->wait(timeout, abandon);
@@ -220,7 +294,7 @@ std::shared_ptr<Job> Engine::find(const std::string& job_id) const {
 JobResult Engine::prove(ProofRequest request) {
   std::string id = request.request_id;
   std::uint32_t kind = request.proof_kind;
-  auto s = submit(std::move(request));
+  auto s = submit(std::move(request));  // Follow::kLater: an in-process caller never abandons
   if (!s) {
     JobResult r;
     r.job_id = id;

@@ -108,6 +108,13 @@ struct EngineOptions {
   // health to NOT_SERVING when none is left.
   std::function<void(std::uint32_t ordinal, const std::string& fault, std::uint32_t left)> on_device_out;
 
+  // Kinds whose job is cancelled when the last caller waiting for it goes away (its Prove call
+  // cancelled: Curio's WindowPoSt deadline closed, or its task was cancelled) and no SubmitProof
+  // fetches it later: the proof is worth nothing once its deadline has passed, and it holds a CPU or
+  // GPU that other proofs need (docs/daemon.md, "Abandoned calls"). Unset: the kinds whose row is
+  // deadline_bound (the two PoSt kinds); the daemon sets it from scheduler.cancel_abandoned.
+  std::optional<std::vector<std::uint32_t>> cancel_abandoned;
+
   std::string backend_name = "cpu";  // as configured, for status
   // The backends every worker proves on and the uploads of keys into them (executor.hpp); unset:
   // make_cpu_executor(). The daemon's CUDA executor hands every worker of a device a handle to one
@@ -129,9 +136,22 @@ KeyPlacement key_placement(const EngineOptions& o, const Executor& executor, con
 
 class Job;  // opaque outside the engine
 
+// How the submitter follows its job.
+enum class Follow : std::uint8_t {
+  kLater,    // SubmitProof, in-process callers: the result is fetched later; never cancelled as abandoned
+  kWaiting,  // Prove: the call waits for the result and counts as a waiter until release_waiter
+};
+
+struct SubmitOptions {
+  Follow follow = Follow::kLater;
+  // Only join (or read the stored result of) the job with this request_id and content; make none
+  // (the server's answer to a caller at its job limit). No such job: ErrorCode::kNotFound.
+  bool join_only = false;
+};
+
 struct SubmitOutcome {
   std::string job_id;
-  bool joined = false;            // the request_id named an existing job (running or finished)
+  bool joined = false;            // an existing job of this request_id and content (running or finished)
   std::uint32_t queue_position = 0;  // unfinished jobs that will be served before this one
   std::shared_ptr<Job> job;
 };
@@ -153,14 +173,27 @@ class Engine {
   void register_kind(std::uint32_t kind, std::shared_ptr<JobKind> impl);
   const KindRegistry& kinds() const;
 
-  // Accepts a job (or joins the one with the same request_id). Errors only when the daemon is not
-  // accepting work, when max_active_jobs unfinished jobs exist, when the request_id is in use by a
-  // different request, or when request_id / circuit_id exceed kMaxIdBytes or witness_path
-  // kMaxPathBytes (they are kept and echoed); a request that is merely invalid is accepted and ends
-  // FAILED.
-  Result<SubmitOutcome> submit(ProofRequest request);
+  // Accepts a job, or joins the one with the same request_id and content (docs/daemon.md,
+  // "Idempotency"): a job's identity is its request_id and its content digest. The same id with other
+  // content is another job, with the id request_id@<content tag> while the plain id is taken. A job of
+  // the same identity that failed, was cancelled or was abandoned is run again. Errors only when the
+  // daemon is not accepting work (kUnavailable), when max_active_jobs unfinished jobs exist
+  // (kResourceExhausted), when join_only finds nothing to join (kNotFound), or when request_id /
+  // circuit_id exceed kMaxIdBytes or witness_path kMaxPathBytes (they are kept and echoed); a request
+  // that is merely invalid is accepted and ends FAILED.
+  Result<SubmitOutcome> submit(ProofRequest request, SubmitOptions how = {});
   static constexpr std::size_t kMaxIdBytes = 256;
+  // Job ids: a request_id and, for the second and later contents under it, "@" + tag + "-N".
+  static constexpr std::size_t kMaxJobIdBytes = kMaxIdBytes + 32;
   static constexpr std::size_t kMaxPathBytes = 4096;
+
+  // One more caller waits for the job (AwaitProof); release_waiter ends its wait.
+  void add_waiter(const std::shared_ptr<Job>& job);
+  // A waiter (Prove with Follow::kWaiting, or add_waiter) stops waiting. `caller_left`: its call was
+  // cancelled by the caller or its deadline passed (not the result, not a timeout of its own). When
+  // that leaves no waiter on an unfinished job that no SubmitProof follows, of a kind in
+  // cancel_abandoned, the job is cancelled (logged); returns true then.
+  bool release_waiter(const std::shared_ptr<Job>& job, bool caller_left);
 
   // Waits for the job's result. On timeout (0 = none) the result has status TIMEOUT; the job keeps
   // running. `abandon` (polled) lets a caller stop waiting (e.g. its RPC was cancelled) — also TIMEOUT.

@@ -51,7 +51,7 @@ std::optional<Job::Claim> Job::claim(ResultStatus status, std::string proof, std
   c.result = make_result(status, std::move(proof), std::move(error), verify_ms, now);
   finished_at = c.result.completed;
   c.prepared = std::move(prepared);
-  // A retained result must not keep the inputs; the fingerprint still recognises a resubmission.
+  // A retained result must not keep the inputs; the digest still recognises a resubmission.
   c.request = std::move(req);
   proofs.clear();
   return c;

@@ -30,14 +30,23 @@ class Job {
   enum class State { kQueued, kPreparing, kRunning, kDone };
 
   // Set at submission, then read-only.
-  std::string id;
+  std::string id;          // the request_id, or request_id@<content tag> when another job has it
+  std::string request_id;  // as the caller sent it
   std::uint64_t seq = 0;  // arrival order
   std::uint32_t kind = 0;
   Priority priority = Priority::kNormal;
-  std::size_t fingerprint = 0;  // ProofRequest::fingerprint()
+  ContentDigest digest{};  // ProofRequest::content_digest(): with request_id, the job's identity
   Micros submitted = 0;
   std::string owner;  // ProofRequest::owner
   std::atomic<bool> stop{false};  // set once the job has a terminal result: work on it stops
+
+  // Who follows the job (guarded by the engine's mutex, not `mu`): callers waiting for it now
+  // (Prove, AwaitProof), whether a SubmitProof created or joined it (its result is fetched later, so
+  // it is never cancelled as abandoned), and whether it was cancelled as abandoned (a request that
+  // arrives meanwhile runs it again instead of joining a job about to end CANCELLED).
+  std::uint32_t waiters = 0;
+  bool fetched_later = false;
+  bool abandoned = false;
 
   mutable std::mutex mu;
   std::condition_variable cv;

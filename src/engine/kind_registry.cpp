@@ -90,6 +90,28 @@ std::string KindRegistry::unknown_kind_message(std::uint32_t wire) const {
   return m + (rows_.empty() ? "a registered kind; none is)" : ")");
 }
 
+Result<std::vector<std::uint32_t>> KindRegistry::wires(const std::vector<std::string>& names) const {
+  std::vector<std::uint32_t> out;
+  for (const auto& n : names) {
+    const KindRow* r = find(std::string_view(n));
+    if (!r) {
+      std::string known;
+      for (const auto& row : rows_) known += (known.empty() ? "" : ", ") + row.name;
+      return Error{"unknown proof kind \"" + n + "\" (known: " + known + ")", ErrorCode::kInvalidArgument};
+    }
+    if (std::find(out.begin(), out.end(), r->wire) == out.end()) out.push_back(r->wire);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<std::uint32_t> KindRegistry::deadline_bound() const {
+  std::vector<std::uint32_t> out;
+  for (const auto& r : rows_)
+    if (r.deadline_bound) out.push_back(r.wire);
+  return out;
+}
+
 std::vector<std::shared_ptr<const KeyLoader>> KindRegistry::loaders() const {
   std::vector<std::shared_ptr<const KeyLoader>> out;
   for (const auto& r : rows_)

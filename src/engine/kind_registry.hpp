@@ -3,7 +3,8 @@
 // server and the tools say about a kind derives from its row: the wire value and its proto name, the
 // name in logs and /status, the Prometheus label (and the zero series every row gets from the
 // start), the default priority of a request that leaves priority unset, the spellings cuzk-bench
-// accepts, the JobKind that proves it, and the KeyLoaders of the keys it uses.
+// accepts, the JobKind that proves it, the KeyLoaders of the keys it uses, and whether its proof is
+// bound to a chain deadline.
 #pragma once
 
 #include <cstdint>
@@ -28,6 +29,9 @@ struct KindRow {
   std::vector<std::string> aliases;    // other spellings a tool accepts ("generic", "groth16")
   std::shared_ptr<JobKind> kind;
   std::vector<std::shared_ptr<const KeyLoader>> loaders;
+  // Its proof is worth nothing once a chain deadline passes (WindowPoSt, WinningPoSt): by default a
+  // job of it is cancelled when the last caller waiting for it goes away (scheduler.cancel_abandoned).
+  bool deadline_bound = false;
 
   std::string label() const;           // Prometheus label value: name with '-' as '_'
 };
@@ -46,6 +50,10 @@ class KindRegistry {
 
   std::string name(std::uint32_t wire) const;   // "kind-<n>" when no row has it
   std::string label(std::uint32_t wire) const;
+  // Wire values of the kinds named (name, alias or wire name), or an error naming the first unknown.
+  Result<std::vector<std::uint32_t>> wires(const std::vector<std::string>& names) const;
+  // The kinds whose rows are deadline_bound.
+  std::vector<std::uint32_t> deadline_bound() const;
   // The request's priority: 0 takes the kind's default, 1..4 are the wire values, anything else NORMAL
   // (the Rust daemon's mapping).
   Priority priority(std::uint32_t wire_priority, std::uint32_t kind) const;

@@ -15,6 +15,7 @@
 // never returned while either is held (the budget wakes the dispatcher, which takes `mu`).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <chrono>
@@ -160,6 +161,15 @@ struct Engine::Impl {
   void slot_idle(std::size_t s);
   void end_in_progress(std::uint32_t kind);
   std::string kind_name(std::uint32_t kind) const { return opt.kinds.name(kind); }
+  // EngineOptions::cancel_abandoned, or the kind's row's deadline_bound when it is unset (under mu:
+  // register_kind changes the rows).
+  bool cancels_abandoned(std::uint32_t kind) const {
+    if (opt.cancel_abandoned) {
+      return std::find(opt.cancel_abandoned->begin(), opt.cancel_abandoned->end(), kind) != opt.cancel_abandoned->end();
+    }
+    const KindRow* row = opt.kinds.find(kind);
+    return row && row->deadline_bound;
+  }
 
   // ---- terminal results
 

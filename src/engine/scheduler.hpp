@@ -111,9 +111,10 @@ struct BudgetView {
 };
 
 inline Status admit(bool accepting, std::uint32_t active_jobs, std::uint32_t max_active_jobs) {
-  if (!accepting) return Error{"the daemon is shutting down and accepts no new jobs"};
+  if (!accepting) return Error{"the daemon is shutting down and accepts no new jobs", ErrorCode::kUnavailable};
   if (active_jobs >= max_active_jobs) {
-    return Error{"too many unfinished jobs (" + std::to_string(active_jobs) + "); try again later"};
+    return Error{"too many unfinished jobs (" + std::to_string(active_jobs) + "); try again later",
+                 ErrorCode::kResourceExhausted};
   }
   return ok_status();
 }

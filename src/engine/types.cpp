@@ -1,6 +1,9 @@
 #include "engine/types.hpp"
 
-#include <functional>
+#include <openssl/evp.h>
+
+#include <memory>
+#include <stdexcept>
 
 namespace cuzk::engine {
 
@@ -25,21 +28,41 @@ const char* status_name(ResultStatus s) {
   return "UNKNOWN";
 }
 
-std::size_t ProofRequest::fingerprint() const {
-  std::size_t fp = std::hash<std::string_view>{}(vanilla_proof);
-  auto mix = [&fp](std::size_t h) { fp ^= h + 0x9e3779b97f4a7c15ULL + (fp << 6) + (fp >> 2); };
-  mix(proof_kind);
-  mix(sector_size);
-  mix(registered_proof);
-  mix(sector_number);
-  mix(miner_id);
-  mix(partition_index);
-  for (const auto& v : vanilla_proofs) mix(std::hash<std::string_view>{}(v));
+ContentDigest ProofRequest::content_digest() const {
+  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), &EVP_MD_CTX_free);
+  if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr) != 1) throw std::runtime_error("SHA-256 unavailable");
+  auto u64 = [&](std::uint64_t v) {
+    unsigned char b[8];
+    for (int i = 0; i < 8; ++i) b[i] = static_cast<unsigned char>(v >> (8 * i));
+    EVP_DigestUpdate(ctx.get(), b, sizeof b);
+  };
+  auto bytes = [&](const std::string& s) {
+    u64(s.size());
+    EVP_DigestUpdate(ctx.get(), s.data(), s.size());
+  };
+  for (std::uint64_t v : {std::uint64_t(proof_kind), sector_size, registered_proof, sector_number, miner_id,
+                          std::uint64_t(partition_index)})
+    u64(v);
+  bytes(vanilla_proof);
+  u64(vanilla_proofs.size());
+  for (const auto& v : vanilla_proofs) bytes(v);
   for (const std::string* s : {&randomness, &comm_r_old, &comm_r_new, &comm_d_new, &circuit_id, &witness_wtns,
-                               &witness_path}) {
-    mix(std::hash<std::string_view>{}(*s));
+                               &witness_path})
+    bytes(*s);
+  ContentDigest d{};
+  unsigned int n = 0;
+  EVP_DigestFinal_ex(ctx.get(), d.data(), &n);
+  return d;
+}
+
+std::string content_tag(const ContentDigest& d, std::size_t hex_chars) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string s;
+  for (std::size_t i = 0; i < hex_chars && i / 2 < d.size(); ++i) {
+    const std::uint8_t b = d[i / 2];
+    s.push_back(kHex[i % 2 ? b & 15 : b >> 4]);
   }
-  return fp;
+  return s;
 }
 
 }  // namespace cuzk::engine

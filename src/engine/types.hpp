@@ -4,6 +4,7 @@
 // kind is called and how it is proved is the KindRegistry's (kind_registry.hpp).
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <string>
@@ -20,6 +21,11 @@ enum class ResultStatus : std::uint8_t { kUnknown = 0, kCompleted = 1, kFailed =
 
 const char* priority_name(Priority p);  // "LOW", "NORMAL", "HIGH", "CRITICAL"
 const char* status_name(ResultStatus s);  // "COMPLETED", ...
+using ContentDigest = std::array<std::uint8_t, 32>;
+// The first `hex_chars` hex digits of a digest: the content tag in the ids of jobs that share a
+// request_id ("wdpost-1000-0-[…]@3fa2b1c9").
+std::string content_tag(const ContentDigest& d, std::size_t hex_chars = 8);
+
 // One proof request as it came off the wire. Byte fields are std::string so that the server can move
 // protobuf's buffers in without copying (a vanilla proof input can be ~50 MB).
 struct ProofRequest {
@@ -43,9 +49,11 @@ struct ProofRequest {
   // part of the proof: a later submission of the same request joins the job and keeps its owner.
   std::string owner;
 
-  // A hash of every field that defines the proof (all but request_id, priority and owner): it tells a retry
-  // of the same request from a different request reusing its id.
-  std::size_t fingerprint() const;
+  // SHA-256 over every field that defines the proof (all but request_id, priority and owner, each
+  // field length-prefixed): a job's identity is its request_id and this digest (docs/daemon.md,
+  // "Idempotency"). Cryptographic because a match hands one caller the proof made for another's
+  // request: no client can craft other content that joins someone else's job.
+  ContentDigest content_digest() const;
 };
 
 // Microseconds since the engine started (one steady clock for every job).

@@ -127,7 +127,8 @@ Result<Caller> Authenticator::identify(std::string_view peer, std::optional<std:
       c.identity = "client";
       return c;
     }
-    return Error{"missing credentials: send the metadata \"authorization: Bearer <token>\""};
+    return Error{"missing credentials: send the metadata \"authorization: Bearer <token>\" (Curio's cuzk client "
+                 "sends none: give Curio the daemon's unix socket)"};
   }
   std::string_view v = *authorization;
   constexpr std::string_view kScheme = "bearer ";

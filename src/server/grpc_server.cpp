@@ -102,13 +102,18 @@ void fill_result(const JobResult& r, const engine::KindRegistry& kinds, pb::Awai
   }
 }
 
-Status submit_error(const std::string& msg) {
-  if (msg.find("shutting down") != std::string::npos) return Status(StatusCode::UNAVAILABLE, msg);
-  if (msg.find("too many unfinished jobs") != std::string::npos) return Status(StatusCode::RESOURCE_EXHAUSTED, msg);
-  if (msg.find("already used by a different request") != std::string::npos) {
-    return Status(StatusCode::ALREADY_EXISTS, msg);
+// The engine's refusals by their code (base/result.hpp), never by their words.
+Status submit_error(const Error& e) {
+  switch (e.code) {
+    case ErrorCode::kUnavailable: return Status(StatusCode::UNAVAILABLE, e.message);
+    case ErrorCode::kResourceExhausted: return Status(StatusCode::RESOURCE_EXHAUSTED, e.message);
+    case ErrorCode::kNotFound: return Status(StatusCode::NOT_FOUND, e.message);
+    case ErrorCode::kPermissionDenied: return Status(StatusCode::PERMISSION_DENIED, e.message);
+    case ErrorCode::kFailedPrecondition: return Status(StatusCode::FAILED_PRECONDITION, e.message);
+    case ErrorCode::kInvalidArgument:
+    case ErrorCode::kUnspecified: break;
   }
-  return Status(StatusCode::INVALID_ARGUMENT, msg);
+  return Status(StatusCode::INVALID_ARGUMENT, e.message);
 }
 
 std::shared_ptr<spdlog::logger> log() {
@@ -172,15 +177,20 @@ grpc::ServerUnaryReactor* refuse(grpc::CallbackServerContext* ctx, const Status&
 // One waiting AwaitProof or Prove call. Finished exactly once — by the job's end (Engine::on_done,
 // on the engine thread that ends it), its timeout (Timers) or the call's cancellation (OnCancel) —
 // and the first of them drops the other two. The reactor gRPC holds owns the Waiter; the callbacks
-// hold weak pointers, so one that fires after the call is gone does nothing.
+// hold weak pointers, so one that fires after the call is gone does nothing. The call is one of the
+// job's waiters (Engine::add_waiter, or a Prove's Follow::kWaiting) until it ends; a cancelled call
+// tells the engine, which cancels a deadline-bound job nobody else waits for (release_waiter).
 class Waiter : public std::enable_shared_from_this<Waiter> {
  public:
   Waiter(std::shared_ptr<engine::Job> job, std::function<void(const JobResult&)> fill)
       : job_(std::move(job)), fill_(std::move(fill)) {}
   Status on_cancel;  // the call's status when the client cancels or goes away
 
-  // Returns the reactor for the handler to return. `timers` null: no timeout.
-  grpc::ServerUnaryReactor* start(Engine&, Timers* timers, std::chrono::milliseconds timeout, std::string why) {
+  // Returns the reactor for the handler to return. `timers` null: no timeout. The engine outlives
+  // every call (the daemon drains the engine before it stops the server, and stops the server
+  // before the engine).
+  grpc::ServerUnaryReactor* start(Engine& e, Timers* timers, std::chrono::milliseconds timeout, std::string why) {
+    engine_ = &e;
     reactor_ = new Reactor(shared_from_this());
     std::weak_ptr<Waiter> weak = weak_from_this();
     if (timers) {
@@ -218,7 +228,8 @@ class Waiter : public std::enable_shared_from_this<Waiter> {
     std::shared_ptr<Waiter> w_;
   };
 
-  // The first call finishes the RPC: `st` when not OK, else the job's result (or `timeout`'s).
+  // The first call finishes the RPC: `st` when not OK (the call was cancelled), else the job's
+  // result (or `timeout`'s).
   void end(const Status& st, const JobResult* timeout) {
     Reactor* r;
     std::uint64_t timer, done;
@@ -233,6 +244,7 @@ class Waiter : public std::enable_shared_from_this<Waiter> {
     }
     if (timer) timers_->cancel(timer);
     if (done) Engine::forget_done(job_, done);
+    engine_->release_waiter(job_, /*caller_left=*/!st.ok());
     if (st.ok()) {
       auto result = timeout ? std::optional<JobResult>(*timeout) : Engine::result_of(job_);
       fill_(*result);
@@ -242,6 +254,7 @@ class Waiter : public std::enable_shared_from_this<Waiter> {
 
   std::shared_ptr<engine::Job> job_;
   std::function<void(const JobResult&)> fill_;
+  Engine* engine_ = nullptr;
   Timers* timers_ = nullptr;
   std::mutex mu_;
   bool ended_ = false;         // under mu_
@@ -263,7 +276,9 @@ class Service final : public ServiceBase {
     Caller caller;
     if (auto st = identify(*ctx, &caller); !st.ok()) return st;
     engine::SubmitOutcome s;
-    if (auto st = submit(caller, const_cast<pb::SubmitProofRequest&>(*req), &s); !st.ok()) return st;
+    if (auto st = submit(caller, const_cast<pb::SubmitProofRequest&>(*req), engine::Follow::kLater, &s); !st.ok()) {
+      return st;
+    }
     resp->set_job_id(s.job_id);
     resp->set_queue_position(s.queue_position);
     resp->set_joined_existing(s.joined);
@@ -275,11 +290,12 @@ class Service final : public ServiceBase {
   grpc::ServerUnaryReactor* AwaitProof(grpc::CallbackServerContext* ctx, const pb::AwaitProofRequest* req,
                                        pb::AwaitProofResponse* resp) override {
     if (auto st = authenticated(*ctx); !st.ok()) return refuse(ctx, st);
-    if (auto st = bounded("job_id", req->job_id(), kMaxIdBytes); !st.ok()) return refuse(ctx, st);
+    if (auto st = bounded("job_id", req->job_id(), kMaxJobIdBytes); !st.ok()) return refuse(ctx, st);
     auto job = e_.find(req->job_id());
     if (!job) return refuse(ctx, Status(StatusCode::NOT_FOUND, "unknown job id: " + echo(req->job_id())));
     const engine::KindRegistry& kinds = e_.kinds();
     auto w = std::make_shared<Waiter>(job, [resp, &kinds](const JobResult& r) { fill_result(r, kinds, resp); });
+    e_.add_waiter(job);
     w->on_cancel = Status(StatusCode::CANCELLED, "call cancelled");
     // 0 = no timeout; others at most kMaxAwaitTimeout (a larger one used to overflow the clock).
     const std::uint64_t asked = req->timeout_ms();
@@ -296,21 +312,23 @@ class Service final : public ServiceBase {
     if (auto st = identify(*ctx, &caller); !st.ok()) return refuse(ctx, st);
     if (!req->has_submit()) return refuse(ctx, Status(StatusCode::INVALID_ARGUMENT, "missing submit field"));
     engine::SubmitOutcome s;
-    if (auto st = submit(caller, *const_cast<pb::ProveRequest*>(req)->mutable_submit(), &s); !st.ok()) {
+    if (auto st = submit(caller, *const_cast<pb::ProveRequest*>(req)->mutable_submit(), engine::Follow::kWaiting, &s);
+        !st.ok()) {
       return refuse(ctx, st);
     }
     const engine::KindRegistry& kinds = e_.kinds();
     auto w = std::make_shared<Waiter>(s.job, [resp, &kinds](const JobResult& r) { fill_result(r, kinds, resp->mutable_result()); });
-    // The job keeps running if the caller goes away: Curio retries with the same request_id and
-    // then joins it.
-    w->on_cancel = Status(StatusCode::CANCELLED, "call cancelled; the job continues");
+    // If the caller goes away, a PoRep or SnapDeals job keeps running (Curio retries with the same
+    // request_id and then joins it); a PoSt job nobody else waits for is cancelled
+    // (scheduler.cancel_abandoned, Engine::release_waiter).
+    w->on_cancel = Status(StatusCode::CANCELLED, "call cancelled");
     return w->start(e_, nullptr, {}, {});
   }
 
   Status CancelProof(ServerContext* ctx, const pb::CancelProofRequest* req, pb::CancelProofResponse* resp) override {
     Caller caller;
     if (auto st = identify(*ctx, &caller); !st.ok()) return st;
-    if (auto st = bounded("job_id", req->job_id(), kMaxIdBytes); !st.ok()) return st;
+    if (auto st = bounded("job_id", req->job_id(), kMaxJobIdBytes); !st.ok()) return st;
     auto job = e_.find(req->job_id());
     if (!job) {
       resp->set_found(false);
@@ -482,7 +500,7 @@ class Service final : public ServiceBase {
   }
 
   // Bounds, path confinement and the owner, then Engine::submit (errors as gRPC statuses).
-  Status submit(const Caller& caller, pb::SubmitProofRequest& r, engine::SubmitOutcome* out) {
+  Status submit(const Caller& caller, pb::SubmitProofRequest& r, engine::Follow follow, engine::SubmitOutcome* out) {
     if (auto st = bounded("request_id", r.request_id(), kMaxIdBytes); !st.ok()) return st;
     if (auto st = bounded("circuit_id", r.circuit_id(), kMaxIdBytes); !st.ok()) return st;
     if (auto st = bounded("witness_path", r.witness_path(), kMaxPathBytes); !st.ok()) return st;
@@ -498,23 +516,18 @@ class Service final : public ServiceBase {
     const engine::Priority prio = e_.kinds().priority(e.priority, e.proof_kind);
     const auto& urgent_from = e_.options().urgent_priority;
     const ClientLimits::Key key{caller.identity, urgent_from && prio >= *urgent_from};
-    // At the limit, a retry that joins its unfinished job is still answered.
+    // At the limit, a retry that joins its job (or reads its stored result) is still answered.
     const bool slot = limits_->take(key);
-    if (!slot) {
-      auto existing = e.request_id.empty() ? nullptr : e_.find(e.request_id);
-      if (!existing || Engine::result_of(existing)) {
-        return Status(StatusCode::RESOURCE_EXHAUSTED,
-                      "client \"" + caller.identity + "\" has " + std::to_string(limits_->limit) + " unfinished " +
-                          (key.second ? "urgent " : "") + "jobs, its limit (auth.max_jobs_per_client)");
-      }
-    }
-    auto s = e_.submit(std::move(e));
+    auto s = e_.submit(std::move(e), {follow, /*join_only=*/!slot});
     if (slot && (!s || s->joined)) limits_->give_back(key);  // refused, or the same job again: no new job
-    if (!s) return submit_error(s.error());
-    if (!s->joined) {
-      if (!slot) limits_->take(key, /*force=*/true);  // the job ended meanwhile and ran again
-      Engine::on_done(s->job, [l = limits_, key] { l->give_back(key); });
+    if (!s && !slot && s.code() == ErrorCode::kNotFound) {
+      return Status(StatusCode::RESOURCE_EXHAUSTED, "client \"" + caller.identity + "\" has " +
+                                                        std::to_string(limits_->limit) + " unfinished " +
+                                                        (key.second ? "urgent " : "") +
+                                                        "jobs, its limit (auth.max_jobs_per_client)");
     }
+    if (!s) return submit_error(s.failure());
+    if (!s->joined) Engine::on_done(s->job, [l = limits_, key] { l->give_back(key); });
     *out = std::move(*s);
     return Status::OK;
   }
@@ -596,8 +609,14 @@ Result<std::unique_ptr<GrpcServer>> GrpcServer::start(Engine& engine, const Serv
     if (!auth->has_tokens()) {
       log()->warn("listen {}: TCP callers need no token (auth.insecure = true); anyone who can connect may prove, "
                   "and name no file", a.display());
-    } else if (!tls) {
-      log()->warn("listen {}: tokens travel in clear text (no auth.tls_cert); keep the port on a trusted network",
+    } else {
+      if (!tls) {
+        log()->warn("listen {}: tokens travel in clear text (no auth.tls_cert); keep the port on a trusted network",
+                    a.display());
+      }
+      // Curio's client (lib/cuzk/client.go) sends no token and no TLS: it cannot use this listener.
+      log()->info("listen {}: callers need a bearer token; Curio's cuzk client sends none, so point Curio's "
+                  "[Cuzk] Address at a unix socket of this daemon (docs/operator.md, \"Running behind Curio\")",
                   a.display());
     }
   }

@@ -550,6 +550,117 @@ preload = [\"snap-2k\"]"
   stop_daemon 60
   ;;
 
+curio_traffic)
+  # What Curio's Go code sends (issue 38), through one daemon at 2 KiB on the CPU backend, from
+  # tests/daemon/curio_client.js (Curio's proto, Prove only, no token, Curio's ids, fields and
+  # priorities): PoRep (Curio's C1 wrapper; its first call abandoned, the retry picks the job up),
+  # PSProve PoRep, SnapDeals, WinningPoSt and two WindowPoSt partitions of other sectors under one
+  # request_id (at once, and one after the other), all at once; then an abandoned WinningPoSt, seen
+  # cancelled. Every proof is verified against its own inputs by `cuzk verify-*` and by the
+  # independent noble verifier; the log names both jobs of a shared id and the abandoned one.
+  : "${CUZK:?}" "${PARAMS_POREP:?}" "${PARAMS_POST:?}" "${PARAMS_SNAP:?}"
+  hex() { printf "%064x" "$1"; }
+  rand() { python3 -c "import hashlib,sys;b=bytearray(hashlib.sha256(sys.argv[1].encode()).digest());b[31]&=0x3f;print(b.hex())" "$1"; }
+  field() { python3 -c "import json,sys;print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$1" "$2"; }
+  NOBLE_BP=$ROOT/tests/peers/noble_verify_bellperson.mjs
+  mkdir params
+  ln -s "$PARAMS_POREP"/* "$PARAMS_POST"/* "$PARAMS_SNAP"/* params/
+  for i in 21 22 23; do
+    "$CUZK" seal --registered-proof StackedDrg2KiBV1_1 --random --rng-seed "$i" --ticket "$(hex "$i")" --seed "$(hex $((i + 4000)))" \
+      --miner-id 1000 --sector-id "$i" --out "s$i" > /dev/null || fail "cuzk seal $i"
+  done
+  python3 -c "import random; random.seed(23); open('data.bin','wb').write(bytes(random.getrandbits(8) for _ in range(2032)))"
+  "$CUZK" snap-encode --sector s23 --data data.bin --out u23 > /dev/null || fail "cuzk snap-encode"
+  "$CUZK" gen-vanilla snap --sector s23 --updated u23 -o snap.json > /dev/null || fail "gen-vanilla snap"
+  R1=$(rand deadline-1); R2=$(rand deadline-2); RW=$(rand winning); A1=$(rand abandon-1); A2=$(rand abandon-2); A3=$(rand abandon-3)
+  # Partition a = sectors 21 and 22, partition b = sector 23 (Curio leaves skipped sectors out).
+  for d in 1 2; do
+    r=R$d
+    "$CUZK" gen-vanilla window-post --registered-proof StackedDrgWindow2KiBV1_1 --sector s21 --sector s22 --miner-id 1000 \
+      --randomness "${!r}" -o "w${d}a.json" > /dev/null || fail "gen-vanilla window-post $d a"
+    "$CUZK" gen-vanilla window-post --registered-proof StackedDrgWindow2KiBV1_1 --sector s23 --miner-id 1000 \
+      --randomness "${!r}" -o "w${d}b.json" > /dev/null || fail "gen-vanilla window-post $d b"
+  done
+  for r in RW A1 A2 A3; do
+    "$CUZK" gen-vanilla winning-post --registered-proof StackedDrgWinning2KiBV1 --sector s21 --miner-id 1000 \
+      --randomness "${!r}" -o "win_$r.json" > /dev/null || fail "gen-vanilla winning-post $r"
+  done
+  cat > manifest.json <<JSON
+{"miner": 1000, "sector_size": 2048, "window_proof": 10, "winning_proof": 0,
+ "porep": {"sector": 21, "c1": "s21/c1.json", "registered_proof": 5, "sector_size": 2048},
+ "ps_porep": {"sector": 22, "c1": "s22/c1.json", "registered_proof": 5, "sector_size": 2048, "task_id": 4711},
+ "snap": {"sector": 23, "vanilla": "snap.json", "registered_proof": 0, "sector_size": 2048,
+          "comm_r_old": "$(field u23/comm.json comm_r_old)", "comm_r_new": "$(field u23/comm.json comm_r_new)",
+          "comm_d_new": "$(field u23/comm.json comm_d_new)"},
+ "window": [{"randomness": "$R1", "partitions": [{"name": "w1a", "vanilla": "w1a.json"}, {"name": "w1b", "vanilla": "w1b.json"}]},
+            {"randomness": "$R2", "partitions": [{"name": "w2a", "vanilla": "w2a.json"}, {"name": "w2b", "vanilla": "w2b.json"}]}],
+ "winning": {"randomness": "$RW", "vanilla": "win_RW.json"},
+ "abandon_winning": [{"randomness": "$A1", "vanilla": "win_A1.json"}, {"randomness": "$A2", "vanilla": "win_A2.json"},
+                     {"randomness": "$A3", "vanilla": "win_A3.json"}]}
+JSON
+  write_config cuzk.toml "[srs]
+param_cache = \"$WORK/params\""
+  sed -i 's/^total_budget = "1GiB"$/total_budget = "12GiB"/' cuzk.toml
+  start_daemon cuzk.toml
+  (timeout 900 node "$ROOT/tests/daemon/curio_client.js" "$GRPC_UNIX" "$HTTP" manifest.json out) > client.txt 2>&1 \
+    || { cat client.txt; fail "curio_client.js"; }
+  cat client.txt
+  # Every proof against its own inputs: cuzk's verifiers, then noble with the inputs cuzk derives.
+  noble() {  # VK PROOF INPUTS_TXT
+    python3 -c "import json,sys;print(json.dumps([l.strip() for l in open(sys.argv[1]) if not l.startswith('#')]))" "$3" > inputs.json
+    node "$NOBLE_BP" "$1" "$2" inputs.json > /dev/null || fail "noble rejects $2"
+  }
+  for p in porep:21 ps_porep:22; do
+    name=${p%%:*} i=${p#*:}
+    out=$("$CUZK" verify-porep --c1 "s$i/c1.json" --params params --proof "out/$name.bin" --miner-id 1000) || fail "verify-porep $name: $out"
+    "$CUZK" porep inputs --registered-proof StackedDrg2KiBV1_1 --miner-id 1000 --sector-id "$i" --ticket "$(hex "$i")" \
+      --seed "$(hex $((i + 4000)))" --comm-d "$(field "s$i/comm.json" comm_d)" --comm-r "$(field "s$i/comm.json" comm_r)" > "$name.inputs"
+    noble "$(ls "$PARAMS_POREP"/*.vk)" "out/$name.bin" "$name.inputs"
+  done
+  C=(--comm-r-old "$(field u23/comm.json comm_r_old)" --comm-r-new "$(field u23/comm.json comm_r_new)" --comm-d-new "$(field u23/comm.json comm_d_new)")
+  out=$("$CUZK" verify-snap --update-proof StackedDrg2KiBV1 "${C[@]}" --params params --proof out/snap.bin) || fail "verify-snap: $out"
+  "$CUZK" snap inputs --update-proof StackedDrg2KiBV1 "${C[@]}" --partition 0 > snap.inputs
+  noble "$(ls "$PARAMS_SNAP"/*.vk)" out/snap.bin snap.inputs
+  sector() { echo "$(field "s$1/comm.json" sector_id):$(field "s$1/comm.json" comm_r)"; }
+  # The official 2 KiB PoSt parameter names (tests/cli/post_test.sh): window, then winning.
+  WINDOW_VK=params/v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-0170db1f394b35d995252228ee359194b13199d259380541dc529fb0099096b0.vk
+  WINNING_VK=params/v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-3ea05428c9d11689f23529cde32fd30aabd50f7d2c93657c1d3650bca3e8ea9e.vk
+  post_check() {  # NAME PROOF_NAME RANDOMNESS VANILLA SECTOR...
+    local name=$1 rp=$2 r=$3 v=$4 key=$WINDOW_VK; shift 4
+    case $rp in StackedDrgWinning*) key=$WINNING_VK ;; esac
+    local sectors=(); for i in "$@"; do sectors+=(--sector "$(sector "$i")"); done
+    out=$("$CUZK" verify-post --registered-proof "$rp" --miner-id 1000 --randomness "$r" --vanilla "$v" --params params \
+      --proof "out/$name.bin") || fail "verify-post $name: $out"
+    "$CUZK" post inputs --registered-proof "$rp" --miner-id 1000 --randomness "$r" "${sectors[@]}" > "$name.inputs"
+    noble "$key" "out/$name.bin" "$name.inputs"
+  }
+  post_check w1a StackedDrgWindow2KiBV1_1 "$R1" w1a.json 21 22
+  post_check w1b StackedDrgWindow2KiBV1_1 "$R1" w1b.json 23
+  post_check w2a StackedDrgWindow2KiBV1_1 "$R2" w2a.json 21 22
+  post_check w2b StackedDrgWindow2KiBV1_1 "$R2" w2b.json 23
+  post_check winning StackedDrgWinning2KiBV1 "$RW" win_RW.json 21
+  # ... and each partition's proof is its own: partition b's proof does not verify as partition a's.
+  set +e; out=$("$CUZK" verify-post --registered-proof StackedDrgWindow2KiBV1_1 --miner-id 1000 --randomness "$R1" \
+    --vanilla w1a.json --params params --proof out/w1b.bin); rc=$?; set -e
+  [ "$rc" = 1 ] && echo "$out" | grep -q '^INVALID' || fail "partition b's proof verified as partition a's: rc=$rc $out"
+  pass "8 proofs from Curio's requests (PoRep, PSProve, Snap, 4 WindowPoSt partitions under 2 ids, WinningPoSt): each verified by cuzk verify-* and noble against its own inputs"
+  # The log: the shared id's second job named with the first; the abandoned WinningPoSt; the
+  # abandoned PoRep proved once (its retry joined).
+  W1=$(jq -r '.[] | select(.name == "w1a") | .request_id' out/results.json)
+  grep -F "request_id \"$W1\" is also job" daemon.err > shared.txt || fail "no log line for the shared request_id"
+  [ "$(wc -l < shared.txt)" = 1 ] || fail "the shared id logged $(wc -l < shared.txt) times"
+  sed 's/^/  log: /' shared.txt
+  AB=$(jq -r '.[] | select(.name == "abandoned_winning") | .request_id' out/results.json)
+  grep -F "job $AB: abandoned: the call waiting for it was cancelled by its caller" daemon.err > abandoned.txt \
+    || fail "no log line for the abandoned WinningPoSt"
+  grep -F "job $AB cancelled: winning-post" daemon.err >> abandoned.txt || fail "no cancel line for $AB"
+  sed 's/^/  log: /' abandoned.txt
+  [ "$(grep -c 'job porep-1000-21 accepted' daemon.err)" = 1 ] || fail "the abandoned PoRep was run more than once"
+  [ "$(grep -c 'job porep-1000-21 done' daemon.err)" = 1 ] || fail "the abandoned PoRep did not complete once"
+  pass "log: the shared wdpost id's two jobs named together; the abandoned WinningPoSt cancelled; the abandoned PoRep proved once"
+  stop_daemon 60
+  ;;
+
 logs_json)
   # Operator logs as JSON lines (apps/common/logging.hpp), RUST_LOG applied: one success, one failure
   # (a witness of another circuit; its error text has quotes) and one cancellation of a running job
@@ -673,8 +784,23 @@ kind = "auto"'
     "$DAEMON" --config auto.toml --check-config > ok.txt 2> warn.txt || fail "check-config auto: $(cat warn.txt)"
     grep -q 'backend cpu$' ok.txt || fail "auto without a GPU is not cpu: $(cat ok.txt)"
     # Deadlines under load (docs/daemon.md 3a): the defaults, and the GPU lane needs the CUDA backend.
-    grep -qx 'deadlines: urgent from HIGH (1 reserved synthesis workers, headroom auto), lane cpu up to 2^22' ok.txt \
+    grep -qx 'deadlines: urgent from HIGH (1 reserved synthesis workers, headroom auto), lane cpu up to 2^22; cancelled when abandoned: window-post, winning-post' ok.txt \
       || fail "deadlines line: $(cat ok.txt)"
+    # scheduler.cancel_abandoned (docs/daemon.md "Abandoned calls"): names or aliases; an unknown one
+    # is refused with the kinds known.
+    write_config abandon.toml '[scheduler]
+cancel_abandoned = ["winning", "porep-c2"]'
+    "$DAEMON" --config abandon.toml --check-config > ok.txt 2> warn.txt || fail "check-config cancel_abandoned: $(cat warn.txt)"
+    grep -q 'cancelled when abandoned: porep-c2, winning-post$' ok.txt || fail "cancel_abandoned line: $(cat ok.txt)"
+    write_config abandon_none.toml '[scheduler]
+cancel_abandoned = []'
+    "$DAEMON" --config abandon_none.toml --check-config > ok.txt 2> warn.txt || fail "check-config cancel_abandoned = []"
+    grep -q 'cancelled when abandoned: none$' ok.txt || fail "cancel_abandoned = []: $(cat ok.txt)"
+    write_config abandon_bad.toml '[scheduler]
+cancel_abandoned = ["wdpost"]'
+    set +e; "$DAEMON" --config abandon_bad.toml --check-config > out.txt 2> err.txt; rc=$?; set -e
+    [ "$rc" = 2 ] && grep -qx 'cuzk-daemon: scheduler.cancel_abandoned: unknown proof kind "wdpost" (known: porep-c2, snap-update, window-post, winning-post, generic-groth16)' err.txt \
+      || fail "cancel_abandoned unknown kind: exit $rc: $(cat err.txt)"
     write_config lane.toml '[gpus]
 urgent_lane = "gpu"'
     set +e; "$DAEMON" --config lane.toml --check-config > out.txt 2> err.txt; rc=$?; set -e

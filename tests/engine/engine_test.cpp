@@ -484,28 +484,216 @@ TEST(Engine, DuplicateRequestIdJoinsInsteadOfDoublingWork) {
   ASSERT_TRUE(b);
   EXPECT_TRUE(b->joined);
   EXPECT_EQ(a->job, b->job);
-  // The same id with different content is refused, not merged.
+  // The same id with different content is another job (the next test), never merged.
   ProofRequest other = test_request("porep-1000-7");
   other.sector_number = 99;
-  auto clash = e.submit(other);
-  ASSERT_FALSE(clash);
-  EXPECT_NE(clash.error().find("already used by a different request"), std::string::npos);
+  auto second = e.submit(other);
+  ASSERT_TRUE(second) << second.error();
+  EXPECT_FALSE(second->joined);
+  EXPECT_NE(second->job, a->job);
   c.open();
   JobResult ra = e.wait(a->job, 30s), rb = e.wait(b->job, 30s);
   ASSERT_EQ(ra.status, ResultStatus::kCompleted) << ra.error;
   EXPECT_EQ(ra.proof, rb.proof);
+  ASSERT_EQ(e.wait(second->job, 30s).status, ResultStatus::kCompleted);
   // A retry after completion returns the stored result without proving again.
   auto c2 = e.submit(test_request("porep-1000-7"));
   ASSERT_TRUE(c2);
   EXPECT_TRUE(c2->joined);
   EXPECT_EQ(e.wait(c2->job, 1s).proof, ra.proof);
+  EXPECT_EQ(c.synth_calls.load(), 2);
+  EXPECT_EQ(e.status().completed, 2u);
+}
+
+// Curio sends every WindowPoSt partition of a miner's deadline under one request_id
+// (wdpost-<miner>-0-<randomness[:8] as %d>), each with other sectors (issue 38). A job is its
+// request_id and its content: each content is proved on its own, under request_id@<content tag>
+// while the plain id is taken, and a retry of either joins its own job.
+TEST(Engine, SameIdWithOtherContentIsAJobOfItsOwn) {
+  Engine e(small_options());
+  register_fixtures(e);
+  TestKindControl c;
+  c.gate_open = false;
+  e.register_kind(kTestKind, std::make_shared<TestKind>(c));
+  const std::string id = "wdpost-1000-0-[12 34 56 78 90 21 43 65]";
+  auto partition = [&](std::uint64_t sector) {
+    ProofRequest r = test_request(id, Priority::kHigh);
+    r.sector_number = sector;
+    return r;
+  };
+  auto tagged = [&](std::uint64_t sector) { return id + "@" + content_tag(partition(sector).content_digest()); };
+  // Concurrently: both partitions run, each under its own job id.
+  auto p1 = e.submit(partition(1));
+  auto p2 = e.submit(partition(2));
+  ASSERT_TRUE(p1 && p2);
+  EXPECT_EQ(p1->job_id, id);
+  EXPECT_EQ(p2->job_id, tagged(2));
+  EXPECT_EQ(p2->job_id.size(), id.size() + 9);  // "@" and 8 hex digits
+  EXPECT_FALSE(p1->joined || p2->joined);
+  // Retries (Curio's task retries) join their own job, whichever id it has.
+  auto r1 = e.submit(partition(1)), r2 = e.submit(partition(2));
+  ASSERT_TRUE(r1 && r2);
+  EXPECT_TRUE(r1->joined && r2->joined);
+  EXPECT_EQ(r1->job, p1->job);
+  EXPECT_EQ(r2->job, p2->job);
+  EXPECT_EQ(e.find(tagged(2)), p2->job);
+  c.open();
+  JobResult a = e.wait(p1->job, 30s), b = e.wait(p2->job, 30s);
+  ASSERT_EQ(a.status, ResultStatus::kCompleted) << a.error;
+  ASSERT_EQ(b.status, ResultStatus::kCompleted) << b.error;
+  EXPECT_EQ(a.job_id, id);
+  EXPECT_EQ(b.job_id, tagged(2));
+  EXPECT_NE(a.proof, b.proof);
+  // One after the other: a third partition while the first two's results are kept.
+  JobResult third = e.prove(partition(3));
+  ASSERT_EQ(third.status, ResultStatus::kCompleted) << third.error;
+  EXPECT_EQ(third.job_id, tagged(3));
+  EXPECT_EQ(c.sectors, (std::multiset<std::uint64_t>{1, 2, 3}));  // each content synthesized once
+  // A retry after completion reads its own stored result.
+  auto late = e.submit(partition(2));
+  ASSERT_TRUE(late);
+  EXPECT_TRUE(late->joined);
+  EXPECT_EQ(e.wait(late->job, 1s).proof, b.proof);
+  EXPECT_EQ(e.status().completed, 3u);
+}
+
+// A request_id may itself look like a tagged id: a job never joins another's by id alone, so a
+// content whose tagged id is taken by a different request takes the next one (@tag-2).
+TEST(Engine, TaggedIdTakenByAnotherRequestIsSkipped) {
+  Engine e(small_options());
+  register_fixtures(e);
+  TestKindControl c;
+  e.register_kind(kTestKind, std::make_shared<TestKind>(c));
+  ProofRequest a = test_request("snap-1000-5"), b = test_request("snap-1000-5");
+  a.sector_number = 5;
+  b.sector_number = 6;
+  const std::string b_tagged = "snap-1000-5@" + content_tag(b.content_digest());
+  ProofRequest squatter = test_request(b_tagged);
+  squatter.sector_number = 7;
+  ASSERT_EQ(e.prove(squatter).status, ResultStatus::kCompleted);
+  ASSERT_EQ(e.prove(a).status, ResultStatus::kCompleted);
+  JobResult rb = e.prove(b);
+  ASSERT_EQ(rb.status, ResultStatus::kCompleted) << rb.error;
+  EXPECT_EQ(rb.job_id, b_tagged + "-2");
+  auto again = e.submit(b);
+  ASSERT_TRUE(again);
+  EXPECT_TRUE(again->joined);
+  EXPECT_EQ(again->job_id, b_tagged + "-2");
+  EXPECT_EQ(c.sectors, (std::multiset<std::uint64_t>{5, 6, 7}));
+}
+
+// A Prove call that waits for a deadline-bound job (WindowPoSt, WinningPoSt) and is cancelled by
+// its caller, with nobody else waiting, cancels the job: its proof is worth nothing after the
+// deadline (issue 38, scheduler.cancel_abandoned). Other callers, SubmitProof, other kinds and
+// ends that are not the caller's leaving keep it running.
+TEST(Engine, AbandonedDeadlineJobIsCancelled) {
+  EngineOptions o = small_options();
+  o.cancel_abandoned = std::vector<std::uint32_t>{kTestKind};
+  Engine e(o);
+  register_fixtures(e);
+  TestKindControl c;
+  c.gate_open = false;
+  e.register_kind(kTestKind, std::make_shared<TestKind>(c));
+  const SubmitOptions waiting{Follow::kWaiting};
+  auto req = [](const std::string& id, std::uint64_t sector) {
+    ProofRequest r = test_request(id, Priority::kCritical);
+    r.sector_number = sector;
+    return r;
+  };
+
+  // Alone: cancelled at once, with the reason; its synthesis stops at its next check.
+  auto lone = e.submit(req("winpost-1000-00aa11bb22cc33dd", 1), waiting);
+  ASSERT_TRUE(lone);
+  ASSERT_TRUE(test::eventually([&] { return c.in_synthesis.load() == 1; }));
+  EXPECT_TRUE(e.release_waiter(lone->job, /*caller_left=*/true));
+  JobResult r = e.wait(lone->job, 5s);
+  EXPECT_EQ(r.status, ResultStatus::kCancelled);
+  EXPECT_NE(r.error.find("abandoned"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("scheduler.cancel_abandoned"), std::string::npos) << r.error;
+  ASSERT_TRUE(test::eventually([&] { return c.in_synthesis.load() == 0; }));
+  // The same request again (a retry) runs it again rather than joining the cancelled run.
+  auto retry = e.submit(req("winpost-1000-00aa11bb22cc33dd", 1), waiting);
+  ASSERT_TRUE(retry);
+  EXPECT_FALSE(retry->joined);
+
+  // Two waiters: the first leaving keeps it; the second leaving cancels it.
+  auto w1 = e.submit(req("wdpost-1000-0-[1 2 3 4 5 6 7 8]", 2), waiting);
+  auto w2 = e.submit(req("wdpost-1000-0-[1 2 3 4 5 6 7 8]", 2), waiting);
+  ASSERT_TRUE(w1 && w2);
+  EXPECT_TRUE(w2->joined);
+  EXPECT_FALSE(e.release_waiter(w1->job, true));
+  EXPECT_FALSE(Engine::result_of(w1->job));
+  EXPECT_TRUE(e.release_waiter(w2->job, true));
+  EXPECT_EQ(e.wait(w1->job, 5s).status, ResultStatus::kCancelled);
+
+  // An AwaitProof waiter counts as one too.
+  auto w3 = e.submit(req("wdpost-1000-0-[9 9 9 9 9 9 9 9]", 3), waiting);
+  ASSERT_TRUE(w3);
+  e.add_waiter(w3->job);
+  EXPECT_FALSE(e.release_waiter(w3->job, true));
+  EXPECT_FALSE(Engine::result_of(w3->job));
+
+  // A SubmitProof job (fetched later) is never cancelled this way, even when a Prove joins it.
+  auto sub = e.submit(req("wdpost-1000-0-[5 5 5 5 5 5 5 5]", 4));
+  auto joined = e.submit(req("wdpost-1000-0-[5 5 5 5 5 5 5 5]", 4), waiting);
+  ASSERT_TRUE(sub && joined);
+  EXPECT_FALSE(e.release_waiter(joined->job, true));
+  // A wait that ends without the caller leaving (its result, a timeout of its own) cancels nothing.
+  auto kept = e.submit(req("winpost-1000-1111111111111111", 5), waiting);
+  ASSERT_TRUE(kept);
+  EXPECT_FALSE(e.release_waiter(kept->job, /*caller_left=*/false));
+
+  c.open();
+  for (auto* s : {&retry, &w3, &sub, &kept}) {
+    JobResult done = e.wait((*s)->job, 30s);
+    EXPECT_EQ(done.status, ResultStatus::kCompleted) << done.job_id << ": " << done.error;
+  }
+  EXPECT_FALSE(e.release_waiter(w3->job, true));  // the last AwaitProof leaving a finished job: nothing
+  EXPECT_EQ(e.status().cancelled, 2u);
+}
+
+// The default is data: the kinds whose row is deadline_bound (the two PoSt kinds); a kind without
+// it (here the test kind, PoRep and SnapDeals in the daemon) keeps running so that the caller's
+// retry picks up the stored result.
+TEST(Engine, AbandonedJobOfAKindNotDeadlineBoundKeepsRunning) {
+  EngineOptions o = small_options();
+  EXPECT_EQ(o.kinds.deadline_bound(),
+            (std::vector<std::uint32_t>{std::uint32_t(ProofKind::kWindowPoSt),
+                                        std::uint32_t(ProofKind::kWinningPoSt)}));
+  Engine e(o);
+  register_fixtures(e);
+  TestKindControl c;
+  c.gate_open = false;
+  e.register_kind(kTestKind, std::make_shared<TestKind>(c));
+  auto porep = e.submit(test_request("porep-1000-9"), {Follow::kWaiting});
+  ASSERT_TRUE(porep);
+  EXPECT_FALSE(e.release_waiter(porep->job, true));
+  c.open();
+  auto retry = e.submit(test_request("porep-1000-9"), {Follow::kWaiting});
+  ASSERT_TRUE(retry);
+  EXPECT_TRUE(retry->joined);
+  EXPECT_EQ(e.wait(retry->job, 30s).status, ResultStatus::kCompleted);
   EXPECT_EQ(c.synth_calls.load(), 1);
-  EXPECT_EQ(e.status().completed, 1u);
+}
+
+// A caller at its job limit is answered only when its request joins a job (join_only).
+TEST(Engine, JoinOnlyJoinsOrSaysNotFound) {
+  Engine e(small_options());
+  register_fixtures(e);
+  TestKindControl c;
+  e.register_kind(kTestKind, std::make_shared<TestKind>(c));
+  auto none = e.submit(test_request("porep-1000-10"), {Follow::kLater, /*join_only=*/true});
+  ASSERT_FALSE(none);
+  EXPECT_EQ(none.code(), ErrorCode::kNotFound);
+  ASSERT_EQ(e.prove(test_request("porep-1000-10")).status, ResultStatus::kCompleted);
+  auto stored = e.submit(test_request("porep-1000-10"), {Follow::kLater, true});
+  ASSERT_TRUE(stored);
+  EXPECT_TRUE(stored->joined);
 }
 
 // A failed or cancelled run is retried under the same request_id, with a corrected payload (issue
 // 28: Curio's ids are deterministic) or the same one; until then the old result stays readable. A
-// completed job keeps its id.
+// completed job keeps its id (other content then gets request_id@<tag>).
 TEST(Engine, FailedOrCancelledRunIsRetriedUnderTheSameId) {
   Engine e(small_options());
   register_fixtures(e);
@@ -526,9 +714,12 @@ TEST(Engine, FailedOrCancelledRunIsRetriedUnderTheSameId) {
   EXPECT_EQ(e.wait(s->job, 30s).status, ResultStatus::kCompleted);
   ProofRequest third = test_request("porep-1000-8");
   third.sector_number = 9;
-  auto clash = e.submit(third);  // completed: the id is taken
-  ASSERT_FALSE(clash);
-  EXPECT_NE(clash.error().find("already used by a different request"), std::string::npos);
+  auto other = e.submit(third);  // completed: the id is kept; other content is a job of its own
+  ASSERT_TRUE(other) << other.error();
+  EXPECT_FALSE(other->joined);
+  EXPECT_EQ(other->job_id, "porep-1000-8@" + content_tag(third.content_digest()));
+  EXPECT_EQ(e.wait(other->job, 30s).status, ResultStatus::kCompleted);
+  EXPECT_EQ(Engine::result_of(e.find("porep-1000-8"))->status, ResultStatus::kCompleted);
 
   {
     std::lock_guard<std::mutex> g(c.mu);

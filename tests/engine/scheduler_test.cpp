@@ -209,9 +209,11 @@ TEST(Scheduler, Admission) {
   auto full = admit(true, 4, 4);
   ASSERT_FALSE(full);
   EXPECT_EQ(full.error(), "too many unfinished jobs (4); try again later");
+  EXPECT_EQ(full.code(), ErrorCode::kResourceExhausted);  // the server's RESOURCE_EXHAUSTED
   auto closing = admit(false, 0, 4);
   ASSERT_FALSE(closing);
   EXPECT_NE(closing.error().find("shutting down"), std::string::npos);
+  EXPECT_EQ(closing.code(), ErrorCode::kUnavailable);  // UNAVAILABLE
 }
 
 // The kind table: every name, label, priority and message derives from the rows.

@@ -50,6 +50,7 @@ struct TestKindControl {
   std::uint64_t partition_bytes = 1u << 20;
   std::uint32_t partitions = 1;
   std::vector<std::string> order;  // request ids in synthesis start order
+  std::multiset<std::uint64_t> sectors;  // sector_number of every request synthesized
 
   void open() {
     {
@@ -72,6 +73,7 @@ class TestPrepared final : public PreparedJob {
     {
       std::unique_lock<std::mutex> lk(c_.mu);
       c_.order.push_back(req_->request_id);
+      c_.sectors.insert(req_->sector_number);
       auto released = [&] {
         bool held = !c_.gate_open && (c_.gated_jobs.empty() || c_.gated_jobs.count(req_->request_id));
         return !held || cancel.cancelled();

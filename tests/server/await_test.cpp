@@ -56,9 +56,10 @@ std::size_t threads() {
 
 class AwaitTest : public ::testing::Test {
  protected:
-  void start(std::uint32_t max_jobs_per_client = 1000) {
+  void start(std::uint32_t max_jobs_per_client = 1000, bool hold_is_deadline_bound = false) {
     engine::EngineOptions o;
     o.memory_budget_bytes = 64u << 20;
+    if (hold_is_deadline_bound) o.cancel_abandoned = std::vector<std::uint32_t>{kHold};
     engine_ = std::make_unique<engine::Engine>(o);
     hold_ = std::make_shared<HoldKind>();
     engine_->register_kind(kHold, hold_);
@@ -223,6 +224,64 @@ TEST_F(AwaitTest, HugeTimeoutsWaitAndCancelledCallsLetTheJobRun) {
   pb::AwaitProofResponse r;
   ASSERT_TRUE(tcp_->AwaitProof(&c, q, &r).ok());
   EXPECT_EQ(r.status(), pb::AwaitProofResponse::FAILED);
+}
+
+// Curio's WindowPoSt Prove is cancelled when the deadline closes (issue 38): a deadline-bound job
+// that nobody else waits for is cancelled with it; one another call waits for, or that a SubmitProof
+// created, keeps running.
+TEST_F(AwaitTest, AbandonedDeadlineBoundProveCancelsItsJob) {
+  start(1000, /*hold_is_deadline_bound=*/true);
+  auto prove = [&](const std::string& id, std::chrono::milliseconds deadline) {
+    grpc::ClientContext c;
+    c.set_deadline(std::chrono::system_clock::now() + deadline);
+    pb::ProveRequest q;
+    q.mutable_submit()->set_request_id(id);
+    q.mutable_submit()->set_proof_kind(static_cast<pb::ProofKind>(kHold));
+    q.mutable_submit()->set_priority(pb::HIGH);
+    pb::ProveResponse r;
+    return tcp_->Prove(&c, q, &r).error_code();
+  };
+  auto await = [&](const std::string& id, std::uint64_t timeout_ms) {
+    grpc::ClientContext c;
+    pb::AwaitProofRequest q;
+    q.set_job_id(id);
+    q.set_timeout_ms(timeout_ms);
+    pb::AwaitProofResponse r;
+    EXPECT_TRUE(tcp_->AwaitProof(&c, q, &r).ok());
+    return r;
+  };
+  // Alone: the job ends CANCELLED, saying why, soon after the call. (The server learns of the
+  // deadline a moment after the client: an AwaitProof sent at once would be a waiter of its own.)
+  EXPECT_EQ(prove("wdpost-1000-0-[1 2 3 4 5 6 7 8]", 300ms), StatusCode::DEADLINE_EXCEEDED);
+  auto job = engine_->find("wdpost-1000-0-[1 2 3 4 5 6 7 8]");
+  ASSERT_TRUE(job);
+  for (int i = 0; i < 500 && !engine::Engine::result_of(job); ++i) std::this_thread::sleep_for(10ms);
+  auto r = await("wdpost-1000-0-[1 2 3 4 5 6 7 8]", 5000);
+  EXPECT_EQ(r.status(), pb::AwaitProofResponse::CANCELLED);
+  EXPECT_NE(r.error_message().find("abandoned"), std::string::npos) << r.error_message();
+  // With an AwaitProof waiting too, the Prove's end leaves the job running.
+  std::atomic<bool> awaited{false};
+  pb::AwaitProofResponse late;
+  std::thread waiter([&] {
+    std::this_thread::sleep_for(100ms);
+    late = await("winpost-1000-00aa11bb22cc33dd", 0);
+    awaited = true;
+  });
+  EXPECT_EQ(prove("winpost-1000-00aa11bb22cc33dd", 400ms), StatusCode::DEADLINE_EXCEEDED);
+  EXPECT_FALSE(awaited.load());
+  // A SubmitProof job is never cancelled as abandoned, even when a Prove that joined it goes away.
+  ASSERT_TRUE(submit(*tcp_, "wdpost-1000-0-[9 9 9 9 9 9 9 9]", pb::HIGH).ok());
+  EXPECT_EQ(prove("wdpost-1000-0-[9 9 9 9 9 9 9 9]", 200ms), StatusCode::DEADLINE_EXCEEDED);
+  EXPECT_EQ(await("wdpost-1000-0-[9 9 9 9 9 9 9 9]", 300).status(), pb::AwaitProofResponse::TIMEOUT);
+  hold_->release();
+  waiter.join();
+  EXPECT_EQ(late.status(), pb::AwaitProofResponse::FAILED);  // the hold kind's end: it ran on
+  EXPECT_EQ(late.error_message(), "hold: released");
+  EXPECT_EQ(await("wdpost-1000-0-[9 9 9 9 9 9 9 9]", 5000).error_message(), "hold: released");
+  pb::GetStatusResponse s;
+  grpc::ClientContext c;
+  ASSERT_TRUE(tcp_->GetStatus(&c, pb::GetStatusRequest(), &s).ok());
+  EXPECT_EQ(s.total_proofs_cancelled(), 1u);
 }
 
 TEST_F(AwaitTest, UnfinishedJobsPerClientAreLimited) {

@@ -171,11 +171,21 @@ TEST_F(ServerTest, SubmitAwaitCancelAndErrors) {
     ASSERT_TRUE(tcp_->AwaitProof(&c3, a, &resp).ok());
     EXPECT_EQ(resp.status(), pb::AwaitProofResponse::COMPLETED);
   }
-  // Same id, different request: ALREADY_EXISTS.
+  // Same id, different request: a job of its own, under sub-1@<content tag> (docs/daemon.md,
+  // "Idempotency"), and its own result.
   {
-    grpc::ClientContext ctx;
+    grpc::ClientContext ctx, c2;
     pb::SubmitProofResponse r;
-    EXPECT_EQ(tcp_->SubmitProof(&ctx, generic("linear", "sub-1"), &r).error_code(), grpc::StatusCode::ALREADY_EXISTS);
+    ASSERT_TRUE(tcp_->SubmitProof(&ctx, generic("linear", "sub-1"), &r).ok());
+    EXPECT_FALSE(r.joined_existing());
+    EXPECT_EQ(r.job_id().rfind("sub-1@", 0), 0u) << r.job_id();
+    EXPECT_EQ(r.job_id().size(), std::string("sub-1@").size() + 8);
+    pb::AwaitProofRequest a;
+    a.set_job_id(r.job_id());
+    pb::AwaitProofResponse resp;
+    ASSERT_TRUE(tcp_->AwaitProof(&c2, a, &resp).ok());
+    EXPECT_EQ(resp.status(), pb::AwaitProofResponse::COMPLETED) << resp.error_message();
+    EXPECT_EQ(resp.job_id(), r.job_id());
   }
   // Cancel of a finished job: found, not running.
   {

@@ -217,6 +217,11 @@ int run_daemon(int argc, char** argv, const std::string& prog) {
   for (const auto& v : fil_env->non_default) spdlog::info("environment: {}", v);
   if (opts->param_cache.empty()) opts->param_cache = engine::kinds::default_param_cache(fil_env->param_cache);
   engine::kinds::register_builtin_kinds(opts->kinds, {fil_env->shape_cache});
+  if (cfg->cancel_abandoned) {
+    auto kinds = opts->kinds.wires(*cfg->cancel_abandoned);
+    if (!kinds) return fail("scheduler.cancel_abandoned: " + kinds.error());
+    opts->cancel_abandoned = *kinds;
+  }
   // The GPU backend's tuning (CUZK_MSM_*, CUZK_NTT_*, CUZK_GPU_*): read and checked here, once.
   auto gpu_env = apps::gpu_tuning_from_env([](const char* n) { return std::getenv(n); });
   if (!gpu_env) return fail(gpu_env.error());
@@ -246,11 +251,18 @@ int run_daemon(int argc, char** argv, const std::string& prog) {
                 "), lane " +
                 (opts->lane_devices.empty() ? std::string("off")
                                             : opts->lane_name + " up to 2^" + std::to_string(opts->lane_max_domain_log2));
+  const std::string abandoned_line = [&] {
+    std::string k;
+    for (std::uint32_t w : opts->cancel_abandoned ? *opts->cancel_abandoned : opts->kinds.deadline_bound())
+      k += (k.empty() ? "" : ", ") + opts->kinds.name(w);
+    return "cancelled when abandoned: " + (k.empty() ? std::string("none") : k);
+  }();
   if (check_only) {
     std::printf("config ok: budget %s, %u synthesis workers, %zu device(s) x %u backend workers, backend %s\n"
-                "deadlines: %s\n",
+                "deadlines: %s; %s\n",
                 engine::format_bytes(opts->memory_budget_bytes).c_str(), opts->synthesis_workers,
-                opts->devices.size(), opts->workers_per_device, opts->backend_name.c_str(), urgent_line.c_str());
+                opts->devices.size(), opts->workers_per_device, opts->backend_name.c_str(), urgent_line.c_str(),
+                abandoned_line.c_str());
     return 0;
   }
 
@@ -287,7 +299,7 @@ int run_daemon(int argc, char** argv, const std::string& prog) {
                opts->backend_name, engine::format_bytes(opts->memory_budget_bytes), opts->prepare_workers,
                opts->synthesis_workers, opts->devices.size(), opts->workers_per_device, opts->finalizer_threads,
                opts->self_verify ? "on" : "off");
-  spdlog::info("deadlines: {}", urgent_line);
+  spdlog::info("deadlines: {}; {}", urgent_line, abandoned_line);
   for (const auto& c : cfg->circuits) {
     if (auto st = eng.srs().register_zkey(c.id, c.zkey); !st) return fail("srs.circuits: " + c.id + ": " + st.error());
     spdlog::info("circuit {} registered: {}", c.id, c.zkey);

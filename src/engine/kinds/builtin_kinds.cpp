@@ -31,9 +31,9 @@ void register_builtin_kinds(KindRegistry& r, const BuiltinKindOptions& o) {
   add(r, {wire(ProofKind::kSnapUpdate), "SNAP_DEALS_UPDATE", "snap-update", Priority::kNormal,
           {"snap", "snap-deals", "update"}, make_snap_update_kind(), {snap_key_loader(o.shape_cache)}});
   add(r, {wire(ProofKind::kWindowPoSt), "WINDOW_POST_PARTITION", "window-post", Priority::kHigh,
-          {"wpost", "windowpost"}, make_window_post_kind(), {wpost_key_loader(o.shape_cache)}});
+          {"wpost", "windowpost"}, make_window_post_kind(), {wpost_key_loader(o.shape_cache)}, /*deadline_bound=*/true});
   add(r, {wire(ProofKind::kWinningPoSt), "WINNING_POST", "winning-post", Priority::kCritical,
-          {"winning", "winningpost"}, make_winning_post_kind(), {winning_key_loader(o.shape_cache)}});
+          {"winning", "winningpost"}, make_winning_post_kind(), {winning_key_loader(o.shape_cache)}, /*deadline_bound=*/true});
   register_generic_kind(r);
 }
 
