@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "apps/cuzk-bench/common.hpp"
+#include "apps/common/input_file.hpp"
 #include "base/hex.hpp"
 #include "filecoin/common/vanilla_file.hpp"
 #include "filecoin/post/config.hpp"
@@ -194,12 +195,14 @@ Status write_timeline(const std::string& path, const std::vector<TimelineJob>& j
 void add_proof_options(CLI::App* sub, ProofArgs& a, bool batch) {
   sub->add_option("-t,--type", a.type, "porep, snap, wpost, winning or generic")->required();
   if (batch) {
-    sub->add_option("--c1", a.c1, "PoRep: a C1 file (Curio's wrapper JSON, C1 JSON or bincode); repeat it to cycle over sectors");
+    sub->add_option("--c1", a.c1, "PoRep: a C1 file (Curio's wrapper JSON, C1 JSON or bincode); repeat it to cycle over sectors")
+        ->check(apps::InputFile);
   } else {
-    sub->add_option("--c1", a.c1, "PoRep: a C1 file (Curio's wrapper JSON, C1 JSON or bincode)");
+    sub->add_option("--c1", a.c1, "PoRep: a C1 file (Curio's wrapper JSON, C1 JSON or bincode)")->check(apps::InputFile);
     sub->add_option("-o,--out", a.out, "write the proof bytes (192 per partition) to this file");
   }
-  sub->add_option("--vanilla", a.vanilla, "PoSt/Snap: JSON array of base64 vanilla proofs (or one raw proof)");
+  sub->add_option("--vanilla", a.vanilla, "PoSt/Snap: JSON array of base64 vanilla proofs (or one raw proof)")
+      ->check(apps::InputFile);
   sub->add_option("--registered-proof", a.registered_proof,
                   "registered proof: a number, or for PoSt/Snap a name (default: wpost 13, winning 3, snap 3, else 0)");
   sub->add_option("--sector-num", a.sector_num, "sector number")->capture_default_str();
@@ -211,7 +214,7 @@ void add_proof_options(CLI::App* sub, ProofArgs& a, bool batch) {
   sub->add_option("--comm-r-new", a.comm_r_new, "Snap: 32 bytes hex");
   sub->add_option("--comm-d-new", a.comm_d_new, "Snap: 32 bytes hex");
   sub->add_option("--circuit-id", a.circuit_id, "generic: a circuit registered with the daemon");
-  sub->add_option("--wtns", a.wtns, "generic: .wtns file, sent with the request");
+  sub->add_option("--wtns", a.wtns, "generic: .wtns file, sent with the request")->check(apps::InputFile);
   sub->add_option("--wtns-path", a.wtns_path, "generic: .wtns path the daemon reads itself");
   sub->add_option("--priority", a.priority, "low, normal, high or critical (default: the kind's default)");
   sub->add_option("--request-id", a.request_id,

@@ -28,6 +28,7 @@
 #include "apps/common/device_backends.hpp"
 #include "apps/common/filecoin_env.hpp"
 #include "apps/common/gpu_tuning.hpp"
+#include "apps/common/input_file.hpp"
 #include "apps/common/logging.hpp"
 #include "engine/config.hpp"
 #include "engine/engine.hpp"
@@ -120,7 +121,13 @@ int run_daemon(int argc, char** argv, const std::string& prog) {
   std::string status_listen, log_level;
   bool check_only = false;
   app.add_option("-c,--config", config_path, "TOML config file (defaults are used if it does not exist)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Validator(
+          [](std::string& p) {
+            struct stat st {};
+            return ::stat(p.c_str(), &st) != 0 && errno == ENOENT ? std::string() : apps::input_file_problem(p);
+          },
+          "FILE"));
   app.add_option("-l,--listen", listen, "gRPC address, repeatable: unix:///path or host:port (overrides daemon.listen)");
   app.add_option("--status-listen", status_listen, "HTTP /status and /metrics address host:port (overrides daemon.status_listen)");
   app.add_option("--log-level", log_level, "trace, debug, info, warn, error or off (overrides logging.level)");

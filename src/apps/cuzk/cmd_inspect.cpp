@@ -14,6 +14,7 @@
 #include <sstream>
 #include <string>
 
+#include "apps/common/input_file.hpp"
 #include "apps/cuzk/commands.hpp"
 #include "filecoin/params/cache_names.hpp"
 #include "filecoin/params/verify.hpp"
@@ -215,7 +216,7 @@ void register_inspect(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand(
       "inspect", "Print what a .params/.vk/.meta/.r1cs/.wtns/.zkey file holds (sizes, counts, domain, sections) "
                  "without decoding its point vectors");
-  cmd->add_option("file", *file, "the file")->required();
+  cmd->add_option("file", *file, "the file")->required()->check(apps::InputFile);
   cmd->callback([file, &exit_code] { exit_code = inspect(*file); });
 }
 

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <optional>
 
+#include "apps/common/input_file.hpp"
 #include "apps/common/device_backends.hpp"
 #include "apps/cuzk/commands.hpp"
 #include "apps/cuzk/common.hpp"
@@ -120,7 +121,7 @@ int run_verify_porep(const PorepC2Args& a) {
 void register_porep_c2(CLI::App& app, int& exit_code) {
   auto a = std::make_shared<PorepC2Args>();
   auto* prove = app.add_subcommand("prove-porep", "PoRep C2: prove every partition of a C1 (Curio c1.json, raw JSON or bincode)");
-  prove->add_option("--c1", a->c1, "C1 file")->required()->check(CLI::ExistingFile);
+  prove->add_option("--c1", a->c1, "C1 file")->required()->check(apps::InputFile);
   prove->add_option("--params", a->params_dir, "parameter directory (official file names)")->required();
   prove->add_option("--out", a->out, "concatenated partition proofs (default proof.bin)");
   prove->add_flag("--no-self-verify", a->no_self_verify, "skip verifying each partition proof before writing");
@@ -132,9 +133,9 @@ void register_porep_c2(CLI::App& app, int& exit_code) {
   prove->callback([a, &exit_code] { exit_code = run_prove_porep(*a); });
 
   auto* verify = app.add_subcommand("verify-porep", "Verify PoRep partition proofs against the public inputs derived from a C1");
-  verify->add_option("--c1", a->c1, "C1 file")->required()->check(CLI::ExistingFile);
+  verify->add_option("--c1", a->c1, "C1 file")->required()->check(apps::InputFile);
   verify->add_option("--params", a->params_dir, "parameter directory (the .vk is used)")->required();
-  verify->add_option("--proof", a->proof, "concatenated partition proofs")->required()->check(CLI::ExistingFile);
+  verify->add_option("--proof", a->proof, "concatenated partition proofs")->required()->check(apps::InputFile);
   verify->add_option("--miner-id", a->miner_id, "derive replica_id from this miner actor id (as verify_seal does)");
   verify->add_option("--sector-id", a->sector_id, "with --miner-id: the sector number (default: the wrapper's SectorNum)");
   verify->callback([a, &exit_code] { exit_code = run_verify_porep(*a); });

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/common/input_file.hpp"
 #include "apps/cuzk/commands.hpp"
 #include "apps/cuzk/post_common.hpp"
 #include "filecoin/post/public_inputs.hpp"
@@ -136,7 +137,7 @@ void register_post(CLI::App& app, int& exit_code) {
   add_post_options(check, ck->post);
   check->add_option("--vanilla", ck->vanilla, "vanilla-proof file(s): raw bincode or a JSON array of base64; concatenated")
       ->required()
-      ->check(CLI::ExistingFile);
+      ->check(apps::InputFile);
   add_threads_option(check);
   check->callback([ck, &exit_code] { exit_code = run_check(*ck); });
 }

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/common/input_file.hpp"
 #include "apps/common/device_backends.hpp"
 #include "apps/cuzk/multiplier.hpp"
 #include "apps/cuzk/commands.hpp"
@@ -147,7 +148,7 @@ void add_shared(CLI::App* sub, ProvePostArgs& a) {
   add_post_options(sub, a.post);
   sub->add_option("--vanilla", a.vanilla, "vanilla-proof file(s): raw bincode or a JSON array of base64; concatenated")
       ->required()
-      ->check(CLI::ExistingFile);
+      ->check(apps::InputFile);
   sub->add_option("--params", a.params_dir, "parameter directory (official file names)");
 }
 
@@ -172,7 +173,7 @@ void register_post_prove(CLI::App& app, int& exit_code) {
 
   auto* verify = app.add_subcommand("verify-post", "Verify a PoSt partition proof (public sectors from the vanilla file)");
   add_shared(verify, *a);
-  verify->add_option("--proof", a->proof, "the 192-byte proof")->required()->check(CLI::ExistingFile);
+  verify->add_option("--proof", a->proof, "the 192-byte proof")->required()->check(apps::InputFile);
   verify->callback([a, &exit_code] { exit_code = run_verify_post(*a); });
 }
 

@@ -3,6 +3,7 @@
 //   bellperson: --params C.params --r1cs C.r1cs --wtns W --out proof.bin [--public public.json]
 #include <cstdio>
 
+#include "apps/common/input_file.hpp"
 #include "apps/cuzk/commands.hpp"
 #include "apps/cuzk/common.hpp"
 #include "formats/bellperson/params.hpp"
@@ -120,13 +121,13 @@ int run_prove(const ProveArgs& args) {
 void register_prove(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<ProveArgs>();
   auto* sub = app.add_subcommand("prove", "Prove a circuit (CPU backend): --zkey Z | --params P --r1cs R, --wtns W");
-  auto* zkey = sub->add_option("--zkey", args->zkey, "snarkjs Groth16 proving key (BLS12-381)")->check(CLI::ExistingFile);
+  auto* zkey = sub->add_option("--zkey", args->zkey, "snarkjs Groth16 proving key (BLS12-381)")->check(apps::InputFile);
   auto* params = sub->add_option("--params", args->params, "bellperson .params file (needs --r1cs)")
-                     ->check(CLI::ExistingFile);
+                     ->check(apps::InputFile);
   zkey->excludes(params);
-  sub->add_option("--wtns", args->wtns, "snarkjs witness file")->required()->check(CLI::ExistingFile);
+  sub->add_option("--wtns", args->wtns, "snarkjs witness file")->required()->check(apps::InputFile);
   sub->add_option("--r1cs", args->r1cs, "circuit .r1cs (with --zkey: check the witness, name a failing constraint)")
-      ->check(CLI::ExistingFile);
+      ->check(apps::InputFile);
   sub->add_option("--proof", args->proof_json, "output proof.json (snarkjs format)");
   sub->add_option("--public", args->pub, "output public.json (snarkjs format)");
   sub->add_option("--out,--proof-bin", args->proof_bin, "output the 192-byte compressed proof");

@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 
+#include "apps/common/input_file.hpp"
 #include "apps/cuzk/commands.hpp"
 #include "apps/cuzk/common.hpp"
 #include "apps/cuzk/progress.hpp"
@@ -194,7 +195,7 @@ void register_seal(CLI::App& app, int& exit_code) {
   cmd->add_option("--sector-size", a->sector_size, "shorthand for StackedDrg<SIZE>V1_1: 2KiB, 8MiB or 512MiB")
       ->excludes(proof);
   auto* data = cmd->add_option("--data", a->data_file, "unpadded sector content (shorter files are zero-filled)")
-                   ->check(CLI::ExistingFile);
+                   ->check(apps::InputFile);
   cmd->add_flag("--random", a->random, "pseudo-random sector content instead of --data")->excludes(data);
   cmd->add_option("--rng-seed", a->rng_seed, "seed of the --random content (default 0)");
   cmd->add_option("--ticket", a->ticket, "sealing randomness, 64 hex digits")->required();

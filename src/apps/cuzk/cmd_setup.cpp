@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "apps/common/input_file.hpp"
 #include "apps/cuzk/commands.hpp"
 #include "apps/cuzk/common.hpp"
 #include "apps/cuzk/multiplier.hpp"
@@ -256,7 +257,7 @@ void register_setup(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<SetupArgs>();
   auto* sub = app.add_subcommand(
       "setup", "TEST-ONLY Groth16 parameters for a circuit from random toxic waste (never for production)");
-  sub->add_option("--r1cs", args->r1cs, "circuit (circom .r1cs)")->check(CLI::ExistingFile);
+  sub->add_option("--r1cs", args->r1cs, "circuit (circom .r1cs)")->check(apps::InputFile);
   sub->add_option("--registered-proof", args->registered_proof,
                   "a PoRep or PoSt partition circuit (StackedDrg2KiBV1_1, StackedDrgWindow2KiBV1_1, "
                   "StackedDrgWinning2KiBV1, ...): writes DIR/v28-<official name>.{params,vk,meta}");

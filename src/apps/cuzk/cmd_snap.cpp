@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/common/input_file.hpp"
 #include "apps/cuzk/commands.hpp"
 #include "apps/cuzk/post_common.hpp"
 #include "apps/cuzk/snap_common.hpp"
@@ -165,7 +166,7 @@ void register_snap(CLI::App& app, int& exit_code) {
   add_poseidon_flag(check, ck->update);
   check->add_option("--vanilla", ck->vanilla, "vanilla-proof file(s): raw bincode or a JSON array of base64; concatenated")
       ->required()
-      ->check(CLI::ExistingFile);
+      ->check(apps::InputFile);
   add_threads_option(check);
   check->callback([ck, &exit_code] { exit_code = run_check(*ck); });
 }

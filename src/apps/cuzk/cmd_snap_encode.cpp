@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/common/input_file.hpp"
 #include "apps/cuzk/commands.hpp"
 #include "apps/cuzk/snap_common.hpp"
 #include "filecoin/testkit/fr32.hpp"
@@ -122,7 +123,7 @@ void register_snap_encode(CLI::App& app, int& exit_code) {
                   "the new data: at most sector_size*127/128 unpadded bytes (zero-filled, fr32-padded here) or exactly "
                   "sector_size fr32-padded bytes")
       ->required()
-      ->check(CLI::ExistingFile);
+      ->check(apps::InputFile);
   cmd->add_option("--out", a->out_dir, "output folder (sealed, data, p_aux, comm.json)")->required();
   add_threads_option(cmd);
   cmd->callback([a, &exit_code] { exit_code = run_encode(*a); });

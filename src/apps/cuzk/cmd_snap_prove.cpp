@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/common/input_file.hpp"
 #include "apps/common/device_backends.hpp"
 #include "apps/cuzk/commands.hpp"
 #include "apps/cuzk/environment.hpp"
@@ -174,7 +175,7 @@ void register_snap_prove(CLI::App& app, int& exit_code) {
   add_poseidon_flag(prove, a->update);
   prove->add_option("--vanilla", a->vanilla, "vanilla-proof file(s): raw bincode or a JSON array of base64; concatenated")
       ->required()
-      ->check(CLI::ExistingFile);
+      ->check(apps::InputFile);
   prove->add_option("--params", a->params_dir, "parameter directory (official file names)");
   prove->add_option("--out", a->out, "the 192 x P byte proof")->required();
   prove->add_flag("--no-self-verify", a->no_self_verify, "skip verifying each partition proof");
@@ -193,9 +194,10 @@ void register_snap_prove(CLI::App& app, int& exit_code) {
   add_poseidon_flag(verify, v->update);
   verify->add_option("--vanilla", v->vanilla,
                      "optional: the partition proofs too, checked against the commitments (the public inputs never "
-                     "come from them)");
+                     "come from them)")
+      ->check(apps::InputFile);
   verify->add_option("--params", v->params_dir, "parameter directory (official file names)")->required();
-  verify->add_option("--proof", v->proof, "the 192 x P byte proof")->required()->check(CLI::ExistingFile);
+  verify->add_option("--proof", v->proof, "the 192 x P byte proof")->required()->check(apps::InputFile);
   verify->callback([v, &exit_code] { exit_code = run_verify_snap(*v); });
 }
 

@@ -5,6 +5,7 @@
 //               (one partition) or --inputs inputs.json (an array of input arrays, one per partition)
 #include <cstdio>
 
+#include "apps/common/input_file.hpp"
 #include "apps/cuzk/commands.hpp"
 #include "apps/cuzk/common.hpp"
 #include "apps/cuzk/vk_loader.hpp"
@@ -70,14 +71,14 @@ void register_verify(CLI::App& app, int& exit_code) {
   auto* sub = app.add_subcommand("verify", "Verify a proof: --vk V --proof P (--public J | --inputs I)");
   sub->add_option("--vk", args->vk, "verification_key.json (snarkjs) or .vk (bellperson)")
       ->required()
-      ->check(CLI::ExistingFile);
+      ->check(apps::InputFile);
   sub->add_option("--proof", args->proof, "proof.json (snarkjs) or binary proof (192 bytes per partition)")
       ->required()
-      ->check(CLI::ExistingFile);
+      ->check(apps::InputFile);
   auto* pub = sub->add_option("--public", args->pub, "public.json: the public inputs (one partition)")
-                  ->check(CLI::ExistingFile);
+                  ->check(apps::InputFile);
   auto* inp = sub->add_option("--inputs", args->inputs, "inputs.json: [[...partition 0...], [...], ...]")
-                  ->check(CLI::ExistingFile);
+                  ->check(apps::InputFile);
   pub->excludes(inp);
   sub->callback([args, &exit_code, sub] {
     if (args->pub.empty() && args->inputs.empty()) {
