@@ -315,13 +315,17 @@ Status save_shape(const groth16::R1csShape& shape, const std::string& path) {
   const std::uint64_t body = file_size_of(shape, gc.table.size()) - 8;
   const std::string tmp = path + ".tmp";
   std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) return Error{"cannot create " + tmp};
+  if (!f) return Error{"cannot create " + tmp + ": " + std::strerror(errno)};
   ShapeChecksum sum(body);
   bool ok = true;
+  int write_errno = 0;  // the first failure's reason (ENOSPC, EFBIG under a file-size limit, EIO)
   std::vector<std::uint8_t> buf;
   buf.reserve(std::size_t(4) << 20);
   auto flush = [&] {
-    if (!buf.empty() && std::fwrite(buf.data(), 1, buf.size(), f) != buf.size()) ok = false;
+    if (!buf.empty() && ok && std::fwrite(buf.data(), 1, buf.size(), f) != buf.size()) {
+      ok = false;
+      write_errno = errno;
+    }
     buf.clear();
   };
   emit_shape(shape, gc, [&](const void* p, std::size_t n) {
@@ -339,25 +343,35 @@ Status save_shape(const groth16::R1csShape& shape, const std::string& path) {
   const auto* sb = reinterpret_cast<const std::uint8_t*>(&s);
   buf.insert(buf.end(), sb, sb + 8);
   flush();
-  if (std::fclose(f) != 0) ok = false;
+  if (std::fclose(f) != 0 && ok) {
+    ok = false;
+    write_errno = errno;
+  }
   if (!ok) {
     std::remove(tmp.c_str());
-    return Error{"cannot write " + tmp};
+    return Error{"cannot write " + tmp + ": " + std::strerror(write_errno)};
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int e = errno;
     std::remove(tmp.c_str());
-    return Error{"cannot rename " + tmp + " to " + path};
+    return Error{"cannot rename " + tmp + " to " + path + ": " + std::strerror(e)};
   }
   return ok_status();
 }
 
 Result<groth16::R1csShape> load_shape(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return Error{"cannot open " + path};
+  // O_NONBLOCK: a FIFO at the cache path must not hold the daemon's start-up until a writer comes;
+  // it is refused below like every other file that is not a regular one.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return Error{"cannot open " + path + ": " + std::strerror(errno)};
   struct stat st{};
   if (::fstat(fd, &st) != 0) {
     ::close(fd);
     return Error{"cannot read " + path};
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return Error{path + ": not a regular file"};
   }
   ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
   auto r = decode_shape(std::uint64_t(st.st_size), [fd](void* dst, std::size_t n) {

@@ -550,6 +550,58 @@ preload = [\"snap-2k\"]"
   stop_daemon 60
   ;;
 
+odd_limits)
+  # Limits and odd files never kill or block the daemon (issue 41 item 3), with the 2 KiB PoRep key
+  # preloaded from a folder of links to the shared fixture (so the shape cache is written here):
+  # SIGTERM during the preload stops it at once (exit 0, nothing served); under a file-size limit
+  # below the shape cache's size, with a FIFO at the cache path, it starts, serves and says why the
+  # cache was not written, leaving no .tmp behind.
+  : "${PARAMS:?}"
+  mkdir params
+  ln -s "$PARAMS"/* params/
+  write_config cuzk.toml "[srs]
+param_cache = \"$WORK/params\"
+preload = [\"porep-2k\"]"
+  sed -i 's/^total_budget = "1GiB"$/total_budget = "4GiB"/' cuzk.toml
+  rm -f daemon.out daemon.err
+  "$DAEMON" --config cuzk.toml > daemon.out 2> daemon.err &
+  DPID=$!
+  wait_for 30 grep -q 'preloading porep-2k' daemon.err || fail "the preload never started"
+  t0=$(date +%s%N)
+  kill -TERM "$DPID"
+  for _ in $(seq 1 100); do kill -0 "$DPID" 2>/dev/null || break; sleep 0.05; done
+  kill -0 "$DPID" 2>/dev/null && fail "still running 5 s after SIGTERM during the preload"
+  rc=0; wait "$DPID" || rc=$?; DPID=""
+  ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+  [ "$rc" = 0 ] || fail "exit $rc after SIGTERM during the preload"
+  grep -q 'received SIGTERM while starting (before serving): stopping now' daemon.err || fail "no log line for the early SIGTERM"
+  ! grep -q '^READY' daemon.out || fail "READY after SIGTERM"
+  [ ! -e "$SOCK" ] || fail "socket left behind"
+  pass "SIGTERM during the key preload: exit 0 in $ms ms, nothing served"
+  SHAPE=$(ls params/*.params).shape
+  rm -f "$SHAPE"
+  mkfifo "$SHAPE"
+  rm -f daemon.out daemon.err
+  prlimit --fsize=4194304 "$DAEMON" --config cuzk.toml > daemon.out 2> daemon.err &
+  DPID=$!
+  for _ in $(seq 1 1200); do
+    grep -q '^READY ' daemon.out 2>/dev/null && break
+    kill -0 "$DPID" 2>/dev/null || fail "the daemon died under the file-size limit / FIFO (status: $(wait $DPID; echo $?))"
+    sleep 0.05
+  done
+  grep -q '^READY ' daemon.out || fail "not ready within 60 s with a FIFO at the shape cache"
+  grep -F "$SHAPE: not a regular file" daemon.err | grep -q 'cannot write .*\.tmp: File too large' \
+    || fail "the shape-cache warning does not name both reasons: $(grep -i shape daemon.err)"
+  grep -F 'shape cache' daemon.err | sed 's/^/  log: /'
+  [ -p "$SHAPE" ] && [ ! -e "$SHAPE.tmp" ] || fail "the FIFO was replaced or a .tmp was left"
+  GRPC_UNIX="unix://$SOCK"
+  HTTP=$(sed -n 's/^READY .* http=\(.*\)$/\1/p' daemon.out)
+  curl -sf "http://$HTTP/status" | jq -e '.allocations.srs[] | select(.circuit_id == "porep-2k")' > /dev/null \
+    || fail "porep-2k not loaded"
+  stop_daemon 30
+  pass "a FIFO at the shape cache and a file-size limit below its size: served, one warning naming both reasons, no .tmp"
+  ;;
+
 curio_traffic)
   # What Curio's Go code sends (issue 38), through one daemon at 2 KiB on the CPU backend, from
   # tests/daemon/curio_client.js (Curio's proto, Prove only, no token, Curio's ids, fields and

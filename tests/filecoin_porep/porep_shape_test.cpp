@@ -9,6 +9,10 @@
 //   sha256sum /tmp/shape_old/*.shape
 // (151,781,980 and 251,046,460 bytes).
 #include <gtest/gtest.h>
+#include <csignal>
+#include <sys/wait.h>
+#include <sys/stat.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -118,8 +122,42 @@ TEST_F(ShapeCache, AnUnwritableCacheIsNotAnError) {
   const std::string nowhere = (dir_ / "missing-dir" / "x.params.shape").string();
   auto r = load_or_record_porep_shape(k2_, nowhere);
   EXPECT_EQ(r.source, PorepShapeLoad::Source::kRecordedUnsaved);
-  EXPECT_EQ(r.note, "cannot create " + nowhere + ".tmp");
+  EXPECT_EQ(r.note, "cannot create " + nowhere + ".tmp: No such file or directory");
   EXPECT_EQ(r.shape.num_constraints(), 2'687'961u);
+}
+
+// Issue 41 item 3: a FIFO at the cache path is refused at once (it used to block the daemon's
+// start-up for ever) and replaced by the recorded shape.
+TEST_F(ShapeCache, AFifoAtTheCachePathIsRefusedNotWaitedFor) {
+  ASSERT_EQ(::mkfifo(path_.c_str(), 0600), 0);
+  auto r = load_or_record_porep_shape(k2_, path_);
+  EXPECT_EQ(r.note, path_ + ": not a regular file");
+  EXPECT_EQ(r.source, PorepShapeLoad::Source::kRecordedSaved);
+  EXPECT_TRUE(std::filesystem::is_regular_file(path_));
+  EXPECT_EQ(load_or_record_porep_shape(k2_, path_).source, PorepShapeLoad::Source::kCache);
+}
+
+// Under a file-size limit below the cache's size (ulimit -f, with SIGXFSZ ignored as the daemon and
+// the tool do), the write fails with its reason, no .tmp is left, and the shape is still served.
+// In a child process started afresh (gtest's "threadsafe" death-test style: the shape recorder's
+// threads do not survive a bare fork).
+TEST_F(ShapeCache, AFileSizeLimitFailsTheWriteWithItsReason) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  auto child = [this] {
+    std::signal(SIGXFSZ, SIG_IGN);
+    const rlimit lim{4u << 20, 4u << 20};
+    if (::setrlimit(RLIMIT_FSIZE, &lim) != 0) std::_Exit(3);
+    auto r = load_or_record_porep_shape(k2_, path_);
+    const bool ok = r.source == PorepShapeLoad::Source::kRecordedUnsaved &&
+                    r.note == "cannot write " + path_ + ".tmp: File too large" &&
+                    !std::filesystem::exists(path_ + ".tmp") && !std::filesystem::exists(path_) &&
+                    r.shape.num_constraints() == 2'687'961u;
+    std::fprintf(stderr, "source %d, note \"%s\"\n", int(r.source), r.note.c_str());
+    std::filesystem::remove_all(dir_);  // the child's own folder (its TearDown does not run)
+    std::_Exit(ok ? 0 : 1);
+  };
+  EXPECT_EXIT(child(),
+      ::testing::ExitedWithCode(0), "note \"cannot write .*File too large\"");
 }
 
 TEST_F(ShapeCache, DisabledByPolicy) {

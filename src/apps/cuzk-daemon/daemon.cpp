@@ -65,6 +65,37 @@ void notify(const std::string& state) {
 #endif
 }
 
+// Takes SIGTERM / SIGINT while the daemon starts (its thread polls sigtimedwait every 100 ms): the
+// first one logs what was under way and ends the process with exit 0. stop() (or the destructor,
+// on a start-up error) hands the signals back before the serving loop waits for them.
+class StartupSignals {
+ public:
+  explicit StartupSignals(const sigset_t& sigs) : sigs_(sigs), thread_([this] { run(); }) {}
+  ~StartupSignals() { stop(); }
+  void stop() {
+    running_ = false;
+    if (thread_.joinable()) thread_.join();
+  }
+
+ private:
+  void run() {
+    const timespec tick{0, 100'000'000};
+    while (running_.load()) {
+      const int s = sigtimedwait(&sigs_, nullptr, &tick);
+      if (s != SIGTERM && s != SIGINT) continue;
+      spdlog::warn("received {} while starting (before serving): stopping now; nothing was accepted",
+                   s == SIGTERM ? "SIGTERM" : "SIGINT");
+      notify("STOPPING=1");
+      spdlog::shutdown();  // flushes the log
+      std::fflush(nullptr);
+      std::_Exit(0);
+    }
+  }
+  sigset_t sigs_;
+  std::atomic<bool> running_{true};
+  std::thread thread_;
+};
+
 Result<std::string> read_pem(const std::string& key, const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   if (!f) return Error{"auth." + key + ": " + path + ": cannot be read"};
@@ -114,6 +145,9 @@ int run_daemon(int argc, char** argv, const std::string& prog) {
   sigaddset(&sigs, SIGINT);
   pthread_sigmask(SIG_BLOCK, &sigs, nullptr);
   signal(SIGPIPE, SIG_IGN);
+  // Under a file-size limit (ulimit -f, LimitFSIZE=) a write past it fails with EFBIG instead of
+  // killing the daemon: the shape cache is then "not written", with the reason in the log.
+  signal(SIGXFSZ, SIG_IGN);
 
   CLI::App app{prog + ": Groth16 proving daemon for Filecoin (cuzk.v1.ProvingEngine over gRPC)", prog};
   std::string config_path = "/data/zk/cuzk.toml";
@@ -311,6 +345,10 @@ int run_daemon(int argc, char** argv, const std::string& prog) {
     if (auto st = eng.srs().register_zkey(c.id, c.zkey); !st) return fail("srs.circuits: " + c.id + ": " + st.error());
     spdlog::info("circuit {} registered: {}", c.id, c.zkey);
   }
+  // SIGTERM / SIGINT before the daemon serves (a slow or stuck key load): nothing is accepted yet,
+  // so there is nothing to drain; it stops at once, exit 0. Watched here until the serving loop's
+  // sigwait below takes over.
+  StartupSignals startup_signals(sigs);
   std::vector<std::string> preload = cfg->preload;
   for (const auto& c : cfg->circuits)
     if (c.preload) preload.push_back(c.id);
@@ -387,6 +425,7 @@ int run_daemon(int argc, char** argv, const std::string& prog) {
   std::fflush(stdout);
   notify("READY=1\nSTATUS=serving cuzk.v1.ProvingEngine on " + eps);
 
+  startup_signals.stop();
   int sig = 0;
   sigwait(&sigs, &sig);
   spdlog::info("received {}: no new jobs; {}", sig == SIGTERM ? "SIGTERM" : "SIGINT",

@@ -5,6 +5,7 @@
 // the daemon (apps/cuzk-daemon/daemon.hpp) — so a unit written for the Rust daemon works unchanged.
 #include <cstdio>
 #include <cstdlib>
+#include <csignal>
 #include <cstring>
 #include <iostream>
 #include <string_view>
@@ -40,6 +41,9 @@ int main(int argc, char** argv) {
     argv[1] = argv[0];
     return cuzk::apps::run_daemon_guarded(argc - 1, argv + 1, "cuzk daemon");
   }
+  // A write past a file-size limit (ulimit -f) fails with EFBIG and is reported by the command that
+  // writes (one line, exit 2) instead of killing the tool with SIGXFSZ.
+  std::signal(SIGXFSZ, SIG_IGN);
   // The math layers' tuning (CUZK_THREADS, CUZK_NO_IFMA, CUZK_NTT_IFMA): read once, here.
   auto tuning = cuzk::apps::cpu_tuning_from_env([](const char* n) { return std::getenv(n); });
   if (!tuning) {
