@@ -368,6 +368,9 @@ int run_daemon(int argc, char** argv, const std::string& prog) {
     // The key's copies (one per device, resident or streamed) were made by the load, before READY.
     spdlog::info("preloaded {} in {} ms", id, r->load_ms);
   }
+  // From here a signal waits (blocked) for the serving loop's sigwait, which drains and removes the
+  // sockets: the watcher must be gone before anything is bound.
+  startup_signals.stop();
 
   // The devices as the status outputs show them: name and capability from the start-up check, free
   // memory read again at each request. Empty on the CPU backend (the outputs then say "cpu").
@@ -425,7 +428,6 @@ int run_daemon(int argc, char** argv, const std::string& prog) {
   std::fflush(stdout);
   notify("READY=1\nSTATUS=serving cuzk.v1.ProvingEngine on " + eps);
 
-  startup_signals.stop();
   int sig = 0;
   sigwait(&sigs, &sig);
   spdlog::info("received {}: no new jobs; {}", sig == SIGTERM ? "SIGTERM" : "SIGINT",
