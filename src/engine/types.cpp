@@ -1,6 +1,7 @@
 #include "engine/types.hpp"
 
 #include <openssl/evp.h>
+#include <unistd.h>
 
 #include <memory>
 #include <stdexcept>
@@ -26,6 +27,10 @@ const char* status_name(ResultStatus s) {
     case ResultStatus::kUnknown: return "UNKNOWN";
   }
   return "UNKNOWN";
+}
+
+OpenFile::~OpenFile() {
+  if (fd_ >= 0) ::close(fd_);
 }
 
 ContentDigest ProofRequest::content_digest() const {

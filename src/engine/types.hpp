@@ -7,6 +7,7 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,6 +22,22 @@ enum class ResultStatus : std::uint8_t { kUnknown = 0, kCompleted = 1, kFailed =
 
 const char* priority_name(Priority p);  // "LOW", "NORMAL", "HIGH", "CRITICAL"
 const char* status_name(ResultStatus s);  // "COMPLETED", ...
+// A file opened by whoever checked its path (the server, against auth.allowed_dirs, at submission):
+// the engine reads it through this descriptor (path()), never by its name again, so nothing can be
+// swapped in between (issue 41 item 6). Closed with the last reference.
+class OpenFile {
+ public:
+  explicit OpenFile(int fd) : fd_(fd) {}
+  ~OpenFile();
+  OpenFile(const OpenFile&) = delete;
+  OpenFile& operator=(const OpenFile&) = delete;
+  int fd() const { return fd_; }
+  std::string path() const { return "/proc/self/fd/" + std::to_string(fd_); }  // the open file itself
+
+ private:
+  int fd_;
+};
+
 using ContentDigest = std::array<std::uint8_t, 32>;
 // The first `hex_chars` hex digits of a digest: the content tag in the ids of jobs that share a
 // request_id ("wdpost-1000-0-[…]@3fa2b1c9").
@@ -45,6 +62,7 @@ struct ProofRequest {
   std::string circuit_id;
   std::string witness_wtns;
   std::string witness_path;
+  std::shared_ptr<const OpenFile> witness_file;  // witness_path as opened when it was checked (server)
   // Who submitted it ("unix", "admin", "client": the server's caller identity; "" in-process). Not
   // part of the proof: a later submission of the same request joins the job and keeps its owner.
   std::string owner;

@@ -12,7 +12,7 @@
 //     operator asked for it explicitly).
 //   * A path in a request is accepted only when it lies under one of allowed_dirs, checked on the
 //     lexical form first (a path outside never touches the file system) and again with symlinks
-//     resolved; the resolved path is what the engine opens. With no allowed_dirs, unix callers keep
+//     resolved; the file is opened there at once (open()), and the engine reads that descriptor. With no allowed_dirs, unix callers keep
 //     the old behaviour (any path) and TCP callers may name none.
 // Errors are one line and never contain a file's bytes; echoed request text is bounded (echo()).
 #pragma once
@@ -73,6 +73,16 @@ class Authenticator {
 
   // The path the engine may open for `field` ("witness_path", "zkey_path"), or the refusal.
   Result<std::string> resolve(std::string_view field, const std::string& path, const Caller& caller) const;
+
+  // resolve(), then the file opened there at once, read-only, without following any symlink on the
+  // way (openat2 RESOLVE_NO_SYMLINKS; O_NOFOLLOW per component where the kernel lacks it): a symlink
+  // swapped in after the check is refused, not followed. Refuses what is not a regular file. The
+  // engine reads the descriptor, so the file checked is the file read (issue 41 item 6).
+  struct Opened {
+    std::string path;  // resolved, for logs and errors
+    int fd = -1;       // the caller owns it
+  };
+  Result<Opened> open(std::string_view field, const std::string& path, const Caller& caller) const;
 
   const std::vector<std::string>& allowed_dirs() const { return canonical_; }
 

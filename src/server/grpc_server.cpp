@@ -504,12 +504,17 @@ class Service final : public ServiceBase {
     if (auto st = bounded("request_id", r.request_id(), kMaxIdBytes); !st.ok()) return st;
     if (auto st = bounded("circuit_id", r.circuit_id(), kMaxIdBytes); !st.ok()) return st;
     if (auto st = bounded("witness_path", r.witness_path(), kMaxPathBytes); !st.ok()) return st;
+    // The witness file is opened here, where its path is checked, and read by the engine through
+    // that descriptor: nothing swapped in afterwards (a symlink out of the allowed directories) is read.
+    std::shared_ptr<const engine::OpenFile> witness;
     if (!r.witness_path().empty()) {
-      auto p = auth_.resolve("witness_path", r.witness_path(), caller);
-      if (!p) return Status(StatusCode::PERMISSION_DENIED, p.error());
-      r.set_witness_path(*p);
+      auto p = auth_.open("witness_path", r.witness_path(), caller);
+      if (!p) return submit_error(p.failure());
+      witness = std::make_shared<const engine::OpenFile>(p->fd);
+      r.set_witness_path(p->path);
     }
     ProofRequest e = to_engine(r);
+    e.witness_file = std::move(witness);
     e.owner = caller.identity;
     // The caller's unfinished jobs, urgent ones counted apart (as the engine admits them apart from
     // max_active_jobs): a slot is taken before the submission and given back when the job ends.

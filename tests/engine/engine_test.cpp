@@ -2,6 +2,7 @@
 // and test kinds (gated or failing synthesis) for scheduling, cancellation and fault behaviour.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -66,6 +67,20 @@ void expect_valid_proof(const JobResult& r, const std::string& circuit) {
 }
 
 // ------------------------------------------------------------------------------------------------
+
+// Issue 41 item 6: a witness the server opened when it checked the path is read through that
+// descriptor, never by its name again (here the name no longer exists at all).
+TEST(Engine, WitnessIsReadFromTheFileOpenedAtTheCheck) {
+  Engine e(small_options());
+  register_fixtures(e);
+  ProofRequest r = generic_request("mulchain");
+  r.witness_wtns.clear();
+  r.witness_path = "/nonexistent/cuzk/witness.wtns";
+  const int fd = ::open(test::fixture("mulchain", "witness.wtns").c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  r.witness_file = std::make_shared<const OpenFile>(fd);
+  expect_valid_proof(e.prove(r), "mulchain");
+}
 
 TEST(Engine, GenericProofsForEveryFixture) {
   Engine e(small_options());

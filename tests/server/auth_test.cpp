@@ -19,6 +19,7 @@
 #include "engine/config.hpp"
 #include "engine/engine.hpp"
 #include "engine/kinds/builtin_kinds.hpp"
+#include "engine/types.hpp"
 #include "server/auth.hpp"
 #include "server/grpc_server.hpp"
 #include "health_check.hpp"
@@ -601,6 +602,44 @@ TEST(Auth, AllowedDirReachedThroughASymlink) {
   EXPECT_EQ(*a->resolve("witness_path", d.path + "/real/w.wtns", c), real);
   EXPECT_EQ(a->resolve("witness_path", d.path + "/zk", c).ok(), true);  // the folder itself; the engine refuses it
   EXPECT_FALSE(a->resolve("witness_path", d.path + "/zkx/w.wtns", c));
+}
+
+// Issue 41 item 6: the file is opened where its path is checked, and the descriptor is what the
+// engine reads: swapping a folder of the allowed directory for a symlink afterwards changes nothing
+// read, and a new request through the symlink is refused. Non-regular files are refused at once.
+TEST(Auth, TheFileOpenedIsTheFileChecked) {
+  TempDir d;
+  fs::create_directories(d.path + "/allowed/sub");
+  fs::create_directories(d.path + "/outside");
+  spit(d.path + "/allowed/sub/w.wtns", "CHECKED");
+  spit(d.path + "/outside/w.wtns", "SECRET");
+  AuthOptions o;
+  o.allowed_dirs = {d.path + "/allowed"};
+  auto a = Authenticator::create(o);
+  ASSERT_TRUE(a) << a.error();
+  Caller c;
+  auto opened = a->open("witness_path", d.path + "/allowed/sub/w.wtns", c);
+  ASSERT_TRUE(opened) << opened.error();
+  engine::OpenFile f(opened->fd);
+  fs::rename(d.path + "/allowed/sub", d.path + "/allowed/sub.old");
+  fs::create_directory_symlink(d.path + "/outside", d.path + "/allowed/sub");
+  EXPECT_EQ(slurp(f.path()), "CHECKED");
+  auto again = a->open("witness_path", d.path + "/allowed/sub/w.wtns", c);
+  ASSERT_FALSE(again);
+  EXPECT_EQ(again.code(), ErrorCode::kPermissionDenied);
+  EXPECT_NE(again.error().find("not under an allowed directory"), std::string::npos) << again.error();
+  ASSERT_EQ(::mkfifo((d.path + "/allowed/fifo").c_str(), 0600), 0);
+  const auto t0 = std::chrono::steady_clock::now();
+  auto fifo = a->open("witness_path", d.path + "/allowed/fifo", c);
+  ASSERT_FALSE(fifo);
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 1s);
+  EXPECT_NE(fifo.error().find("not a regular file"), std::string::npos) << fifo.error();
+  auto dir = a->open("witness_path", d.path + "/allowed/sub.old", c);
+  ASSERT_FALSE(dir);
+  EXPECT_NE(dir.error().find("not a regular file"), std::string::npos) << dir.error();
+  auto missing = a->open("witness_path", d.path + "/allowed/none.wtns", c);
+  ASSERT_FALSE(missing);
+  EXPECT_NE(missing.error().find("cannot open: No such file or directory"), std::string::npos) << missing.error();
 }
 
 TEST(Auth, ConfigKeys) {

@@ -41,7 +41,8 @@ class GenericPrepared final : public PreparedJob {
                                                                         req_->witness_wtns.data()),
                                                                     req_->witness_wtns.size()),
                                                                 "witness_wtns")
-                                          : formats::read_wtns(req_->witness_path);
+                                          : formats::read_wtns(req_->witness_file ? req_->witness_file->path()
+                                                                                  : req_->witness_path);
     if (!w) return Error{"generic-groth16: " + w.error()};
     if (cancel.cancelled()) return Error{"cancelled"};
     if (w->size() != k.n_vars) {
@@ -101,10 +102,12 @@ class GenericGroth16Kind final : public JobKind {
     std::uint64_t wbytes = req->witness_wtns.size();
     if (has_path) {
       if (!ctx.allow_witness_paths) return Error{k + "witness_path is disabled on this daemon; send witness_wtns"};
+      // The file the server checked and opened, when it did; the path only for in-process callers.
+      const std::string at = req->witness_file ? req->witness_file->path() : req->witness_path;
       std::error_code ec;
-      if (std::filesystem::exists(req->witness_path, ec) && !std::filesystem::is_regular_file(req->witness_path, ec))
+      if (std::filesystem::exists(at, ec) && !std::filesystem::is_regular_file(at, ec))
         return Error{k + "witness_path " + req->witness_path + ": not a regular file"};
-      auto n = std::filesystem::file_size(req->witness_path, ec);
+      auto n = std::filesystem::file_size(at, ec);
       if (ec) return Error{k + "witness_path " + req->witness_path + ": " + ec.message()};
       wbytes = n;
     }
