@@ -64,18 +64,18 @@ $2
 TOML
 }
 
-start_daemon() {  # $1 = config
+start_daemon() {  # $1 = config; $LAUNCH: a command line the daemon runs under (prlimit ...); $READY_S (10)
   # Remove the last daemon's output first: the shell truncates daemon.out in the background child, so
   # the loop below could otherwise still read the previous daemon's READY line and go on too early.
   rm -f daemon.out daemon.err
-  "$DAEMON" --config "$1" > daemon.out 2> daemon.err &
+  ${LAUNCH:-} "$DAEMON" --config "$1" > daemon.out 2> daemon.err &
   DPID=$!
-  for _ in $(seq 1 200); do
+  for _ in $(seq 1 $((${READY_S:-10} * 20))); do
     grep -q '^READY ' daemon.out 2>/dev/null && break
     kill -0 "$DPID" 2>/dev/null || fail "daemon exited at start-up"
     sleep 0.05
   done
-  grep -q '^READY ' daemon.out || fail "daemon not ready after 10 s"
+  grep -q '^READY ' daemon.out || fail "daemon not ready after ${READY_S:-10} s"
   GRPC_TCP=$(sed -n 's/^READY grpc=[^,]*,\([^ ]*\) http=.*/\1/p' daemon.out)
   HTTP=$(sed -n 's/^READY .* http=\(.*\)$/\1/p' daemon.out)
   GRPC_UNIX="unix://$SOCK"
@@ -581,21 +581,11 @@ preload = [\"porep-2k\"]"
   SHAPE=$(ls params/*.params).shape
   rm -f "$SHAPE"
   mkfifo "$SHAPE"
-  rm -f daemon.out daemon.err
-  prlimit --fsize=4194304 "$DAEMON" --config cuzk.toml > daemon.out 2> daemon.err &
-  DPID=$!
-  for _ in $(seq 1 1200); do
-    grep -q '^READY ' daemon.out 2>/dev/null && break
-    kill -0 "$DPID" 2>/dev/null || fail "the daemon died under the file-size limit / FIFO (status: $(wait $DPID; echo $?))"
-    sleep 0.05
-  done
-  grep -q '^READY ' daemon.out || fail "not ready within 60 s with a FIFO at the shape cache"
+  LAUNCH="prlimit --fsize=4194304" READY_S=60 start_daemon cuzk.toml
   grep -F "$SHAPE: not a regular file" daemon.err | grep -q 'cannot write .*\.tmp: File too large' \
     || fail "the shape-cache warning does not name both reasons: $(grep -i shape daemon.err)"
   grep -F 'shape cache' daemon.err | sed 's/^/  log: /'
   [ -p "$SHAPE" ] && [ ! -e "$SHAPE.tmp" ] || fail "the FIFO was replaced or a .tmp was left"
-  GRPC_UNIX="unix://$SOCK"
-  HTTP=$(sed -n 's/^READY .* http=\(.*\)$/\1/p' daemon.out)
   curl -sf "http://$HTTP/status" | jq -e '.allocations.srs[] | select(.circuit_id == "porep-2k")' > /dev/null \
     || fail "porep-2k not loaded"
   stop_daemon 30
