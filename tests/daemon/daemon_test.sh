@@ -893,8 +893,32 @@ unix_socket_mode = \"0600\"" write_config tok.toml ""
   set +e; out=$("$BENCH" -a "$GRPC_TCP" status 2>&1); rc=$?; set -e
   [ "$rc" != 0 ] && echo "$out" | grep -q 'missing credentials' || fail "TCP status without the token: rc=$rc $out"
   "$BENCH" -a "$GRPC_UNIX" status > /dev/null || fail "the unix socket needs no token"
+  # The operator's tools reach it with the token (issue 41 item 8): cuzk-bench --token-file.
+  "$BENCH" -a "$GRPC_TCP" --token-file token status > /dev/null || fail "status with --token-file"
+  "$BENCH" -a "$GRPC_TCP" --token-file token metrics > metrics.txt || fail "metrics with --token-file"
+  grep -q "^cuzk_uptime_seconds " metrics.txt || fail "metrics with --token-file: $(head -3 metrics.txt)"
+  printf '%s\n' 0123456789abcdef0123456789abcdeX > wrong; chmod 0600 wrong
+  set +e; out=$("$BENCH" -a "$GRPC_TCP" --token-file wrong status 2>&1); rc=$?; set -e
+  [ "$rc" != 0 ] && echo "$out" | grep -q 'invalid token' || fail "a wrong --token-file: rc=$rc $out"
   stop_daemon
-  pass "auth: TCP needs a token or insecure; token files 0600; unix_socket_mode"
+  # TLS (auth.tls_cert / tls_key): cuzk-bench --tls-ca with the CA that signed the daemon's certificate.
+  (openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout ca.key -out ca.pem -days 2 \
+     -subj /CN=cuzk-test-ca \
+   && openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout server.key -out server.csr -subj /CN=localhost \
+   && printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\n' > ext.cnf \
+   && openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem -days 2 -extfile ext.cnf) \
+    > openssl.log 2>&1 || fail "openssl: $(cat openssl.log)"
+  AUTH="token_file = \"$WORK/token\"
+tls_cert = \"$WORK/server.pem\"
+tls_key = \"$WORK/server.key\"" write_config tls.toml ""
+  start_daemon tls.toml
+  "$BENCH" -a "$GRPC_TCP" --tls-ca ca.pem --token-file token status > /dev/null || fail "status over TLS with --tls-ca"
+  set +e; out=$("$BENCH" -a "$GRPC_TCP" --token-file token status 2>&1); rc=$?; set -e
+  [ "$rc" != 0 ] || fail "plain TCP to a TLS listener succeeded"
+  set +e; out=$("$BENCH" -a "$GRPC_UNIX" --tls-ca ca.pem status 2>&1); rc=$?; set -e
+  [ "$rc" = 2 ] && echo "$out" | grep -q -- '--tls-ca: unix://.* is a unix socket' || fail "--tls-ca on a unix socket: rc=$rc $out"
+  stop_daemon
+  pass "auth: TCP needs a token or insecure; token files 0600; unix_socket_mode; cuzk-bench --token-file and --tls-ca"
   ;;
 
 *)

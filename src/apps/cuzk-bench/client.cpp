@@ -94,13 +94,18 @@ engine::JobResult from_pb(const pb::AwaitProofResponse& r) {
 struct Client::Impl {
   std::shared_ptr<grpc::Channel> channel;
   std::unique_ptr<pb::ProvingEngine::Stub> stub;
+  std::string authorization;  // "Bearer <token>", or ""
+  // Every call's context: the bearer token when one was given (docs/daemon.md, "Access control").
+  void prepare(grpc::ClientContext& ctx) const {
+    if (!authorization.empty()) ctx.AddMetadata("authorization", authorization);
+  }
 };
 
 Client::Client(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Client::~Client() = default;
 
 Result<std::unique_ptr<Client>> Client::connect(const std::string& addr, std::uint64_t max_message_bytes,
-                                                std::uint64_t connect_timeout_ms) {
+                                                const Access& access, std::uint64_t connect_timeout_ms) {
   auto a = server::parse_listen_address(addr);
   if (!a) return Error{"--addr: " + a.error()};
   grpc::ChannelArguments args;
@@ -108,14 +113,24 @@ Result<std::unique_ptr<Client>> Client::connect(const std::string& addr, std::ui
   args.SetMaxReceiveMessageSize(limit);
   args.SetMaxSendMessageSize(limit);
   auto impl = std::make_unique<Impl>();
-  impl->channel = grpc::CreateCustomChannel(a->grpc_target(), grpc::InsecureChannelCredentials(), args);
+  if (!access.token.empty()) impl->authorization = "Bearer " + access.token;
+  std::shared_ptr<grpc::ChannelCredentials> creds = grpc::InsecureChannelCredentials();
+  if (!access.tls_ca_pem.empty()) {
+    if (a->unix_socket) return Error{"--tls-ca: " + a->display() + " is a unix socket (TLS is for TCP addresses)"};
+    grpc::SslCredentialsOptions so;
+    so.pem_root_certs = access.tls_ca_pem;
+    creds = grpc::SslCredentials(so);
+  }
+  impl->channel = grpc::CreateCustomChannel(a->grpc_target(), creds, args);
   // Wait until READY, but give up at the first TRANSIENT_FAILURE: nothing is listening there.
   auto deadline = std::chrono::system_clock::now() + std::chrono::milliseconds(connect_timeout_ms);
   auto state = impl->channel->GetState(/*try_to_connect=*/true);
   while (state != GRPC_CHANNEL_READY) {
     if (state == GRPC_CHANNEL_TRANSIENT_FAILURE || state == GRPC_CHANNEL_SHUTDOWN ||
         !impl->channel->WaitForStateChange(state, deadline)) {
-      return Error{"cannot connect to the daemon at " + a->display() + " (is cuzk-daemon running?)"};
+      return Error{"cannot connect to the daemon at " + a->display() +
+                   (access.tls_ca_pem.empty() ? " (is cuzk-daemon running?)"
+                                              : " (is cuzk-daemon running, with TLS, and is its certificate signed by --tls-ca?)")};
     }
     state = impl->channel->GetState(true);
   }
@@ -125,6 +140,7 @@ Result<std::unique_ptr<Client>> Client::connect(const std::string& addr, std::ui
 
 Result<engine::JobResult> Client::prove(const engine::ProofRequest& req) {
   grpc::ClientContext ctx;
+  impl_->prepare(ctx);
   pb::ProveRequest r;
   to_pb(req, r.mutable_submit());
   pb::ProveResponse resp;
@@ -135,6 +151,7 @@ Result<engine::JobResult> Client::prove(const engine::ProofRequest& req) {
 
 Result<SubmitReply> Client::submit(const engine::ProofRequest& req) {
   grpc::ClientContext ctx;
+  impl_->prepare(ctx);
   pb::SubmitProofRequest r;
   to_pb(req, &r);
   pb::SubmitProofResponse resp;
@@ -145,6 +162,7 @@ Result<SubmitReply> Client::submit(const engine::ProofRequest& req) {
 
 Result<engine::JobResult> Client::await(const std::string& job_id, std::uint64_t timeout_ms) {
   grpc::ClientContext ctx;
+  impl_->prepare(ctx);
   pb::AwaitProofRequest r;
   r.set_job_id(job_id);
   r.set_timeout_ms(timeout_ms);
@@ -156,6 +174,7 @@ Result<engine::JobResult> Client::await(const std::string& job_id, std::uint64_t
 
 Result<CancelReply> Client::cancel(const std::string& job_id) {
   grpc::ClientContext ctx;
+  impl_->prepare(ctx);
   pb::CancelProofRequest r;
   r.set_job_id(job_id);
   pb::CancelProofResponse resp;
@@ -166,6 +185,7 @@ Result<CancelReply> Client::cancel(const std::string& job_id) {
 
 Result<StatusReply> Client::status() {
   grpc::ClientContext ctx;
+  impl_->prepare(ctx);
   pb::GetStatusRequest r;
   pb::GetStatusResponse resp;
   auto s = impl_->stub->GetStatus(&ctx, r, &resp);
@@ -207,6 +227,7 @@ Result<StatusReply> Client::status() {
 
 Result<std::string> Client::metrics() {
   grpc::ClientContext ctx;
+  impl_->prepare(ctx);
   pb::GetMetricsRequest r;
   pb::GetMetricsResponse resp;
   auto s = impl_->stub->GetMetrics(&ctx, r, &resp);
@@ -216,6 +237,7 @@ Result<std::string> Client::metrics() {
 
 Result<PreloadReply> Client::preload(const std::string& circuit_id) {
   grpc::ClientContext ctx;
+  impl_->prepare(ctx);
   pb::PreloadSrsRequest r;
   r.set_circuit_id(circuit_id);
   pb::PreloadSrsResponse resp;
@@ -226,6 +248,7 @@ Result<PreloadReply> Client::preload(const std::string& circuit_id) {
 
 Result<EvictReply> Client::evict(const std::string& circuit_id) {
   grpc::ClientContext ctx;
+  impl_->prepare(ctx);
   pb::EvictSrsRequest r;
   r.set_circuit_id(circuit_id);
   pb::EvictSrsResponse resp;
@@ -236,6 +259,7 @@ Result<EvictReply> Client::evict(const std::string& circuit_id) {
 
 Result<RegisterReply> Client::register_circuit(const std::string& id, const std::string& zkey_path, bool preload) {
   grpc::ClientContext ctx;
+  impl_->prepare(ctx);
   pb::RegisterCircuitRequest r;
   r.set_circuit_id(id);
   r.set_zkey_path(zkey_path);

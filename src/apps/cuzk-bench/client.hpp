@@ -73,8 +73,14 @@ class Client {
  public:
   // addr: "unix:///path", "host:port" or "http://host:port". Waits up to connect_timeout_ms for the
   // channel to come up.
+  // `token`: sent as "authorization: Bearer <token>" on every call ("" = none); `tls_ca_pem`: TLS to a
+  // TCP address, the daemon's certificate checked against these roots ("" = plain TCP).
+  struct Access {
+    std::string token;
+    std::string tls_ca_pem;
+  };
   static Result<std::unique_ptr<Client>> connect(const std::string& addr, std::uint64_t max_message_bytes,
-                                                 std::uint64_t connect_timeout_ms = 10000);
+                                                 const Access& access = {}, std::uint64_t connect_timeout_ms = 10000);
   ~Client();
 
   Result<engine::JobResult> prove(const engine::ProofRequest& req);

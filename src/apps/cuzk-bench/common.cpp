@@ -15,6 +15,8 @@
 #include "apps/cuzk-bench/common.hpp"
 #include "apps/common/input_file.hpp"
 #include "base/hex.hpp"
+#include "formats/binfile.hpp"
+#include "server/auth.hpp"
 #include "filecoin/common/vanilla_file.hpp"
 #include "filecoin/post/config.hpp"
 #include "filecoin/post/vanilla.hpp"
@@ -158,7 +160,19 @@ Result<engine::ProofRequest> build_request(const ProofArgs& a, std::size_t c1_in
 Result<std::unique_ptr<Client>> connect(const Global& g) {
   auto max = engine::parse_size(g.max_message);
   if (!max) return Error{"--max-message-size: " + max.error()};
-  return Client::connect(g.addr, *max);
+  Client::Access access;
+  if (!g.token_file.empty()) {
+    auto t = server::read_token_file(g.token_file);  // the daemon's rules: trimmed, not world-readable
+    if (!t) return Error{"--token-file: " + t.error()};
+    access.token = std::move(*t);
+  }
+  if (!g.tls_ca.empty()) {
+    auto pem = formats::read_file_bytes(g.tls_ca, 1u << 20);
+    if (!pem) return Error{"--tls-ca: " + pem.error()};
+    access.tls_ca_pem.assign(pem->begin(), pem->end());
+    if (access.tls_ca_pem.find("-----BEGIN ") == std::string::npos) return Error{"--tls-ca: " + g.tls_ca + ": not a PEM file"};
+  }
+  return Client::connect(g.addr, *max, access);
 }
 
 json timings_json(const engine::JobResult& r) {

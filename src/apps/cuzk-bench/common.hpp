@@ -28,6 +28,8 @@ struct Global {
   std::string log_level = "info";
   bool json = false;
   std::string max_message = "512MiB";
+  std::string token_file;  // --token-file: the bearer token for a daemon's TCP listener
+  std::string tls_ca;      // --tls-ca: PEM roots for a daemon's TLS listener
 };
 
 struct ProofArgs {

@@ -20,6 +20,7 @@
 #include <cstdio>
 
 #include "apps/common/cli_parse.hpp"
+#include "apps/common/input_file.hpp"
 #include "apps/cuzk-bench/common.hpp"
 #include "apps/cuzk-bench/gen_circuit.hpp"
 
@@ -32,6 +33,13 @@ int main(int argc, char** argv) {
   app.add_option("--log-level", g.log_level, "accepted for compatibility");
   app.add_option("--max-message-size", g.max_message, "gRPC message limit")->capture_default_str();
   app.add_flag("--json", g.json, "machine-readable output (one JSON document)");
+  // A daemon's TCP listener with [auth] (docs/daemon.md, "Access control"): the token of
+  // auth.token_file (or auth.admin_token_file for evict, register-circuit replacing, other clients'
+  // cancels), and the CA that signed auth.tls_cert when TLS is on.
+  app.add_option("--token-file", g.token_file, "file holding the daemon's bearer token (sent on every call)")
+      ->check(cuzk::apps::InputFile);
+  app.add_option("--tls-ca", g.tls_ca, "PEM file of the CA that signed the daemon's auth.tls_cert (TLS to a TCP address)")
+      ->check(cuzk::apps::InputFile);
   int rc = 0;
 
   ProofArgs single_args, batch_args;
