@@ -194,7 +194,7 @@ TEST(ShapeIo, LoadReadsTheFileItselfAndNamesIt) {
   // A directory that does not exist: save fails with a reason, nothing is left behind.
   auto st = save_shape(s, "/nonexistent-cuzk-dir/x.shape");
   ASSERT_FALSE(st.ok());
-  EXPECT_EQ(st.error(), "cannot create /nonexistent-cuzk-dir/x.shape.tmp");
+  EXPECT_EQ(st.error(), "cannot create /nonexistent-cuzk-dir/x.shape.tmp: No such file or directory");
   std::filesystem::remove(path);
 }
 
