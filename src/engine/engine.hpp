@@ -3,7 +3,7 @@
 // end is job.hpp's, what each kind does is its JobKind's (from the KindRegistry the executable
 // fills), and the status it reports is rendered by server/status_render.hpp.
 //
-//   submit ─▶ Job (idempotent on request_id) ─▶ prepare queue (priority, then arrival)
+//   submit ─▶ Job (idempotent on request_id + content) ─▶ prepare queue (priority, then arrival)
 //     ─▶ preparers: JobKind::prepare (validate, acquire proving key)  ─▶ P partition tasks
 //     ─▶ scheduler (priority, then job arrival, then partition) ─▶ dispatcher: MemoryBudget reservation
 //     ─▶ synthesis workers ─▶ backend queue (bounded, priority) ─▶ backend workers (N per device,
