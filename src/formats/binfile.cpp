@@ -7,7 +7,10 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
+
+#include "base/file_commit.hpp"
 
 
 namespace cuzk::formats {
@@ -76,16 +79,16 @@ Result<std::vector<std::uint8_t>> read_file_bytes(const std::string& path, std::
 }
 
 Status write_file_bytes(const std::string& path, std::span<const std::uint8_t> bytes) {
-  std::FILE* f = std::fopen(path.c_str(), "wb");
+  const std::string tmp = tmp_name_for(path);
+  std::FILE* f = std::fopen(tmp.c_str(), "wb");
   if (!f) return Error{path + ": cannot create: " + errno_text(errno)};
-  bool ok = bytes.empty() || std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
-  int e = errno;
-  if (std::fclose(f) != 0 && ok) {
-    ok = false;
-    e = errno;
+  if (!bytes.empty() && std::fwrite(bytes.data(), 1, bytes.size(), f) != bytes.size()) {
+    const int e = errno;
+    std::fclose(f);
+    std::remove(tmp.c_str());
+    return Error{path + ": write failed: " + errno_text(e)};
   }
-  if (!ok) return Error{path + ": write failed: " + errno_text(e)};
-  return ok_status();
+  return commit_tmp_file(f, tmp, path);
 }
 
 Result<BinFile> BinFile::open(const std::string& path, std::string_view magic, std::uint32_t min_version,
@@ -235,7 +238,8 @@ Result<BinFileWriter> BinFileWriter::create(const std::string& path, std::string
   if (magic.size() != 4) return Error{path + ": internal error: magic must have 4 characters"};
   BinFileWriter w;
   w.path_ = path;
-  w.f_ = std::fopen(path.c_str(), "wb");
+  w.tmp_ = tmp_name_for(path);
+  w.f_ = std::fopen(w.tmp_.c_str(), "wb");
   if (!w.f_) return Error{path + ": cannot create: " + errno_text(errno)};
   w.buf_.reserve(kWriteBuffer);
   w.sections_left_ = num_sections;
@@ -247,6 +251,7 @@ Result<BinFileWriter> BinFileWriter::create(const std::string& path, std::string
 
 BinFileWriter::BinFileWriter(BinFileWriter&& o) noexcept
     : path_(std::move(o.path_)),
+      tmp_(std::move(o.tmp_)),
       f_(o.f_),
       buf_(std::move(o.buf_)),
       io_error_(o.io_error_),
@@ -259,9 +264,9 @@ BinFileWriter::BinFileWriter(BinFileWriter&& o) noexcept
 }
 
 BinFileWriter::~BinFileWriter() {
-  if (f_) {  // never finished: do not leave a plausible-looking partial file behind
+  if (f_) {  // never finished: nothing was renamed into place; drop the temporary file
     std::fclose(f_);
-    std::remove(path_.c_str());
+    std::remove(tmp_.c_str());
   }
 }
 
@@ -330,18 +335,15 @@ Status BinFileWriter::finish() {
     return Error{path_ + ": internal error: " + std::to_string(sections_left_) + " declared sections not written"};
   }
   flush();
-  int e = errno;
-  bool ok = !io_error_;
-  if (std::fclose(f_) != 0) {
-    ok = false;
-    e = errno;
-  }
+  std::FILE* f = f_;
   f_ = nullptr;
-  if (!ok) {
-    std::remove(path_.c_str());
+  if (io_error_) {
+    const int e = errno;
+    std::fclose(f);
+    std::remove(tmp_.c_str());
     return Error{path_ + ": write failed: " + errno_text(e)};
   }
-  return ok_status();
+  return commit_tmp_file(f, tmp_, path_);
 }
 
 }  // namespace cuzk::formats

@@ -132,13 +132,15 @@ class BinFile {
 // never read to an end that may not come; every error is one line naming the path.
 inline constexpr std::uint64_t kMaxReadBytes = std::uint64_t(1) << 40;
 Result<std::vector<std::uint8_t>> read_file_bytes(const std::string& path, std::uint64_t max_bytes = kMaxReadBytes);
-// Writes bytes to a file, replacing it.
+// Writes bytes to a file, replacing it all at once (base/file_commit.hpp: a temporary name, fsync,
+// rename), so a process killed at any point leaves the old file or the whole new one, never a part.
 Status write_file_bytes(const std::string& path, std::span<const std::uint8_t> bytes);
 
 // Streaming writer of the container. Section sizes are declared up front (the header of each section
 // precedes its payload and the writer never seeks), and end_section() checks that exactly that many
-// bytes were written. Output goes through a large buffer; finish() flushes and closes and must be
-// called for the file to be complete (the destructor of an unfinished writer removes the file).
+// bytes were written. Output goes through a large buffer to tmp_name_for(path); finish() flushes,
+// syncs and renames it into place and must be called for the file to exist (the destructor of an
+// unfinished writer removes the temporary file; a killed process leaves only that).
 class BinFileWriter {
  public:
   static Result<BinFileWriter> create(const std::string& path, std::string_view magic, std::uint32_t version,
@@ -158,6 +160,7 @@ class BinFileWriter {
  private:
   BinFileWriter() = default;
   std::string path_;
+  std::string tmp_;  // written here, renamed to path_ by finish()
   std::FILE* f_ = nullptr;
   std::vector<std::uint8_t> buf_;
   bool io_error_ = false;

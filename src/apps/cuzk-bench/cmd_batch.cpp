@@ -14,6 +14,7 @@
 
 #include "apps/cuzk-bench/common.hpp"
 #include "engine/kinds/builtin_kinds.hpp"
+#include "formats/binfile.hpp"
 #include "engine/process_memory.hpp"
 #include "engine/units.hpp"
 
@@ -52,15 +53,19 @@ Status write_proofs(const ProofArgs& a, const std::vector<SavedProof>& proofs) {
   std::error_code ec;
   std::filesystem::create_directories(a.proofs_dir, ec);
   if (ec) return Error{"--proofs-dir: cannot create " + a.proofs_dir + ": " + ec.message()};
-  std::ofstream index(a.proofs_dir + "/index.tsv", std::ios::trunc);
+  // Each file replaced all at once (formats::write_file_bytes); the index last, so it never lists a
+  // proof file that is not there.
+  std::string index;
   for (const auto& p : proofs) {
     const std::string file = a.proofs_dir + "/proof-" + std::to_string(p.index) + ".bin";
-    std::ofstream f(file, std::ios::binary | std::ios::trunc);
-    f.write(p.proof.data(), std::streamsize(p.proof.size()));
-    if (!f.flush()) return Error{"--proofs-dir: cannot write " + file};
-    index << p.index << '\t' << p.job_id << '\t' << p.input << '\t' << file << '\n';
+    const auto* b = reinterpret_cast<const std::uint8_t*>(p.proof.data());
+    if (auto st = formats::write_file_bytes(file, {b, p.proof.size()}); !st) return Error{"--proofs-dir: " + st.error()};
+    index += std::to_string(p.index) + '\t' + p.job_id + '\t' + p.input + '\t' + file + '\n';
   }
-  if (!index.flush()) return Error{"--proofs-dir: cannot write " + a.proofs_dir + "/index.tsv"};
+  const auto* ib = reinterpret_cast<const std::uint8_t*>(index.data());
+  if (auto st = formats::write_file_bytes(a.proofs_dir + "/index.tsv", {ib, index.size()}); !st) {
+    return Error{"--proofs-dir: " + st.error()};
+  }
   return ok_status();
 }
 }  // namespace

@@ -13,6 +13,7 @@
 
 #include "apps/cuzk-bench/common.hpp"
 #include "engine/kinds/builtin_kinds.hpp"
+#include "formats/binfile.hpp"
 #include "engine/process_memory.hpp"
 #include "engine/units.hpp"
 
@@ -36,9 +37,8 @@ int run_single(const Global& g, const ProofArgs& a) {
   }
   const bool ok = r->status == engine::ResultStatus::kCompleted;
   if (ok && !a.out.empty()) {
-    std::ofstream f(a.out, std::ios::binary | std::ios::trunc);
-    f.write(r->proof.data(), std::streamsize(r->proof.size()));
-    if (!f.flush()) return usage_error("--out: cannot write " + a.out);
+    const auto* p = reinterpret_cast<const std::uint8_t*>(r->proof.data());
+    if (auto st = formats::write_file_bytes(a.out, {p, r->proof.size()}); !st) return usage_error("--out: " + st.error());
   }
   if (g.json) {
     json j = {{"status", engine::status_name(r->status)}, {"job_id", r->job_id}, {"wall_ms", wall_ms},

@@ -199,10 +199,10 @@ json timings_json(const engine::JobResult& r) {
 }
 
 Status write_timeline(const std::string& path, const std::vector<TimelineJob>& jobs, const std::string& title) {
-  std::ofstream f(path, std::ios::binary);
-  if (!f) return Error{"--timeline: cannot write " + path};
-  f << render_timeline_svg(jobs, title);
-  if (!f) return Error{"--timeline: cannot write " + path};
+  const std::string svg = render_timeline_svg(jobs, title);
+  if (auto st = formats::write_file_bytes(path, {reinterpret_cast<const std::uint8_t*>(svg.data()), svg.size()}); !st) {
+    return Error{"--timeline: " + st.error()};
+  }
   return ok_status();
 }
 

@@ -32,12 +32,10 @@ inline void add_threads_option(CLI::App* sub) {
       ->check(CLI::Range(1u, 4096u));
 }
 
+// Replaces the file all at once (formats::write_file_bytes: a temporary name, fsync, rename): a
+// killed tool never leaves half a proof or half a JSON file under the name.
 inline Status write_file(const std::string& path, std::span<const std::uint8_t> bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-  out.close();
-  if (!out) return Error{path + ": cannot write"};
-  return ok_status();
+  return formats::write_file_bytes(path, bytes);
 }
 
 // A regular file, whole (formats::read_file_bytes: devices and FIFOs are refused, not read forever).

@@ -10,6 +10,7 @@
 #include <limits>
 #include <memory>
 
+#include "base/file_commit.hpp"
 #include "base/parallel.hpp"
 #include "formats/bellperson/params.hpp"
 #include "formats/bellperson/writer.hpp"
@@ -33,7 +34,7 @@ class TmpParamsFile {
   }
   Status open(const std::string& path) {
     path_ = path;
-    tmp_ = path + ".tmp-" + std::to_string(::getpid());
+    tmp_ = tmp_name_for(path);
     f_ = std::fopen(tmp_.c_str(), "wb");
     if (!f_) return Error{path + ": cannot create " + tmp_ + ": " + std::strerror(errno)};
     std::setvbuf(f_, nullptr, _IOFBF, 1 << 20);
@@ -62,12 +63,15 @@ class TmpParamsFile {
   }
   Status commit() {
     drain();
-    int rc = std::fclose(f_);
+    std::FILE* f = f_;
     f_ = nullptr;
-    if (err_ || rc != 0) return Error{path_ + ": write failed: " + std::strerror(err_ ? err_ : errno)};
-    if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {
-      return Error{path_ + ": cannot rename " + tmp_ + " into place: " + std::strerror(errno)};
+    if (err_) {
+      std::fclose(f);
+      return Error{path_ + ": write failed: " + std::strerror(err_)};
     }
+    // Synced to the disk before the rename (base/file_commit.hpp): after a power loss the name
+    // holds the whole key or nothing.
+    if (auto st = commit_tmp_file(f, tmp_, path_); !st) return st;
     committed_ = true;
     return ok_status();
   }

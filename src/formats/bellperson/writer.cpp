@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "base/file_commit.hpp"
 #include "base/parallel.hpp"
 
 namespace cuzk::formats::bellperson {
@@ -155,25 +156,19 @@ std::size_t threads_of(const WriteOptions& opt) { return opt.threads ? opt.threa
 // Writes through a temporary file and renames it into place.
 template <class Emit>
 Status write_file(const std::string& path, Emit emit) {
-  std::string tmp = path + ".tmp-" + std::to_string(::getpid());
+  std::string tmp = tmp_name_for(path);
   std::FILE* f = std::fopen(tmp.c_str(), "wb");
   if (!f) return Error{path + ": cannot create " + tmp + ": " + std::strerror(errno)};
   std::vector<char> iobuf(1 << 20);
   std::setvbuf(f, iobuf.data(), _IOFBF, iobuf.size());
   FileSink sink(f);
   emit(sink);
-  int close_rc = std::fclose(f);
-  if (sink.failed() || close_rc != 0) {
-    int e = sink.failed() ? sink.err() : errno;
+  if (sink.failed()) {
+    std::fclose(f);
     std::remove(tmp.c_str());
-    return Error{path + ": write failed: " + std::strerror(e)};
+    return Error{path + ": write failed: " + std::strerror(sink.err())};
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    int e = errno;
-    std::remove(tmp.c_str());
-    return Error{path + ": cannot rename " + tmp + " into place: " + std::strerror(e)};
-  }
-  return ok_status();
+  return commit_tmp_file(f, tmp, path);  // fsync, then the rename
 }
 
 }  // namespace
