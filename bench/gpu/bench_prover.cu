@@ -25,6 +25,11 @@
 //
 // Usage: bench_prover [--logs 22,24,26,27] [--reps 3] [--nosplit 24,26] [--long-rows K:T]
 //                     [--random-permille P] [--compact] [--streamed [--stream-chunk-log K]] [--h-copies K]
+//                     [--memory-limit-gib G] [--piece-max-log K] [--check-pieces]
+// --random-permille 1000: a dense witness (a 32 GiB WindowPoSt partition has 0.9 % bits): L, A, B1, B2
+// and H are full MSMs, cut into pieces that fit the memory left (gpu/msm_pieces.hpp); --memory-limit-gib
+// plans with G GiB of the card (gpus.memory_limit), --piece-max-log caps the pieces, --check-pieces
+// proves once more with the MSMs cut elsewhere and compares the five sums.
 // --h-copies K: shifted copies of the resident H bases (GpuKeyOptions::h_copies; default 0 = 3 when
 // the device has room, 1 = none).
 // CUZK_BENCH_VARIANTS="VAR=V,VAR2=W;VAR=X": after the overlap proofs, `reps` more under each set of
@@ -95,7 +100,11 @@ struct Row {
   double mem_gb = 0, key_gb = 0, key_host_gb = 0, shape_gb = 0;
   int h_copies = 1;
   gpu::GpuProveTimings::Query l, a, b;
+  std::size_t pieces = 1, retries = 0;  // the overlap runs' most MSM pieces, pieces halved after an OOM
+  std::string pieces_check;             // --check-pieces: "same" or what differs
 };
+
+std::size_t m_of(const gpu::GpuProveTimings::Query& q) { return q.n; }
 
 gpu::GpuProveTimings median_of(const std::vector<gpu::GpuProveTimings>& ts) {
   gpu::GpuProveTimings m;
@@ -121,6 +130,9 @@ std::uint32_t g_random_permille = 100;               // --random-permille
 bool g_compact = false;                              // --compact
 gpu::GpuKeyOptions g_key_opt;                        // --streamed, --stream-chunk-log
 gpu::GpuTuning g_tuning;                             // from the CUZK_* variables
+std::size_t g_memory_limit = 0;                      // --memory-limit-gib (GpuProveOptions::memory_limit)
+std::size_t g_piece_max = 0;                         // --piece-max-log (GpuProveOptions::msm_piece_max)
+bool g_check_pieces = false;                         // --check-pieces
 
 Row run_size(int log, int reps, bool nosplit) {
   Row row;
@@ -192,6 +204,8 @@ Row run_size(int log, int reps, bool nosplit) {
     gpu::GpuProver prover(g_tuning);
     gpu::GpuProveOptions prof;
     prof.profile = true;
+    prof.memory_limit = g_memory_limit;
+    prof.msm_piece_max = g_piece_max;
     gpu::GpuProveTimings t;
     // --compact: the timed proofs take the witness as the daemon hands it over (bits + non-binary values)
     groth16::CompactAssignment cw;
@@ -213,14 +227,38 @@ Row run_size(int log, int reps, bool nosplit) {
     }
     row.med = median_of(runs);
     gpu::GpuProveOptions ov;
+    ov.memory_limit = g_memory_limit;
+    ov.msm_piece_max = g_piece_max;
     std::vector<double> tot;
+    std::optional<groth16::PendingProof> first;
     for (int r = 0; r < reps; ++r) {
       auto p = prove(ov);
       if (!p) throw std::runtime_error(p.error());
+      if (!first) first = *p;
       tot.push_back(t.total_ms);
-      std::printf("  2^%d overlap run %d: total %.1f ms\n", log, r, t.total_ms);
+      row.pieces = std::max(row.pieces, t.msm_pieces);
+      row.retries += t.msm_piece_retries;
+      std::printf("  2^%d overlap run %d: total %.1f ms, MSM pieces %zu\n", log, r, t.total_ms, t.msm_pieces);
     }
     row.overlap_total = median(tot);
+    // --check-pieces: the same witness with every full MSM cut at other places (pieces of a third of
+    // the longest query, or of half the pieces used): the five sums must not change.
+    if (g_check_pieces && first) {
+      gpu::GpuProveOptions cut = ov;
+      const std::size_t longest = std::max({m_of(row.med.l), m_of(row.med.a), m_of(row.med.b), std::size_t(1) << log});
+      cut.msm_piece_max = row.pieces > 1 ? (longest / row.pieces / 2 + 63) / 64 * 64 : (longest / 3 + 63) / 64 * 64;
+      auto p = prove(cut);
+      if (!p) throw std::runtime_error("--check-pieces: " + p.error());
+      std::string d;
+      if (p->a_acc != first->a_acc) d += " A";
+      if (p->b1_acc != first->b1_acc) d += " B1";
+      if (p->b2_acc != first->b2_acc) d += " B2";
+      if (p->h_acc != first->h_acc) d += " H";
+      if (p->l_acc != first->l_acc) d += " L";
+      row.pieces_check = (d.empty() ? "same" : "DIFFER:" + d) + " (" + std::to_string(row.pieces) + " vs " +
+                         std::to_string(t.msm_pieces) + " pieces)";
+      std::printf("  2^%d pieces check: %s\n", log, row.pieces_check.c_str());
+    }
     // Tuning A/B in one process: CUZK_BENCH_VARIANTS="A=1,B=0;C=1" runs `reps` overlap proofs under
     // each set of tuning variables in turn (read by the same reader, over the process's own)
     if (const char* vs = std::getenv("CUZK_BENCH_VARIANTS")) {
@@ -282,7 +320,7 @@ Row run_size(int log, int reps, bool nosplit) {
 
 int main(int argc, char** argv) {
   std::string logs_arg = "22,24,26,27", nosplit_arg = "24", long_rows;
-  int reps = 3, random_permille = -1, h_copies = -1, chunk_log = 0;
+  int reps = 3, random_permille = -1, h_copies = -1, chunk_log = 0, memory_limit_gib = 0, piece_max_log = 0;
   bench::Cli cli("bench_prover", "the Groth16 GPU prover on synthetic PoRep-shaped partitions");
   cli.option("--logs", logs_arg, "K,K", "domain sizes (log2)")
       .option("--nosplit", nosplit_arg, "K,K", "sizes also timed without the 0/1 split")
@@ -292,10 +330,15 @@ int main(int argc, char** argv) {
       .flag("--streamed", g_key_opt.streamed, "stream the key from pinned host memory")
       .option("--h-copies", h_copies, "K", "H copies of a resident key", 0, 4)
       .option("--stream-chunk-log", chunk_log, "K", "bases per streamed chunk (log2)", 10, 28)
-      .option("--long-rows", long_rows, "K:T", "every K-th row gets T terms (K >= 2)");
+      .option("--long-rows", long_rows, "K:T", "every K-th row gets T terms (K >= 2)")
+      .option("--memory-limit-gib", memory_limit_gib, "G", "plan with G GiB of the card (gpus.memory_limit)", 0, 4096)
+      .option("--piece-max-log", piece_max_log, "K", "full MSMs in pieces of at most 2^K scalars", 0, 31)
+      .flag("--check-pieces", g_check_pieces, "prove once more with the MSMs cut elsewhere: same sums");
   if (!cli.parse(argc, argv)) return cli.exit_code();
   const std::vector<int> logs = parse_list(logs_arg.c_str()), nosplit = parse_list(nosplit_arg.c_str());
   if (random_permille >= 0) g_random_permille = std::uint32_t(random_permille);
+  g_memory_limit = std::size_t(memory_limit_gib) << 30;
+  if (piece_max_log) g_piece_max = std::size_t(1) << piece_max_log;
   if (h_copies >= 0) g_key_opt.h_copies = h_copies;
   if (chunk_log) g_key_opt.chunk_bases = std::size_t(1) << chunk_log;
   if (!long_rows.empty() &&
@@ -321,8 +364,10 @@ int main(int argc, char** argv) {
     Row r = run_size(log, reps, ns);
     if (!r.ok) std::printf("2^%d: FAILED: %s\n", log, r.error.c_str());
     else
-      std::printf("2^%d: profile total %.1f ms, overlap total %.1f ms, device memory in use %.1f GB\n", log,
-                  r.med.total_ms, r.overlap_total, r.mem_gb);
+      std::printf("2^%d: profile total %.1f ms, overlap total %.1f ms, device memory in use %.1f GB, MSM pieces %zu "
+                  "(%zu halved)%s%s\n",
+                  log, r.med.total_ms, r.overlap_total, r.mem_gb, r.pieces, r.retries,
+                  r.pieces_check.empty() ? "" : ", pieces check ", r.pieces_check.c_str());
     std::fflush(stdout);
     rows.push_back(r);
   }

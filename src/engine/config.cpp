@@ -251,6 +251,7 @@ Result<DaemonConfig> parse_config(std::string_view text, const std::string& name
       s.error("key_residency", "expected \"auto\", \"resident\" or \"streamed\", got \"" + c.key_residency + "\"");
     }
     s.size("max_resident_key_bytes", c.max_resident_key_bytes);
+    s.size("memory_limit", c.memory_limit);
     s.uint("stream_chunk_bases", c.stream_chunk_bases, 0, std::uint64_t(1) << 30);
     s.uint("h_copies", c.h_copies, 0, 4);
     s.str("urgent_lane", c.urgent_lane);

@@ -44,6 +44,7 @@ struct DaemonConfig {
   std::uint32_t gpu_workers_per_device = 2;
   std::string key_residency = "auto";      // ours: auto, resident, streamed (CUDA proving keys)
   std::uint64_t max_resident_key_bytes = 0;  // ours: auto streams keys needing more device memory; 0 = no limit
+  std::uint64_t memory_limit = 0;          // ours: bytes of each card cuzk plans and allocates with; 0 = the whole card
   std::uint64_t stream_chunk_bases = 0;    // ours: streamed keys' chunk (bases); 0 = the backend's default
   std::uint32_t h_copies = 0;              // ours: shifted copies of resident H bases (0 = backend's default, 1 = none)
   std::string urgent_lane = "auto";        // ours: auto, gpu, cpu, off (small urgent partitions' backend)

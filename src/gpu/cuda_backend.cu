@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <mutex>
 
+#include "gpu/msm_pieces.hpp"
 #include "gpu/groth16_device.cuh"
 
 namespace cuzk::gpu {
@@ -156,6 +157,7 @@ struct CudaBackend::Impl {
       if (opt.key_residency == KeyResidency::kAuto) {
         std::size_t free_b = 0, total_b = 0;
         CUZK_CUDA(cudaMemGetInfo(&free_b, &total_b));
+        free_b = device_free_under(free_b, total_b, opt.prove.memory_limit);  // gpus.memory_limit
         const std::size_t reserve = (GpuKeyOptions::kProofReserveBytes << key.domain_log2) + shape_estimate;
         const bool over_limit = opt.max_resident_key_bytes && need > opt.max_resident_key_bytes;
         if (over_limit || need + reserve > free_b) {
@@ -163,7 +165,8 @@ struct CudaBackend::Impl {
           note("proving key of 2^" + std::to_string(key.domain_log2) + " streamed from pinned host memory: " +
                (over_limit ? "above gpus.max_resident_key_bytes"
                            : std::to_string(need >> 20) + " MiB resident + " + std::to_string(reserve >> 20) +
-                                 " MiB for the shape and a proof > " + std::to_string(free_b >> 20) + " MiB free"));
+                                 " MiB for the shape and a proof > " + std::to_string(free_b >> 20) + " MiB free" +
+                                 (opt.prove.memory_limit ? " under gpus.memory_limit" : "")));
         }
       }
       GpuKeyOptions ko = key_options();

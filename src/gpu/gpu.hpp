@@ -224,6 +224,13 @@ class Msm {
   Jacobian msm(std::span<const math::Fr> scalars, const MsmConfig& cfg = {});
   // Same with the n scalars already on the device (32-byte Montgomery Fr each).
   Jacobian msm_device(const void* d_scalars, std::size_t n, const MsmConfig& cfg = {}, void* stream = nullptr);
+  // sum_{i < n} s_i * bases[offset + i]: one piece of a query too large for one MSM's workspace (the
+  // pieces' sums add up to the whole; shifted copies are used as by msm_device).
+  Jacobian msm_device_range(const void* d_scalars, std::size_t offset, std::size_t n, const MsmConfig& cfg = {},
+                            void* stream = nullptr);
+  // Bytes of workspace an MSM of n scalars under cfg grows this Msm's workspace to (an upper bound
+  // computed from the same choices msm_device makes; no device call).
+  std::size_t workspace_bytes_for(std::size_t n, const MsmConfig& cfg = {}) const;
   // The 0/1 fast path: sum of bases[i] over the set bits i < n of a device bitmap (bit i of
   // 64-bit word i / 64).
   // tuning: its sel_per / sel_occ.

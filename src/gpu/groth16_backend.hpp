@@ -61,6 +61,12 @@ struct GpuProveOptions {
   bool profile = false;  // synchronize between stages and fill the per-stage times (implies no overlap)
   // Use the 0/1 split for a query when (scalars not in {0, 1}) <= split_max_tail * n; 0 disables it.
   double split_max_tail = 0.5;
+  // Bytes of the card the prover plans with (gpus.memory_limit; 0: the whole card): full MSMs are cut
+  // into pieces whose workspace fits what is left under it (gpu/msm_pieces.hpp), and CudaBackend::upload
+  // streams a key that does not fit under it.
+  std::size_t memory_limit = 0;
+  // Full MSMs in pieces of at most this many scalars (0: as the memory allows). For checks and benches.
+  std::size_t msm_piece_max = 0;
 };
 
 // Host wall-clock milliseconds of one start(). Per-stage figures are exact only with profile = true
@@ -80,6 +86,8 @@ struct GpuProveTimings {
   int h_copies = 1;              // copies of the H bases the key holds (GpuKeyOptions::h_copies)
   std::size_t key_stream_bytes = 0;  // host -> device base bytes of a streamed key
   bool compact = false;          // the witness came compact (bits + values) and was expanded on the device
+  std::size_t msm_pieces = 1;    // the most pieces one full MSM of this proof was cut into (msm_pieces.hpp)
+  std::size_t msm_piece_retries = 0;  // pieces halved after an out-of-memory (another stream took the room)
   // Sizes: query length, scalars equal to 1, tail (neither 0 nor 1), and whether the split was used.
   struct Query {
     std::size_t n = 0, ones = 0, tail = 0;

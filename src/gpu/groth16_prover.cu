@@ -12,6 +12,7 @@
 #include "base/parallel.hpp"
 #include "gpu/groth16_device.cuh"
 #include "gpu/h_quotient.cuh"
+#include "gpu/msm_pieces.hpp"
 #include "gpu/rows_eval.cuh"
 #include "gpu/witness_split.cuh"
 
@@ -236,15 +237,55 @@ struct GpuProver::Impl {
     return r;
   }
 
+  // sum_{i < n} s_i P_i as full MSMs over m's resident bases, in the fewest pieces whose workspace fits
+  // the device memory left under opt.memory_limit (msm_pieces.hpp); one piece is msm_device itself.
+  // A piece that still runs out of memory (H's thread allocates beside it) is halved and run again.
+  template <class C>
+  math::Jacobian<C> full_msm(Msm<C>& m, const Fr* s, std::size_t n, cudaStream_t st, const GpuProveOptions& opt,
+                             GpuProveTimings& t) {
+    using Jac = math::Jacobian<C>;
+    if (n == 0) return Jac::identity();
+    const MsmConfig cfg = msm_cfg();
+    std::size_t free_b = 0, total_b = 0;
+    CUZK_CUDA(cudaMemGetInfo(&free_b, &total_b));
+    const std::size_t budget = device_room(free_b, total_b, opt.memory_limit) + m.workspace_bytes();
+    const MsmPieces plan =
+        plan_msm_pieces(n, budget, opt.msm_piece_max, [&](std::size_t k) { return m.workspace_bytes_for(k, cfg); });
+    t.msm_pieces = std::max(t.msm_pieces, plan.pieces);
+    if (plan.pieces == 1) return m.msm_device(s, n, cfg, st);
+    Jac acc = Jac::identity();
+    std::size_t piece = plan.piece;
+    for (std::size_t off = 0; off < n;) {
+      const std::size_t len = std::min(piece, n - off);
+      try {
+        acc = acc + m.msm_device_range(s + off, off, len, cfg, st);
+        off += len;
+      } catch (const std::exception& e) {
+        cudaGetLastError();
+        if (!is_oom(e.what()) || piece <= kMsmMinPiece) throw;
+        CUZK_CUDA(cudaStreamSynchronize(st));  // the failed piece's kernels may still use the workspace
+        m.release_workspace();
+        piece = std::max(kMsmMinPiece, (piece / 2 + kMsmPieceAlign - 1) / kMsmPieceAlign * kMsmPieceAlign);
+        t.msm_piece_retries++;
+        t.msm_pieces = std::max(t.msm_pieces, off / plan.piece + (n - off + piece - 1) / piece);
+      }
+    }
+    // Memory is short: the next query's MSM (each query has its own Msm) gets this workspace's room.
+    CUZK_CUDA(cudaStreamSynchronize(st));
+    m.release_workspace();
+    return acc;
+  }
+
   // sum_i s_i P_i over one query: full MSM, or batch addition of the ones plus the tail MSM.
   template <class C>
   math::Jacobian<C> run_query(Msm<C>& full, std::unique_ptr<Msm<C>>& scratch, const Fr* s, const Split& sp,
-                              cudaStream_t st, bool profile, double& t_msm, GpuProveTimings& t) {
+                              cudaStream_t st, const GpuProveOptions& opt, double& t_msm, GpuProveTimings& t) {
     using Jac = math::Jacobian<C>;
+    const bool profile = opt.profile;
     if (sp.n == 0) return Jac::identity();
     double t0 = now_ms();
     if (!sp.split) {
-      Jac r = full.msm_device(s, sp.n, msm_cfg(), st);
+      Jac r = full_msm(full, s, sp.n, st, opt, t);
       t_msm += now_ms() - t0;
       return r;
     }
@@ -266,7 +307,7 @@ struct GpuProver::Impl {
       if (profile) sync(st);
       double t2 = now_ms();
       t.split_ms += t2 - t1;
-      tail = scratch->msm_device(tail_s.get(), sp.tail, msm_cfg(), st);
+      tail = full_msm(*scratch, ptr<Fr>(tail_s), sp.tail, st, opt, t);
       t_msm += now_ms() - t2;
     }
     return sel + tail;
@@ -476,7 +517,7 @@ struct GpuProver::Impl {
         CUZK_CUDA(cudaSetDevice(dev));  // the device is per host thread
         if (k.streamed()) return run_streamed(*k.ring_h, k.h, h_no_scratch, h_scalars, h_all, s0, th.msm_h_ms, th);
         const double t0 = now_ms();
-        const math::G1Jacobian r = k.h.dev->msm_device(h_scalars, k.h_n, msm_cfg(), s0);
+        const math::G1Jacobian r = full_msm(*k.h.dev, h_scalars, k.h_n, s0, opt, th);
         th.msm_h_ms = now_ms() - t0;
         return r;
       });
@@ -486,7 +527,7 @@ struct GpuProver::Impl {
     // `ring` is its unique_ptr, null for a resident key) or its resident bases.
     auto query_sum = [&](auto& q, auto& ring, auto& scratch, const Fr* s, const Split& sp, double& t_msm) {
       return k.streamed() ? run_streamed(*ring, q, scratch, s, sp, ms, t_msm, t)
-                          : run_query(*q.dev, scratch, s, sp, ms, profile, t_msm, t);
+                          : run_query(*q.dev, scratch, s, sp, ms, opt, t_msm, t);
     };
     double tq = now_ms();
     {  // L over the aux part of the witness
@@ -518,11 +559,13 @@ struct GpuProver::Impl {
       p.h_acc = h_async.get();
       t.key_stream_bytes += th.key_stream_bytes;
       t.msm_h_ms = th.msm_h_ms;  // its chunks' MSM time, concurrent with the witness queries
+      t.msm_pieces = std::max(t.msm_pieces, th.msm_pieces);
+      t.msm_piece_retries += th.msm_piece_retries;
     } else {
       double h_unused = 0;
       p.h_acc = !k.h_n        ? math::G1Jacobian::identity()
                 : k.streamed() ? run_streamed(*k.ring_h, k.h, h_no_scratch, h_scalars, h_all, s0, h_unused, t)
-                               : k.h.dev->msm_device(h_scalars, k.h_n, msm_cfg(), s0);
+                               : full_msm(*k.h.dev, h_scalars, k.h_n, s0, opt, t);
       t.msm_h_ms = now_ms() - tq;
     }
     sync(s0);

@@ -101,6 +101,7 @@ struct Msm<C>::Impl {
   std::size_t n = 0;
   DeviceBuffer bases;  // copies * n points: copy k holds 2^(k * copy_shift) P_i (CopyPlan)
   int copies = 1, copy_shift = kScalarBits;
+  std::size_t base_off = 0;  // the running MSM's first base (msm_device_range: a query in pieces)
   // workspace (grow-only)
   DeviceBuffer keys_in, vals_in, keys_out, vals_out, cub_tmp, zero_counts, buckets, lvl_keys[2], lvl_pts[2],
       lvl_counts[2], partial[2], result, red_sums;
@@ -292,7 +293,7 @@ struct Msm<C>::Impl {
     auto CNT = [&](int i) { return static_cast<u32*>(aff_cnt[i & 1].get()); };
     auto LKEYS = [&](int i) { return static_cast<u32*>(aff_keys[i & 1].get()); };
     auto LPTS = [&](int i) { return static_cast<Aff*>(aff_pts[i & 1].get()); };
-    const Aff* pb = static_cast<const Aff*>(bases.get());
+    const Aff* pb = static_cast<const Aff*>(bases.get()) + base_off;
     std::size_t scan_bytes = 0;
     CUZK_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, CNT(0), OFF(0), int(GB), st));
     std::size_t sort_bytes = 0;
@@ -418,7 +419,8 @@ struct Msm<C>::Impl {
     {
       const u32 segs = (N + L - 1) / L;
       dim3 grid(grid_for(segs, 128), nwin);
-      const Aff* pb = static_cast<const Aff*>(bases.get());
+      // copy k of base base_off + i is at k * n + base_off + i (CopyPlan's stride is the full n)
+      const Aff* pb = static_cast<const Aff*>(bases.get()) + base_off;
       if (occ <= 1) {
         launch_l1<F, 1>(grid, st, pb, kout, vout, N, L, zc, bk, win, LK(0), LP(0), strides[0], LC(0));
       } else if constexpr (std::is_same_v<F, Fp>) {  // G1 only: Fp2 points do not fit in fewer registers
@@ -454,30 +456,51 @@ struct Msm<C>::Impl {
     }
   }
 
-  Jacobian run(const Fr* d_scalars, std::size_t count, const MsmConfig& cfg, cudaStream_t st) {
-    if (count > n) throw std::invalid_argument("Msm: more scalars than bases");
-    if (count >= (std::size_t(1) << 31)) throw std::invalid_argument("Msm: at most 2^31 - 1 scalars");
-    prof = MsmProfile{};
-    tuning = cfg.tuning;
-    if (count == 0) return Jacobian::identity();
-    const u32 N = u32(count);
+  // What run() chooses for `count` scalars under cfg: window bits, accumulation path, windows.
+  struct Plan {
+    int c = 0;
+    bool affine = false;
+    CopyPlan copy;
+    WindowLayout win;
+  };
+  Plan plan_for(std::size_t count, const MsmConfig& cfg) const {
+    const MsmTuning& tn = cfg.tuning;
+    Plan p;
     int c = cfg.window_bits > 0 ? cfg.window_bits : msm_default_window_bits(count);
     // G2: the bucket reduction is relatively dearer (Fp2 register pressure); 17 measured best at 2^23
     // and the windows stay at 15 down to c = 17.
     // Measured on the H200 (2026-11-29): c = 16 beats 17 up to 2^22 (2^21: 76.0 vs 89.5 ms, 3.3M: 114.9 vs
     // 119.0, 2^22: 131.4 vs 144.7). Tuning override of the cap: MsmTuning::g2_cmax.
     if (cfg.window_bits <= 0 && std::is_same_v<F, Fp2>)
-      c = std::min(c, tuning.g2_cmax.value_or(count <= (std::size_t(1) << 22) ? 16 : 17));
+      c = std::min(c, tn.g2_cmax.value_or(count <= (std::size_t(1) << 22) ? 16 : 17));
     if (c < 2 || c > 24) throw std::invalid_argument("Msm: window bits must be in [2, 24]");  // <= 128 windows
     // batch-affine accumulation from 2^affine_log scalars (MsmTuning::affine_log overrides; 0 = never)
-    const int affine_log = tuning.affine_log.value_or(DevCurve<C>::kAffineLog);
-    const bool affine = affine_log > 0 && N >= (u64(1) << affine_log);
+    const int affine_log = tn.affine_log.value_or(DevCurve<C>::kAffineLog);
+    p.c = c;
+    p.affine = affine_log > 0 && count >= (u64(1) << affine_log);
     // G1 on the XYZZ path picks mixed window widths by default (tuning override: MsmTuning::mixed);
     // the affine rounds and an explicit window size keep c bits throughout
-    const bool mixed = std::is_same_v<F, Fp> && !affine && cfg.window_bits <= 0 && tuning.mixed;
+    const bool mixed = std::is_same_v<F, Fp> && !p.affine && cfg.window_bits <= 0 && tn.mixed;
     // shifted copies serve the mixed layouts (G1, XYZZ, default windows); the other paths use copy 0
-    const CopyPlan plan = mixed ? CopyPlan{copies, copy_shift, u32(n)} : CopyPlan{};
-    const WindowLayout win = mixed ? g1_copy_layout(count, plan.copies, plan.shift) : WindowLayout::uniform(c);
+    p.copy = mixed ? CopyPlan{copies, copy_shift, u32(n)} : CopyPlan{};
+    p.win = mixed ? g1_copy_layout(count, p.copy.copies, p.copy.shift) : WindowLayout::uniform(c);
+    return p;
+  }
+
+  // run(offset, count): sum over the bases [offset, offset + count) of the scalars at d_scalars.
+  Jacobian run(const Fr* d_scalars, std::size_t count, const MsmConfig& cfg, cudaStream_t st, std::size_t offset = 0) {
+    if (offset > n || count > n - offset) throw std::invalid_argument("Msm: more scalars than bases");
+    if (count >= (std::size_t(1) << 31)) throw std::invalid_argument("Msm: at most 2^31 - 1 scalars");
+    prof = MsmProfile{};
+    tuning = cfg.tuning;
+    base_off = offset;
+    if (count == 0) return Jacobian::identity();
+    const u32 N = u32(count);
+    const Plan pl = plan_for(count, cfg);
+    const int c = pl.c;
+    const bool affine = pl.affine;
+    const CopyPlan plan = pl.copy;
+    const WindowLayout win = pl.win;
     const int nwin = win.nwin;
     prof.window_bits = win.c;
     prof.windows = nwin;
@@ -509,6 +532,59 @@ struct Msm<C>::Impl {
       acc += wsum[w];
     }
     return acc;
+  }
+
+  // Device bytes of workspace run() holds after an MSM of `count` scalars under cfg: every buffer it
+  // sizes, by the same choices (plan_for); CUB's sort scratch as CUB itself reports it. Used to cut a
+  // query into pieces that fit the memory left (GpuProver's dense MSMs), so it errs on the large side.
+  std::size_t workspace_for(std::size_t count, const MsmConfig& cfg) const {
+    if (count == 0) return 0;
+    const Plan pl = plan_for(count, cfg);
+    const MsmTuning& tn = cfg.tuning;
+    const WindowLayout& win = pl.win;
+    const int nwin = win.nwin;
+    std::size_t total = 256 * 4 + 64 * 4;  // zero_counts, aff_misc
+    total += win.total_buckets() * sizeof(Xyzz);
+    auto sort_bytes = [](std::size_t len, int bits) {
+      std::size_t b = 0;
+      CUZK_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, b, static_cast<const u32*>(nullptr), static_cast<u32*>(nullptr),
+                                                static_cast<const u32*>(nullptr), static_cast<u32*>(nullptr), int(len), 0,
+                                                bits));
+      return b;
+    };
+    std::size_t result_bytes = 0;
+    if (pl.affine) {
+      const std::size_t N = count, nb = std::size_t(1) << (pl.c - 1);
+      const int group_log = std::clamp(tn.aff_group_log.value_or(DevCurve<C>::kGroupLog), 1, 30);
+      const std::size_t g = std::clamp<std::size_t>((std::size_t(1) << group_log) / N, 1, std::size_t(nwin));
+      const std::size_t GN = g * N, GB = g * nb;
+      const std::size_t b1 = (GN + std::min(GN, GB) + 1) / 2, b2 = (b1 + std::min(b1, GB) + 1) / 2;
+      total += 4 * GN * 4;                        // keys and values, in and out
+      total += 4 * GB * 4;                        // two rounds' offsets and counts
+      total += (b1 + b2) * (4 + sizeof(Aff));     // two rounds' lists
+      total += b1 * sizeof(uint2);                // aff_refs
+      const std::size_t per = std::size_t(std::max(1, tn.aff_per)), threads = (b1 + per - 1) / per;
+      result_bytes = threads * sizeof(F);
+      total += 3 * threads * sizeof(F);           // the inversion's levels (aff_inv)
+      std::size_t scan = 0;
+      CUZK_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, scan, static_cast<u32*>(nullptr), static_cast<u32*>(nullptr),
+                                              int(GB)));
+      total += std::max({sort_bytes(N, pl.c), scan, std::size_t(16)});
+    } else {
+      const std::size_t N = std::size_t(pl.copy.copies) * count;
+      total += std::size_t(nwin + 1) * N * 8;     // digit keys and values, nwin + 1 slots
+      total += std::max<std::size_t>(sort_bytes(N, win.max_width()), 16);
+      std::size_t L = std::size_t(std::max(1, tn.seg));
+      while (L > 8 && (std::size_t(nwin) * N) / L < (std::size_t(1) << 17)) L >>= 1;
+      const std::size_t s0 = 2 * ((N + L - 1) / L), s1 = std::max<std::size_t>(2 * ((s0 + kL2 - 1) / kL2), 2);
+      total += std::size_t(nwin) * (s0 + s1) * (4 + sizeof(Xyzz)) + 2 * 256 * 4;
+    }
+    // the bucket reduction (result is shared with the affine rounds' totals; partial sums are small)
+    const std::size_t chunk = std::size_t(std::max(1, tn.red_chunk.value_or(DevCurve<C>::kReduceChunk)));
+    const std::size_t r0 = (win.buckets(nwin - 1) + chunk - 1) / chunk;
+    total += std::max(result_bytes, 2 * std::size_t(nwin) * r0 * sizeof(Xyzz)) + std::size_t(nwin) * r0 * sizeof(Xyzz);
+    total += 2 * std::size_t(nwin) * 1024 * sizeof(Xyzz);  // reduce_windows' partial sums, at most
+    return total;
   }
 
   // sum_b b B_b for every window (the two levels of bucket_reduce_kernel), as host points.
@@ -616,6 +692,17 @@ template <class C>
 typename Msm<C>::Jacobian Msm<C>::msm_device(const void* d_scalars, std::size_t n, const MsmConfig& cfg,
                                              void* stream) {
   return impl_->run(static_cast<const Fr*>(d_scalars), n, cfg, as_stream(stream));
+}
+
+template <class C>
+typename Msm<C>::Jacobian Msm<C>::msm_device_range(const void* d_scalars, std::size_t offset, std::size_t n,
+                                                   const MsmConfig& cfg, void* stream) {
+  return impl_->run(static_cast<const Fr*>(d_scalars), n, cfg, as_stream(stream), offset);
+}
+
+template <class C>
+std::size_t Msm<C>::workspace_bytes_for(std::size_t n, const MsmConfig& cfg) const {
+  return impl_->workspace_for(n, cfg);
 }
 
 template <class C>

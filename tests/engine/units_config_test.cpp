@@ -57,6 +57,7 @@ TEST(Config, DefaultsWhenEmpty) {
   EXPECT_EQ(c->gpu_workers_per_device, 2u);
   EXPECT_EQ(c->key_residency, "auto");
   EXPECT_EQ(c->max_resident_key_bytes, 0u);
+  EXPECT_EQ(c->memory_limit, 0u);  // the whole card
   EXPECT_EQ(c->max_parallel_synthesis, 18u);
   EXPECT_TRUE(c->self_verify);
   EXPECT_TRUE(c->warnings.empty());
@@ -128,6 +129,7 @@ partition_memory_factor = 1.5
 [gpus]
 key_residency = "streamed"
 max_resident_key_bytes = "20GiB"
+memory_limit = "24GiB"
 stream_chunk_bases = 8388608
 h_copies = 3
 [scheduler]
@@ -157,6 +159,7 @@ zkey = "/x/bits.zkey"
   EXPECT_DOUBLE_EQ(c->partition_memory_factor, 1.5);
   EXPECT_EQ(c->key_residency, "streamed");
   EXPECT_EQ(c->max_resident_key_bytes, 20ull << 30);
+  EXPECT_EQ(c->memory_limit, 24ull << 30);
   EXPECT_EQ(c->stream_chunk_bases, 8388608u);
   EXPECT_EQ(c->h_copies, 3u);
   EXPECT_EQ(c->max_active_jobs, 64u);
@@ -184,6 +187,7 @@ TEST(Config, ErrorsNameTheKey) {
   expect_error("[gpus]\ngpu_workers_per_device = -1\n", "gpus.gpu_workers_per_device: must be between");
   expect_error("[gpus]\nkey_residency = \"host\"\n", "gpus.key_residency: expected \"auto\", \"resident\" or \"streamed\"");
   expect_error("[gpus]\nmax_resident_key_bytes = \"lots\"\n", "gpus.max_resident_key_bytes");
+  expect_error("[gpus]\nmemory_limit = -1\n", "gpus.memory_limit");
   expect_error("[gpus]\nstream_chunk_bases = -5\n", "gpus.stream_chunk_bases: must be between");
   expect_error("[gpus]\nh_copies = 5\n", "gpus.h_copies: must be between");
   expect_error("[daemon]\nlisten = \"localhost\"\n", "daemon.listen");

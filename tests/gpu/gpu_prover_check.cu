@@ -21,6 +21,7 @@
 // odd chunk sizes, through CudaBackend on request and over a byte limit, and a key that does not fit
 // (most device memory taken): kAuto streams it and proves, kResident reports the out-of-memory.
 // A streamed copy's pinned memory is charged through groth16::HostCharge while the copy lives.
+// Dense witnesses: full MSMs cut into pieces (capped, and forced by GpuProveOptions::memory_limit).
 // Usage: gpu_prover_check [--quick] [--max-log N]
 #include <cuda_runtime.h>
 
@@ -706,6 +707,60 @@ int main(int argc, char** argv) {
                     (*gk)->host_bytes(), counts ? "" : " (query counts WRONG)");
       d += b;
       all = all && dense_ok && compact_ok && sent_once && counts && (*gk)->streamed();
+    }
+    return all;
+  });
+
+  // Dense witnesses (issue 39: a 32 GiB WindowPoSt partition has 0.9 % bits): full MSMs over L, A, B
+  // and H cut into pieces (GpuProveOptions::msm_piece_max; split off, on and always, so the tail MSMs
+  // too), and pieces that gpus.memory_limit forces (a limit a little above what the device holds
+  // before the proof): always the CPU backend's PendingProof and proof bytes, in more than one piece.
+  check("dense witnesses: full MSMs in pieces, capped and under a memory limit", [&](std::string& d) {
+    struct S {
+      int log_m;
+      Mode mode;
+      HBasis basis;
+      std::size_t piece_max;  // 0: the memory limit decides
+      double max_tail;
+    };
+    const S cases[] = {
+        {12, Mode::kRandomAux, B::kMonomialOverZ, 1000, 0.5},   {14, Mode::kRandomAux, B::kOddCosetLagrange, 3000, 0.0},
+        {16, Mode::kMixed, B::kMonomialOverZ, 5000, 1.0},       {20, Mode::kRandomAux, B::kOddCosetLagrange, 300000, 0.5},
+        {20, Mode::kRandomAux, B::kMonomialOverZ, 0, 0.5},
+    };
+    bool all = true;
+    std::uint64_t sd = 1500;
+    for (const S& c : cases) {
+      if (c.log_m > max_log || (quick && c.log_m > 14)) continue;
+      Circuit circ = random_circuit(c.log_m, c.mode, sd++);
+      auto pk = generate_test_key(circ.shape, c.basis, ToxicWaste::from_seed(sd));
+      if (!pk) return d = pk.error(), false;
+      auto cpu = make_cpu_backend()->start(circ.shape, circ.w, *pk);
+      auto gk = gpu::GpuKey::upload(*pk, gpu::GpuKeyOptions{});
+      auto gs = gpu::GpuShape::upload(circ.shape);
+      if (!cpu || !gk || !gs) return d = "setup failed: " + (gk ? std::string() : gk.error()), false;
+      gpu::GpuProver prover(g_tuning);
+      gpu::GpuProveOptions po;
+      po.split_max_tail = c.max_tail;
+      po.msm_piece_max = c.piece_max;
+      if (!c.piece_max) {  // what the device holds now, plus 600 MiB: buffers and a few MSM pieces
+        std::size_t free_b = 0, total_b = 0;
+        cudaMemGetInfo(&free_b, &total_b);
+        po.memory_limit = total_b - free_b + (std::size_t(600) << 20);
+      }
+      gpu::GpuProveTimings t;
+      ProofRandomness rs{Fr::from_u64(sd), Fr::from_u64(sd + 1)};
+      const auto want = finish(*cpu, *pk, rs).to_bytes();
+      auto g = prover.start(**gk, **gs, circ.w, po, &t);
+      const bool ok = g && component_diff(*cpu, *g).empty() && finish(*g, *pk, rs).to_bytes() == want;
+      char b[240];
+      std::snprintf(b, sizeof b, "2^%d %s %s %s split %.1f: %s in %zu pieces (%zu halved); ", c.log_m, mode_name(c.mode),
+                    c.basis == B::kMonomialOverZ ? "bellperson" : "snarkjs",
+                    c.piece_max ? ("pieces <= " + std::to_string(c.piece_max)).c_str() : "memory limit", c.max_tail,
+                    ok ? "ok" : (g ? ("MISMATCH" + component_diff(*cpu, *g)).c_str() : g.error().c_str()), t.msm_pieces,
+                    t.msm_piece_retries);
+      d += b;
+      all = all && ok && t.msm_pieces > 1;
     }
     return all;
   });

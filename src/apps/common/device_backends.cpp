@@ -128,6 +128,7 @@ class CudaBackends final : public DeviceBackends {
       opt.stream_chunk_bases = keys_.stream_chunk_bases;
       opt.h_copies = int(keys_.h_copies);
       opt.prove.profile = gpu_.profile;
+      opt.prove.memory_limit = keys_.memory_limit;
       opt.tuning = gpu_.tuning;
       opt.on_note = on_note_;
       if (slot.lane) {

@@ -80,6 +80,7 @@ struct KeyResidencySettings {
   std::uint64_t max_resident_key_bytes = 0;  // auto: keys needing more device bytes are streamed; 0: no limit
   std::uint64_t stream_chunk_bases = 0;      // 0: the backend's default
   std::uint32_t h_copies = 0;                // resident keys' H copies (GpuKeyOptions::h_copies); 0: GpuEnvTuning::h_copies
+  std::uint64_t memory_limit = 0;            // bytes of each card the backends plan with (GpuProveOptions); 0: all
 };
 
 // The H copies a CUDA backend takes (KeyResidencySettings::h_copies): the configured count, or, when

@@ -269,7 +269,7 @@ int run_daemon(int argc, char** argv, const std::string& prog) {
   for (const auto& v : gpu_env->non_default) spdlog::info("tuning: {} (from the environment)", v);
   const bool gpu_lane = opts->lane_name == "gpu";
   auto backends = apps::DeviceBackends::create(
-      opts->backend_name, {cfg->key_residency, cfg->max_resident_key_bytes, cfg->stream_chunk_bases, cfg->h_copies},
+      opts->backend_name, {cfg->key_residency, cfg->max_resident_key_bytes, cfg->stream_chunk_bases, cfg->h_copies, cfg->memory_limit},
       *gpu_env, gpu_lane, [](const std::string& note) { spdlog::warn("{}", note); });
   if (!backends) return fail(backends.error());
   // The executor: the backends every worker proves on and the devices' copies of each key, which
@@ -323,7 +323,7 @@ int run_daemon(int argc, char** argv, const std::string& prog) {
   engine::Engine eng(*opts);
   if (opts->backend_name == "cuda") {
     spdlog::info("CUDA backend: {} device(s) present ({}); serving device(s) {} with one shared backend each; "
-                 "proving keys {}{}",
+                 "proving keys {}{}{}",
                  probe.cuda_devices, probe.device_name, [&] {
                    std::string d;
                    for (auto x : opts->devices) d += (d.empty() ? "" : ",") + std::to_string(x);
@@ -331,7 +331,9 @@ int run_daemon(int argc, char** argv, const std::string& prog) {
                  }(), cfg->key_residency,
                  cfg->key_residency == "auto" && cfg->max_resident_key_bytes
                      ? " (streamed above " + engine::format_bytes(cfg->max_resident_key_bytes) + ")"
-                     : std::string(cfg->key_residency == "auto" ? " (streamed when they do not fit)" : ""));
+                     : std::string(cfg->key_residency == "auto" ? " (streamed when they do not fit)" : ""),
+                 cfg->memory_limit ? "; each card used up to gpus.memory_limit = " + engine::format_bytes(cfg->memory_limit)
+                                   : std::string());
   } else if (probe.cuda_built) {
     spdlog::info("CPU backend ({} CUDA device(s) present, backend.kind = {})", probe.cuda_devices, cfg->backend);
   }
