@@ -224,6 +224,15 @@ Result<DaemonConfig> parse_config(std::string_view text, const std::string& name
       }
     }
     s.size("safety_margin", c.safety_margin);
+    if (auto* n = s.get("request_budget")) {
+      auto str = n->value<std::string>();
+      if (str && *str == "auto") {
+        c.request_budget_auto = true;
+      } else {
+        c.request_budget_auto = false;
+        s.size("request_budget", c.request_budget);
+      }
+    }
     s.duration("eviction_min_idle", c.eviction_min_idle);
     s.real("partition_memory_factor", c.partition_memory_factor, 0.1, 100.0);
     s.boolean("measure_partitions", c.measure_partitions);
@@ -454,6 +463,12 @@ Result<EngineOptions> engine_options_from(const DaemonConfig& c, unsigned hardwa
     o.memory_budget_bytes = mem - c.safety_margin;
   } else {
     o.memory_budget_bytes = c.total_budget;
+  }
+  o.request_budget_bytes = c.request_budget_auto ? std::min<std::uint64_t>(o.memory_budget_bytes / 8, std::uint64_t(4) << 30)
+                                                 : c.request_budget;
+  if (o.request_budget_bytes > o.memory_budget_bytes / 2) {
+    return Error{"memory.request_budget (" + format_bytes(o.request_budget_bytes) + ") is more than half the budget (" +
+                 format_bytes(o.memory_budget_bytes) + ")"};
   }
   o.srs_min_idle = c.eviction_min_idle;
   o.param_cache = c.param_cache;

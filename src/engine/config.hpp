@@ -33,6 +33,8 @@ struct DaemonConfig {
   bool budget_auto = true;                 // total_budget = "auto"
   std::uint64_t total_budget = 0;          // when not auto
   std::uint64_t safety_margin = std::uint64_t(5) << 30;
+  bool request_budget_auto = true;         // ours: request_budget = "auto" (total_budget / 8, at most 4 GiB)
+  std::uint64_t request_budget = 0;        // ours: unfinished jobs' request bytes, when not auto (0 = not charged)
   std::chrono::milliseconds eviction_min_idle{std::chrono::minutes(5)};
   double partition_memory_factor = 1.0;    // our key: scales partition reservations
   bool measure_partitions = true;          // our key: learn partition sizes from solo runs

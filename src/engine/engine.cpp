@@ -6,6 +6,7 @@
 
 #include "engine/log.hpp"
 #include "engine/pipeline.hpp"
+#include "engine/units.hpp"
 
 namespace cuzk::engine {
 
@@ -64,6 +65,13 @@ Engine::Engine(EngineOptions options) : options_(std::move(options)) {
   if (!options_.executor) options_.executor = make_cpu_executor();
   if (options_.lane_devices.empty() || !options_.urgent_priority) options_.lane_devices.clear();
   budget_ = std::make_unique<MemoryBudget>(options_.memory_budget_bytes);
+  {
+    const std::uint64_t total = options_.memory_budget_bytes;
+    const std::uint64_t slice = std::min(options_.request_budget_bytes, total / 2);
+    options_.request_budget_bytes = slice;
+    requests_ = std::make_unique<MemoryBudget>(slice);
+    if (slice) request_slice_ = std::move(*budget_->try_reserve(slice, MemoryBudget::kRequests));
+  }
   SrsManager::Options so;
   so.param_cache = options_.param_cache;
   so.min_idle = options_.srs_min_idle;
@@ -100,6 +108,8 @@ Engine::~Engine() {
   budget_->detach_callbacks();
   impl_.reset();  // what is left returns its reservations to the budget, which is still alive
   srs_.reset();
+  request_slice_.reset();
+  requests_.reset();
   budget_.reset();
 }
 
@@ -207,6 +217,21 @@ Result<SubmitOutcome> Engine::submit(ProofRequest request, SubmitOptions how) {
                           st.error());
       return st.failure();
     }
+    // The request's bytes, held until its job ends, in the requests' slice of the budget (if any). A
+    // request larger than the whole slice takes all of it (so it is taken only when no other is held:
+    // the slice plus one largest message is what gRPC's quota allows too).
+    const std::uint64_t held = request.held_bytes();
+    auto charge = requests_->total() ? requests_->try_reserve(std::min(held, requests_->total()), MemoryBudget::kRequests,
+                                                              /*jump_queue=*/true)
+                                     : std::optional<Reservation>(Reservation());
+    if (!charge) {
+      const std::string why = "memory for requests is full: this request's " + format_bytes(held) +
+                              " do not fit the " + format_bytes(requests_->total() - std::min(requests_->total(), requests_->used())) +
+                              " left of the " + format_bytes(requests_->total()) +
+                              " that unfinished jobs' requests may hold (memory.request_budget); retry later";
+      log::engine()->warn("job {} ({}) refused: {}", request.request_id, options_.kinds.name(request.proof_kind), why);
+      return Error{why, ErrorCode::kResourceExhausted};
+    }
     if (auto it = im.jobs.find(slot.id); it != im.jobs.end()) {
       // Run again under its id: this content's failed, cancelled or abandoned run, or a failed or
       // cancelled run of other content (whose result stays readable until now).
@@ -236,6 +261,7 @@ Result<SubmitOutcome> Engine::submit(ProofRequest request, SubmitOptions how) {
                           job->id, job->request_id, slot.other->id);
     }
     job->req = std::make_shared<const ProofRequest>(std::move(request));
+    job->request_charge = std::move(*charge);
     im.jobs[job->id] = job;
     ++im.active;
     if (urgent) ++im.active_urgent;
@@ -406,6 +432,9 @@ StatusSnapshot Engine::status() const {
   s.srs_bytes = budget_->used(MemoryBudget::kSrs);
   s.partition_bytes = budget_->used(MemoryBudget::kPartition);
   s.budget_waiters = budget_->waiters();
+  s.parse_bytes = budget_->used(MemoryBudget::kParse);
+  s.request_bytes = requests_->used();
+  s.request_budget_bytes = requests_->total();
   s.rss_bytes = process_rss_bytes();
   s.peak_rss_bytes = process_peak_rss_bytes();
   s.srs = srs_->list();

@@ -57,6 +57,13 @@ struct EngineOptions {
   // The kinds this engine serves and their key loaders (kinds/builtin_kinds.hpp fills the daemon's).
   KindRegistry kinds;
   std::uint64_t memory_budget_bytes = std::uint64_t(4) << 30;
+  // The slice of memory_budget_bytes that holds requests' bytes from submission until their job ends
+  // (a C1 is ~50 MB): a submission that does not fit what is left of it is refused
+  // (kResourceExhausted), so that many large requests at once never take the daemon past its budget;
+  // one larger than the whole slice takes all of it.
+  // 0: none (requests are not charged); never more than half the budget. The daemon's default
+  // (memory.request_budget = "auto"): memory_budget_bytes / 8, at most 4 GiB.
+  std::uint64_t request_budget_bytes = 0;
   std::chrono::milliseconds srs_min_idle{std::chrono::minutes(5)};
   std::string param_cache;
 
@@ -239,6 +246,8 @@ class Engine {
   std::unique_ptr<Impl> impl_;
   EngineOptions options_;
   std::unique_ptr<MemoryBudget> budget_;
+  std::unique_ptr<MemoryBudget> requests_;  // the requests' slice (request_budget_bytes) ...
+  Reservation request_slice_;  // ... held from budget_ for the engine's life
   std::unique_ptr<SrsManager> srs_;
 };
 

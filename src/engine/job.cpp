@@ -53,6 +53,7 @@ std::optional<Job::Claim> Job::claim(ResultStatus status, std::string proof, std
   c.prepared = std::move(prepared);
   // A retained result must not keep the inputs; the digest still recognises a resubmission.
   c.request = std::move(req);
+  c.request_charge = std::move(request_charge);
   proofs.clear();
   return c;
 }

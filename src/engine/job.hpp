@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/memory_budget.hpp"
 #include "engine/job_kind.hpp"
 #include "engine/types.hpp"
 #include "groth16/proof.hpp"
@@ -51,6 +52,7 @@ class Job {
   mutable std::mutex mu;
   std::condition_variable cv;
   std::shared_ptr<const ProofRequest> req;  // dropped at the claim (a C1 is ~50 MB)
+  Reservation request_charge;  // req's bytes in the engine's request slice; dropped with it
   State state = State::kQueued;
   std::optional<JobResult> result;
   Micros finished_at = 0;
@@ -68,6 +70,7 @@ class Job {
     JobResult result;
     std::shared_ptr<PreparedJob> prepared;
     std::shared_ptr<const ProofRequest> request;
+    Reservation request_charge;  // returned once the request is dropped (declared after it)
   };
   // The first call decides the terminal result and returns it; every later call returns nullopt.
   std::optional<Claim> claim(ResultStatus status, std::string proof, std::string error, std::uint64_t verify_ms,

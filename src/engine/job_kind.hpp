@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "base/result.hpp"
+#include "engine/memory_budget.hpp"
 #include "engine/srs_manager.hpp"
 #include "engine/types.hpp"
 #include "groth16/keys.hpp"
@@ -97,7 +98,20 @@ struct PrepareContext {
   // The executor's (executor.hpp): kDevice keeps a, b, c, H and the MSM scalars in device memory,
   // so partitions reserve only what the host holds (the witness and synthesis transients).
   MemoryModel memory_model = MemoryModel::kHost;
+  // The request's parse bound (JobKind::parse_bytes), reserved from the budget before prepare is
+  // called; given back when prepare returns, or earlier by the kind once its parse is done and before
+  // it waits for a proving key (acquire_proving_key does), so that the two never wait on each other.
+  Reservation parse;
 };
+
+// A parse bound for JSON parsed whole into a simdjson DOM (the PoSt and SnapDeals vanilla proofs):
+// the padded copy (1x), the tape (up to 16 bytes for a 2-byte number: 8x) and a model no larger than
+// the input (1x), plus 1 MiB. Not measured: an upper bound by construction. The C1 parsers parse in
+// pieces and have a measured, smaller bound (filecoin/porep/c1_io.hpp c1_parse_bytes).
+inline std::uint64_t generic_parse_bytes(std::uint64_t input_bytes) {
+  if (input_bytes > (std::uint64_t(1) << 59)) return ~std::uint64_t(0);
+  return input_bytes * 10 + (std::uint64_t(1) << 20);
+}
 
 class JobKind {
  public:
@@ -108,6 +122,10 @@ class JobKind {
   // The request outlives the prepared job, which may keep pointers into it.
   virtual Result<std::unique_ptr<PreparedJob>> prepare(std::shared_ptr<const ProofRequest> req,
                                                        PrepareContext& ctx) = 0;
+  // An upper bound on the memory prepare takes to parse the request, beyond the request itself; the
+  // engine reserves it before calling prepare (PrepareContext::parse). The default, for parsers whose
+  // model is no larger than their input: generic_parse_bytes of the request's bytes.
+  virtual std::uint64_t parse_bytes(const ProofRequest& req) const { return generic_parse_bytes(req.held_bytes()); }
 };
 
 }  // namespace cuzk::engine

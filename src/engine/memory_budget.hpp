@@ -56,7 +56,9 @@ class Reservation {
 class MemoryBudget {
  public:
   // What a reservation is for; used only for the status breakdown.
-  enum Tag : int { kPartition = 0, kSrs = 1, kOther = 2, kNumTags = 3 };
+  // kRequests: the engine's slice for requests' bytes (EngineOptions::request_budget_bytes); kParse:
+  // a request's parse bound (JobKind::parse_bytes), held while its job is prepared.
+  enum Tag : int { kPartition = 0, kSrs = 1, kOther = 2, kRequests = 3, kParse = 4, kNumTags = 5 };
 
   explicit MemoryBudget(std::uint64_t total_bytes);
   MemoryBudget(const MemoryBudget&) = delete;

@@ -162,8 +162,28 @@ void Engine::Impl::prepare_one(const std::shared_ptr<Job>& job) {
     if (const KindRow* row = opt.kinds.find(job->kind)) kind = row->kind;
   }
   if (!kind) return fail(job, opt.kinds.unknown_kind_message(job->kind));
-  PrepareContext ctx{srs, CancelToken(&job->stop), 0, opt.allow_witness_paths, opt.executor->memory_model()};
+  PrepareContext ctx{srs, CancelToken(&job->stop), 0, opt.allow_witness_paths, opt.executor->memory_model(), {}};
+  // The parse's memory first: at once when it fits (ahead of a key load waiting for memory, as
+  // partitions go, so that a WinningPoSt never waits behind a PoRep key), else in the FIFO queue
+  // until partitions that finish free it.
+  const std::uint64_t parse = kind->parse_bytes(*req);
+  if (parse > budget.total() - std::min(budget.total(), opt.request_budget_bytes)) {  // could never fit
+    return fail(job, kind->name() + ": parsing the request needs " + format_bytes(parse) + " of memory, more than the " +
+                         format_bytes(budget.total() - std::min(budget.total(), opt.request_budget_bytes)) +
+                         " of the memory budget outside the requests' slice");
+  }
+  auto parse_res = [&]() -> Result<Reservation> {
+    if (auto r = budget.try_reserve(parse, MemoryBudget::kParse, /*jump_queue=*/true)) return std::move(*r);
+    return budget.reserve(parse, MemoryBudget::kParse, ctx.cancel.as_function());
+  }();
+  if (!parse_res) {
+    if (ctx.cancel.cancelled()) return;  // the job has its result already
+    return fail(job, kind->name() + ": parsing the request needs " + format_bytes(parse) + " of memory: " +
+                         parse_res.error());
+  }
+  ctx.parse = std::move(*parse_res);
   auto prepared = kind->prepare(std::move(req), ctx);
+  ctx.parse.reset();
   if (!prepared) return fail(job, prepared.error());
   std::shared_ptr<PreparedJob> p(std::move(*prepared));
   const std::uint32_t n = p->num_partitions();

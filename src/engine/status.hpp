@@ -93,6 +93,8 @@ struct StatusSnapshot {
   // memory
   std::uint64_t budget_bytes = 0, used_bytes = 0, peak_bytes = 0, srs_bytes = 0, partition_bytes = 0;
   std::uint32_t budget_waiters = 0;
+  // requests' bytes held by unfinished jobs, of their slice of the budget; parse bounds held now
+  std::uint64_t request_bytes = 0, request_budget_bytes = 0, parse_bytes = 0;
   std::uint64_t rss_bytes = 0, peak_rss_bytes = 0;
   std::uint64_t gpu_bytes = 0;  // the keys' device copies + the backends' proof buffers (Executor)
   // pipeline

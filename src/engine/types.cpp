@@ -33,6 +33,15 @@ OpenFile::~OpenFile() {
   if (fd_ >= 0) ::close(fd_);
 }
 
+std::uint64_t ProofRequest::held_bytes() const {
+  std::uint64_t n = sizeof(ProofRequest);
+  for (const std::string* s : {&request_id, &vanilla_proof, &randomness, &comm_r_old, &comm_r_new, &comm_d_new,
+                               &circuit_id, &witness_wtns, &witness_path, &owner})
+    n += s->size();
+  for (const auto& v : vanilla_proofs) n += sizeof(std::string) + v.size();
+  return n;
+}
+
 ContentDigest ProofRequest::content_digest() const {
   std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), &EVP_MD_CTX_free);
   if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr) != 1) throw std::runtime_error("SHA-256 unavailable");

@@ -72,6 +72,8 @@ struct ProofRequest {
   // "Idempotency"). Cryptographic because a match hands one caller the proof made for another's
   // request: no client can craft other content that joins someone else's job.
   ContentDigest content_digest() const;
+  // Bytes the request's fields hold (what the engine charges to its requests' slice).
+  std::uint64_t held_bytes() const;
 };
 
 // Microseconds since the engine started (one steady clock for every job).

@@ -635,6 +635,11 @@ Result<std::unique_ptr<GrpcServer>> GrpcServer::start(Engine& engine, const Serv
   const int limit = static_cast<int>(std::min<std::uint64_t>(options.max_message_bytes, 0x7fffffff));
   b.SetMaxReceiveMessageSize(limit);
   b.SetMaxSendMessageSize(limit);
+  if (options.memory_quota_bytes) {
+    grpc::ResourceQuota quota("cuzk-server");
+    quota.Resize(std::size_t(options.memory_quota_bytes));
+    b.SetResourceQuota(quota);
+  }
   b.RegisterService(impl->service.get());
   std::shared_ptr<grpc::ServerCredentials> tcp_creds = grpc::InsecureServerCredentials();
   if (tls) {

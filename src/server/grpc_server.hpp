@@ -31,6 +31,11 @@ namespace cuzk::server {
 struct ServerOptions {
   std::vector<std::string> listen;                             // "unix:///path", "host:port" (port 0 = any)
   std::uint64_t max_message_bytes = std::uint64_t(512) << 20;  // both directions
+  // gRPC's memory quota for the server (a grpc::ResourceQuota): requests being received and answered
+  // hold at most about this much before gRPC stops reading more; 0: no quota. The daemon sets the
+  // engine's request slice plus one largest message, so that many large requests at once cannot take
+  // the process past its memory budget before the engine refuses them.
+  std::uint64_t memory_quota_bytes = 0;
   // GetStatus / GetMetrics: the devices (name, memory, compute capability). Unset or empty: the CPU
   // backend, whose device slots are listed with name "cpu".
   DeviceProvider devices;

@@ -98,6 +98,9 @@ std::string status_json(const StatusSnapshot& s, const engine::KindRegistry& reg
                  {"srs_bytes", s.srs_bytes},
                  {"partition_bytes", s.partition_bytes},
                  {"waiters", s.budget_waiters},
+                 {"request_bytes", s.request_bytes},
+                 {"request_budget_bytes", s.request_budget_bytes},
+                 {"parse_bytes", s.parse_bytes},
                  {"process_rss_bytes", s.rss_bytes},
                  {"process_peak_rss_bytes", s.peak_rss_bytes}};
   std::uint32_t synth_active = 0;
@@ -372,7 +375,13 @@ std::string prometheus_text(const StatusSnapshot& s, const engine::KindRegistry&
   family("cuzk_memory_used_bytes", "gauge", "Memory reserved from the budget, by holder.");
   o << "cuzk_memory_used_bytes{holder=\"srs\"} " << s.srs_bytes << '\n';
   o << "cuzk_memory_used_bytes{holder=\"partitions\"} " << s.partition_bytes << '\n';
-  o << "cuzk_memory_used_bytes{holder=\"other\"} " << (s.used_bytes - std::min(s.used_bytes, s.srs_bytes + s.partition_bytes)) << '\n';
+  o << "cuzk_memory_used_bytes{holder=\"parse\"} " << s.parse_bytes << '\n';
+  o << "cuzk_memory_used_bytes{holder=\"other\"} "
+    << (s.used_bytes - std::min(s.used_bytes, s.srs_bytes + s.partition_bytes + s.parse_bytes)) << '\n';
+  gauge("cuzk_memory_request_bytes", "Bytes of unfinished jobs' requests, held in the requests' slice of the budget.",
+        s.request_bytes);
+  gauge("cuzk_memory_request_budget_bytes", "The requests' slice of the budget (memory.request_budget).",
+        s.request_budget_bytes);
   gauge("cuzk_memory_peak_bytes", "Highest memory reserved from the budget since start.", s.peak_bytes);
   gauge("cuzk_memory_waiters", "Reservations blocked waiting for memory.", s.budget_waiters);
   gauge("cuzk_process_resident_memory_bytes", "Resident set size of the daemon.", s.rss_bytes);

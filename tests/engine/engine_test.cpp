@@ -270,6 +270,78 @@ TEST(Engine, CriticalOvertakesQueuedNormalJobs) {
   EXPECT_EQ(c.order[1], "crit");
 }
 
+// Issue 41 item 4: a request's bytes are charged to the requests' slice of the budget from
+// submission until its job ends; one that does not fit is refused with kResourceExhausted, and
+// fits again once a job ends. The slice is held from the budget.
+TEST(Engine, RequestBytesTakeTheirSliceUntilTheJobEndsAndWhatDoesNotFitIsRefused) {
+  EngineOptions o = small_options();
+  o.request_budget_bytes = 64u << 20;
+  Engine e(o);
+  register_fixtures(e);
+  TestKindControl c;
+  c.gate_open = false;
+  c.parse_bytes = 1u << 20;
+  e.register_kind(kTestKind, std::make_shared<TestKind>(c));
+  EXPECT_EQ(e.status().request_budget_bytes, 64u << 20);
+  EXPECT_EQ(e.budget().used(MemoryBudget::kRequests), 64u << 20);  // the slice is part of the budget
+  auto big = [](const std::string& id) {
+    ProofRequest r = test_request(id);
+    r.vanilla_proof.assign(30u << 20, 'x');
+    return r;
+  };
+  auto r1 = e.submit(big("r1"));
+  auto r2 = e.submit(big("r2"));
+  ASSERT_TRUE(r1 && r2);
+  EXPECT_GE(e.status().request_bytes, 60u << 20);
+  auto r3 = e.submit(big("r3"));
+  ASSERT_FALSE(r3);
+  EXPECT_EQ(r3.code(), ErrorCode::kResourceExhausted);
+  EXPECT_NE(r3.error().find("memory.request_budget"), std::string::npos) << r3.error();
+  EXPECT_NE(r3.error().find("30.00 MiB"), std::string::npos) << r3.error();
+  c.open();
+  ASSERT_EQ(e.wait(r1->job, 60s).status, ResultStatus::kCompleted);
+  ASSERT_EQ(e.wait(r2->job, 60s).status, ResultStatus::kCompleted);
+  // given back with the request, just after the result is published
+  ASSERT_TRUE(test::eventually([&] { return e.status().request_bytes == 0; }));
+  auto again = e.submit(big("r3"));
+  ASSERT_TRUE(again) << again.error();
+  EXPECT_EQ(e.wait(again->job, 60s).status, ResultStatus::kCompleted);
+}
+
+// Issue 41 item 4: the kind's parse bound is reserved before prepare runs (prepare sees it held),
+// waits while partitions hold the budget, and a bound above the whole budget fails the job at once.
+TEST(Engine, ParseMemoryIsReservedBeforePrepareAndWaitsForRoom) {
+  EngineOptions o = small_options();  // 256 MiB
+  Engine e(o);
+  register_fixtures(e);
+  TestKindControl c;
+  c.gate_open = false;
+  c.gated_jobs = {"holder"};
+  c.partition_bytes = 200u << 20;
+  c.parse_bytes = 100u << 20;
+  e.register_kind(kTestKind, std::make_shared<TestKind>(c));
+  auto holder = e.submit(test_request("holder"));
+  ASSERT_TRUE(holder);
+  ASSERT_TRUE(test::eventually([&] { return c.in_synthesis.load() == 1; }));  // 200 MiB held
+  EXPECT_EQ(c.parse_seen.load(), 100u << 20);
+  auto waiting = e.submit(test_request("waiting"));
+  ASSERT_TRUE(waiting);
+  ASSERT_TRUE(test::eventually([&] { return e.status().budget_waiters == 1; }));
+  EXPECT_EQ(c.prepare_calls.load(), 1);  // not parsed: 200 + 100 MiB do not fit 256
+  c.open();
+  EXPECT_EQ(e.wait(holder->job, 60s).status, ResultStatus::kCompleted);
+  EXPECT_EQ(e.wait(waiting->job, 60s).status, ResultStatus::kCompleted);
+  EXPECT_EQ(c.prepare_calls.load(), 2);
+  EXPECT_TRUE(test::eventually([&] { return e.budget().used(MemoryBudget::kParse) == 0; }));
+  c.parse_bytes = 300u << 20;
+  auto too_big = e.submit(test_request("too-big"));
+  ASSERT_TRUE(too_big);
+  const JobResult r = e.wait(too_big->job, 60s);
+  EXPECT_EQ(r.status, ResultStatus::kFailed);
+  EXPECT_NE(r.error.find("parsing the request needs 300.00 MiB of memory"), std::string::npos) << r.error;
+  EXPECT_EQ(c.prepare_calls.load(), 2);
+}
+
 TEST(Engine, ArrivalOrderWithinAPriority) {
   EngineOptions o = small_options();
   o.synthesis_workers = 1;

@@ -51,6 +51,9 @@ struct TestKindControl {
   std::uint32_t partitions = 1;
   std::vector<std::string> order;  // request ids in synthesis start order
   std::multiset<std::uint64_t> sectors;  // sector_number of every request synthesized
+  std::uint64_t parse_bytes = 0;         // JobKind::parse_bytes (0: the default bound)
+  std::atomic<int> prepare_calls{0};
+  std::atomic<std::uint64_t> parse_seen{0};  // PrepareContext::parse as the last prepare saw it
 
   void open() {
     {
@@ -113,7 +116,12 @@ class TestKind final : public JobKind {
  public:
   explicit TestKind(TestKindControl& c) : c_(c) {}
   std::string name() const override { return "test-kind"; }
+  std::uint64_t parse_bytes(const ProofRequest& req) const override {
+    return c_.parse_bytes ? c_.parse_bytes : JobKind::parse_bytes(req);
+  }
   Result<std::unique_ptr<PreparedJob>> prepare(std::shared_ptr<const ProofRequest> req, PrepareContext& ctx) override {
+    c_.prepare_calls++;
+    c_.parse_seen = ctx.parse.bytes();
     if (c_.throw_in == "prepare") throw std::bad_alloc();
     auto lease = ctx.srs.acquire("mulchain");
     if (!lease) return Error{lease.error()};

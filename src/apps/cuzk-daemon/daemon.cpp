@@ -395,6 +395,8 @@ int run_daemon(int argc, char** argv, const std::string& prog) {
     };
   }
   sopts.devices = devices;
+  // gRPC may hold the requests' slice plus one largest message while it receives (issue 41 item 4).
+  if (opts->request_budget_bytes) sopts.memory_quota_bytes = opts->request_budget_bytes + cfg->max_message_bytes;
   auto grpc = server::GrpcServer::start(eng, sopts);
   if (!grpc) return fail(grpc.error());
   {

@@ -118,6 +118,7 @@ Result<SrsLease> acquire_proving_key(PrepareContext& ctx, const std::string& fam
                                      const std::function<Status(const groth16::R1csShape&)>& check_key) {
   auto id = filecoin_key_id(family, sector_size);
   if (!id) return Error{id.error()};
+  ctx.parse.reset();  // parsed: a key load waiting for memory must not wait on the parse's reservation
   auto lease = ctx.srs.acquire(*id, ctx.cancel.as_function(), &ctx.srs_load_ms);
   if (!lease) return Error{lease.error()};
   if (!(*lease)->has_proving_key) return Error{"proving key " + *id + " has no decoded proving key"};

@@ -115,6 +115,7 @@ class GenericGroth16Kind final : public JobKind {
     if (has_bytes && (req->witness_wtns.size() < 4 || std::memcmp(req->witness_wtns.data(), "wtns", 4) != 0)) {
       return Error{k + "witness_wtns is not a .wtns file (bad magic)"};
     }
+    ctx.parse.reset();  // see acquire_proving_key
     auto lease = ctx.srs.acquire(req->circuit_id, ctx.cancel.as_function(), &ctx.srs_load_ms);
     if (!lease) return Error{k + lease.error()};
     if (!(*lease)->has_proving_key) {

@@ -4,6 +4,7 @@
 
 #include "engine/kinds/filecoin_keys.hpp"
 #include "engine/kinds/partitioned_prepared.hpp"
+#include "filecoin/porep/c1_io.hpp"
 #include "filecoin/porep/porep_job.hpp"
 
 namespace cuzk::engine::kinds {
@@ -16,6 +17,10 @@ const std::string kName = "porep-c2";
 class PorepC2Kind final : public JobKind {
  public:
   std::string name() const override { return kName; }
+  // The C1 parsers' measured bound (c1_io.hpp).
+  std::uint64_t parse_bytes(const ProofRequest& req) const override {
+    return porep::c1_parse_bytes(req.vanilla_proof.size());
+  }
 
   Result<std::unique_ptr<PreparedJob>> prepare(std::shared_ptr<const ProofRequest> req, PrepareContext& ctx) override {
     const std::string k = kName + ": ";
