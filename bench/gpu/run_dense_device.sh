@@ -6,7 +6,7 @@
 #     and gpu_check --quick (the MSMs, whose bases may now start at an offset).
 #   STEP=bench (builds too on a fresh machine): bench_prover on synthetic PoRep-shaped partitions with
 #     a dense witness (--random-permille 1000) at 2^24 and 2^27, key resident, REPS proofs (default 1), --check-pieces (the five sums
-#     with the MSMs cut elsewhere); 2^27 again under --memory-limit-gib 64; then the PoRep witness
+#     with the MSMs cut elsewhere); 2^27 again under --memory-limit-gib $LIMIT_GIB when set; then the PoRep witness
 #     (10 % not 0/1) at 2^27, whose MSMs fit in one piece as before.
 # Full logs under $OUT (or ./gpu-out); a short table on stdout.
 set -u
@@ -36,8 +36,9 @@ case "${STEP:-check}" in
     run gpu_check 200 "$B/gpu_check" --quick
     ;;
   bench)
-    run dense 200 "$B/bench_prover" --logs 24,27 --nosplit 0 --reps ${REPS:-1} --random-permille 1000 --check-pieces
-    run dense_64g 110 "$B/bench_prover" --logs 27 --nosplit 0 --reps ${REPS:-1} --random-permille 1000 --memory-limit-gib 64 --check-pieces
-    run porep 90 "$B/bench_prover" --logs 27 --nosplit 0 --reps ${REPS:-1}
+    run dense 240 "$B/bench_prover" --logs 24,27 --nosplit 0 --reps ${REPS:-1} --random-permille 1000 --check-pieces
+    [ -n "${LIMIT_GIB:-}" ] && run dense_limit 110 "$B/bench_prover" --logs 27 --nosplit 0 --reps ${REPS:-1} \
+      --random-permille 1000 --memory-limit-gib "$LIMIT_GIB" --check-pieces
+    run porep 100 "$B/bench_prover" --logs 27 --nosplit 0 --reps ${REPS:-1}
     ;;
 esac
