@@ -87,6 +87,14 @@ class Section {
       }
     }
   }
+  // "auto" (is_auto set) or a size (is_auto cleared, out set); absent: both kept.
+  void size_or_auto(const std::string& key, bool& is_auto, std::uint64_t& out) {
+    auto* n = get(key);
+    if (!n) return;
+    auto str = n->value<std::string>();
+    is_auto = str && *str == "auto";
+    if (!is_auto) size(key, out);
+  }
   void duration(const std::string& key, std::chrono::milliseconds& out) {
     if (auto* n = get(key)) {
       if (n->is_integer()) {
@@ -213,38 +221,14 @@ Result<DaemonConfig> parse_config(std::string_view text, const std::string& name
   }
   {
     Section s(table("memory"), "memory", name, errors);
-    if (auto* n = s.get("total_budget")) {
-      auto str = n->value<std::string>();
-      if (str && *str == "auto") {
-        c.budget_auto = true;
-      } else {
-        c.budget_auto = false;
-        s.size("total_budget", c.total_budget);
-        if (c.total_budget == 0 && errors.empty()) s.error("total_budget", "must be \"auto\" or a size above 0");
-      }
-    }
+    s.size_or_auto("total_budget", c.budget_auto, c.total_budget);
+    if (!c.budget_auto && c.total_budget == 0 && errors.empty()) s.error("total_budget", "must be \"auto\" or a size above 0");
     s.size("safety_margin", c.safety_margin);
-    if (auto* n = s.get("request_budget")) {
-      auto str = n->value<std::string>();
-      if (str && *str == "auto") {
-        c.request_budget_auto = true;
-      } else {
-        c.request_budget_auto = false;
-        s.size("request_budget", c.request_budget);
-      }
-    }
+    s.size_or_auto("request_budget", c.request_budget_auto, c.request_budget);
     s.duration("eviction_min_idle", c.eviction_min_idle);
     s.real("partition_memory_factor", c.partition_memory_factor, 0.1, 100.0);
     s.boolean("measure_partitions", c.measure_partitions);
-    if (auto* n = s.get("urgent_reserve")) {
-      auto str = n->value<std::string>();
-      if (str && *str == "auto") {
-        c.urgent_reserve_auto = true;
-      } else {
-        c.urgent_reserve_auto = false;
-        s.size("urgent_reserve", c.urgent_reserve);
-      }
-    }
+    s.size_or_auto("urgent_reserve", c.urgent_reserve_auto, c.urgent_reserve);
     s.deprecated("pinned_budget", "deprecated and ignored (everything shares total_budget)", c.warnings);
     s.deprecated("working_memory_budget", "deprecated and ignored (everything shares total_budget)", c.warnings);
     s.report_unknown(c.warnings);
