@@ -25,7 +25,7 @@
 //
 // Usage: bench_prover [--logs 22,24,26,27] [--reps 3] [--nosplit 24,26] [--long-rows K:T]
 //                     [--random-permille P] [--compact] [--streamed [--stream-chunk-log K]] [--h-copies K]
-//                     [--memory-limit-gib G] [--piece-max-log K] [--check-pieces]
+//                     [--memory-limit-gib G] [--piece-max-log K] [--check-pieces] [--cancel-after-ms N]
 // --random-permille 1000: a dense witness (a 32 GiB WindowPoSt partition has 0.9 % bits): L, A, B1, B2
 // and H are full MSMs, cut into pieces that fit the memory left (gpu/msm_pieces.hpp); --memory-limit-gib
 // plans with G GiB of the card (gpus.memory_limit), --piece-max-log caps the pieces, --check-pieces
@@ -39,6 +39,8 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -102,9 +104,14 @@ struct Row {
   gpu::GpuProveTimings::Query l, a, b;
   std::size_t pieces = 1, retries = 0;  // the overlap runs' most MSM pieces, pieces halved after an OOM
   std::string pieces_check;             // --check-pieces: "same" or what differs
+  double cancel_to_return_ms = -1;      // --cancel-after-ms: from the cancel to start()'s return
 };
 
 std::size_t m_of(const gpu::GpuProveTimings::Query& q) { return q.n; }
+
+double now_ms() {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
 
 gpu::GpuProveTimings median_of(const std::vector<gpu::GpuProveTimings>& ts) {
   gpu::GpuProveTimings m;
@@ -133,6 +140,7 @@ gpu::GpuTuning g_tuning;                             // from the CUZK_* variable
 std::size_t g_memory_limit = 0;                      // --memory-limit-gib (GpuProveOptions::memory_limit)
 std::size_t g_piece_max = 0;                         // --piece-max-log (GpuProveOptions::msm_piece_max)
 bool g_check_pieces = false;                         // --check-pieces
+int g_cancel_ms = 0;                                 // --cancel-after-ms
 
 Row run_size(int log, int reps, bool nosplit) {
   Row row;
@@ -291,6 +299,28 @@ Row run_size(int log, int reps, bool nosplit) {
         prover.set_tuning(g_tuning);
       }
     }
+    // --cancel-after-ms N: one more proof, cancelled N ms after its start; the time from the moment
+    // the check first says "cancelled" to start()'s return is how long the device stays taken.
+    if (g_cancel_ms > 0) {
+      gpu::GpuProveOptions co = ov;
+      const double t_begin = now_ms();
+      std::atomic<double> t_cancel{-1};
+      co.cancelled = [&] {
+        if (now_ms() - t_begin < g_cancel_ms) return false;
+        double expected = -1;
+        t_cancel.compare_exchange_strong(expected, now_ms());
+        return true;
+      };
+      auto p = prove(co);
+      const double t_end = now_ms();
+      if (p) throw std::runtime_error("--cancel-after-ms: the proof was not cancelled (it ended first)");
+      if (p.error() != "cancelled") throw std::runtime_error("--cancel-after-ms: " + p.error());
+      row.cancel_to_return_ms = t_end - t_cancel.load();
+      std::printf("  2^%d cancel after %d ms: start() returned %.1f ms after the cancel\n", log, g_cancel_ms,
+                  row.cancel_to_return_ms);
+      auto again = prove(ov);
+      if (!again) throw std::runtime_error("after the cancel: " + again.error());
+    }
     {  // pageable witness
       std::vector<Fr> pageable(ws.begin(), ws.end());
       auto p = prover.start(**key, **shape, pageable, prof, &t);
@@ -333,7 +363,8 @@ int main(int argc, char** argv) {
       .option("--long-rows", long_rows, "K:T", "every K-th row gets T terms (K >= 2)")
       .option("--memory-limit-gib", memory_limit_gib, "G", "plan with G GiB of the card (gpus.memory_limit)", 0, 4096)
       .option("--piece-max-log", piece_max_log, "K", "full MSMs in pieces of at most 2^K scalars", 0, 31)
-      .flag("--check-pieces", g_check_pieces, "prove once more with the MSMs cut elsewhere: same sums");
+      .flag("--check-pieces", g_check_pieces, "prove once more with the MSMs cut elsewhere: same sums")
+      .option("--cancel-after-ms", g_cancel_ms, "N", "one more proof, cancelled after N ms: time to return", 0, 100000);
   if (!cli.parse(argc, argv)) return cli.exit_code();
   const std::vector<int> logs = parse_list(logs_arg.c_str()), nosplit = parse_list(nosplit_arg.c_str());
   if (random_permille >= 0) g_random_permille = std::uint32_t(random_permille);

@@ -8,6 +8,8 @@
 #     a dense witness (--random-permille 1000) at 2^24 and 2^27, key resident, REPS proofs (default 1), --check-pieces (the five sums
 #     with the MSMs cut elsewhere); 2^27 again under --memory-limit-gib $LIMIT_GIB when set; then the PoRep witness
 #     (10 % not 0/1) at 2^27, whose MSMs fit in one piece as before.
+#   STEP=all: gpu_prover_check, then the bench step, in one call. --cancel-after-ms CANCEL_MS (default
+#     300) times a cancelled dense proof: from the cancel to start()'s return (issue 41 item 5).
 # Full logs under $OUT (or ./gpu-out); a short table on stdout.
 set -u
 OUT=${OUT:-./gpu-out}
@@ -31,12 +33,13 @@ run() {  # name, timeout, then the command
   grep -E "PASS|FAIL|passed|pieces|2\^[0-9]+:|device:" "$OUT/$name.txt" | cut -c1-400 | tail -${TAILN:-12}
 }
 case "${STEP:-check}" in
-  check)
+  check | all)
     TAILN=40 run prover_check 420 "$B/gpu_prover_check"
-    run gpu_check 200 "$B/gpu_check" --quick
-    ;;
-  bench)
-    run dense 240 "$B/bench_prover" --logs 24,27 --nosplit 0 --reps ${REPS:-1} --random-permille 1000 --check-pieces
+    [ "${STEP:-check}" = check ] && run gpu_check 200 "$B/gpu_check" --quick
+    ;;&
+  bench | all)
+    run dense 240 "$B/bench_prover" --logs 24,27 --nosplit 0 --reps ${REPS:-1} --random-permille 1000 --check-pieces \
+      --cancel-after-ms ${CANCEL_MS:-300}
     [ -n "${LIMIT_GIB:-}" ] && run dense_limit 110 "$B/bench_prover" --logs 27 --nosplit 0 --reps ${REPS:-1} \
       --random-permille 1000 --memory-limit-gib "$LIMIT_GIB" --check-pieces
     run porep 100 "$B/bench_prover" --logs 27 --nosplit 0 --reps ${REPS:-1}

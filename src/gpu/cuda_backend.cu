@@ -207,7 +207,9 @@ struct CudaBackend::Impl {
 
   template <class W>  // std::span<const Fr> or groth16::CompactAssignment
   Result<PendingProof> start(const groth16::R1csShape& shape, const W& w, const groth16::ProvingKey& key,
-                             CudaKeyCopy& c) {
+                             CudaKeyCopy& c, const std::function<bool()>& cancelled) {
+    GpuProveOptions po = opt.prove;
+    po.cancelled = cancelled;  // Backend::set_cancel's check, between the prover's stages and MSM pieces
     if (auto st = groth16::check_prover_inputs(shape, w, key); !st) return Error{st.error()};
     if (&c.proving_key() != &key) return Error{"GPU prover: the key copy was made from another proving key"};
     if (auto st = ready(); !st) return Error{st.error()};
@@ -219,21 +221,21 @@ struct CudaBackend::Impl {
       c.shape = std::move(*s);
       stats.shape_uploads++;
     }
-    auto r = prover->start(*c.key, *c.shape, w, opt.prove, &last);
+    auto r = prover->start(*c.key, *c.shape, w, po, &last);
     if (!r && is_oom(r.error())) {
       make_room(c);
-      (void)(r = prover->start(*c.key, *c.shape, w, opt.prove, &last));
+      (void)(r = prover->start(*c.key, *c.shape, w, po, &last));
     }
     if (!r && is_oom(r.error()) && c.key->drop_h_copies()) {  // the H MSM's copies: a few % of its speed
       note("out of device memory while proving: the key's H copies dropped");
       make_room(c);
-      (void)(r = prover->start(*c.key, *c.shape, w, opt.prove, &last));
+      (void)(r = prover->start(*c.key, *c.shape, w, po, &last));
     }
     if (!r && is_oom(r.error()) && !c.key->streamed() && opt.key_residency == KeyResidency::kAuto) {
       note("out of device memory while proving: the proving key is streamed from pinned host memory from now on");
       make_room(c);
       if (auto st = c.make_key(true, key_options()); !st) return Error{st.error()};
-      (void)(r = prover->start(*c.key, *c.shape, w, opt.prove, &last));
+      (void)(r = prover->start(*c.key, *c.shape, w, po, &last));
     }
     if (r) stats.proofs++;
     refresh();
@@ -242,11 +244,12 @@ struct CudaBackend::Impl {
 
   // Without a copy: one made for this proof alone (tests and one-off tools; nothing is kept).
   template <class W>
-  Result<PendingProof> start_once(const groth16::R1csShape& shape, const W& w, const groth16::ProvingKey& key) {
+  Result<PendingProof> start_once(const groth16::R1csShape& shape, const W& w, const groth16::ProvingKey& key,
+                                  const std::function<bool()>& cancelled) {
     if (auto st = groth16::check_prover_inputs(shape, w, key); !st) return Error{st.error()};
     auto c = upload(key, &shape, {});
     if (!c) return Error{c.error()};
-    return start(shape, w, key, static_cast<CudaKeyCopy&>(**c));
+    return start(shape, w, key, static_cast<CudaKeyCopy&>(**c), cancelled);
   }
 
   void refresh() { device_bytes_now.store(prover ? prover->device_bytes() : 0, std::memory_order_relaxed); }
@@ -271,13 +274,13 @@ Result<std::shared_ptr<groth16::KeyCopy>> CudaBackend::upload(const groth16::Pro
 Result<PendingProof> CudaBackend::start(const groth16::R1csShape& shape, std::span<const HostFr> w,
                                         const groth16::ProvingKey& key) {
   std::lock_guard<std::mutex> g(impl_->mu);
-  return impl_->start_once(shape, w, key);
+  return impl_->start_once(shape, w, key, cancel_check());
 }
 
 Result<PendingProof> CudaBackend::start(const groth16::R1csShape& shape, const groth16::CompactAssignment& w,
                                         const groth16::ProvingKey& key) {
   std::lock_guard<std::mutex> g(impl_->mu);
-  return impl_->start_once(shape, w, key);
+  return impl_->start_once(shape, w, key, cancel_check());
 }
 
 Result<PendingProof> CudaBackend::start(const groth16::R1csShape& shape, std::span<const HostFr> w,
@@ -285,7 +288,7 @@ Result<PendingProof> CudaBackend::start(const groth16::R1csShape& shape, std::sp
   CudaKeyCopy* c = as_cuda(copy);
   if (!c) return Error{"GPU prover: the key copy was not made by the CUDA backend"};
   std::lock_guard<std::mutex> g(impl_->mu);
-  return impl_->start(shape, w, key, *c);
+  return impl_->start(shape, w, key, *c, cancel_check());
 }
 
 Result<PendingProof> CudaBackend::start(const groth16::R1csShape& shape, const groth16::CompactAssignment& w,
@@ -293,7 +296,7 @@ Result<PendingProof> CudaBackend::start(const groth16::R1csShape& shape, const g
   CudaKeyCopy* c = as_cuda(copy);
   if (!c) return Error{"GPU prover: the key copy was not made by the CUDA backend"};
   std::lock_guard<std::mutex> g(impl_->mu);
-  return impl_->start(shape, w, key, *c);
+  return impl_->start(shape, w, key, *c, cancel_check());
 }
 
 CudaBackendStats CudaBackend::stats() const {

@@ -67,6 +67,10 @@ struct GpuProveOptions {
   std::size_t memory_limit = 0;
   // Full MSMs in pieces of at most this many scalars (0: as the memory allows). For checks and benches.
   std::size_t msm_piece_max = 0;
+  // Cooperative cancellation (groth16::Backend::set_cancel): checked after the upload, the row
+  // evaluations and the NTTs, before every query and between MSM pieces and streamed chunks; start()
+  // then waits for the device work already queued and returns Error{"cancelled"}. Empty: never.
+  std::function<bool()> cancelled;
 };
 
 // Host wall-clock milliseconds of one start(). Per-stage figures are exact only with profile = true

@@ -49,6 +49,13 @@ struct GpuProver::Impl {
   std::unique_ptr<MsmG1> scratch1;
   std::unique_ptr<MsmG2> scratch2;
   GpuTuning tuning;  // the MSMs' and the NTT domain's, and the scheduling switches (ProverTuning)
+  // GpuProveOptions::cancelled of the running prove(); check_cancel throws Cancelled when it says so
+  // (run_prover then waits for the queued device work and answers "cancelled").
+  struct Cancelled {};
+  const std::function<bool()>* cancel_fn = nullptr;
+  void check_cancel() const {
+    if (cancel_fn && *cancel_fn && (*cancel_fn)()) throw Cancelled{};
+  }
   MsmConfig msm_cfg() const {
     MsmConfig c;
     c.tuning = tuning.msm;
@@ -252,11 +259,13 @@ struct GpuProver::Impl {
     const MsmPieces plan =
         plan_msm_pieces(n, budget, opt.msm_piece_max, [&](std::size_t k) { return m.workspace_bytes_for(k, cfg); });
     t.msm_pieces = std::max(t.msm_pieces, plan.pieces);
+    check_cancel();
     if (plan.pieces == 1) return m.msm_device(s, n, cfg, st);
     Jac acc = Jac::identity();
     std::size_t piece = plan.piece;
     for (std::size_t off = 0; off < n;) {
       const std::size_t len = std::min(piece, n - off);
+      if (off) check_cancel();
       try {
         acc = acc + m.msm_device_range(s + off, off, len, cfg, st);
         off += len;
@@ -348,6 +357,7 @@ struct GpuProver::Impl {
     for (std::size_t j = 0; j < chunks; ++j) {
       // Buffer (j + 1) & 1 was last read by chunk j - 1, and f returns only after its stream has
       // finished with the chunk (every MSM and batch addition waits for its result; see run_streamed).
+      if (j) check_cancel();  // (the chunk sent ahead is only a copy: the ring is synchronized on exit)
       if (j + 1 < chunks) send(j + 1);
       CUZK_CUDA(cudaStreamWaitEvent(st, ring.ready[j & 1], 0));
       const std::size_t off = j * chunk;
@@ -431,6 +441,11 @@ struct GpuProver::Impl {
     d_tmp.resize_discard(m * sizeof(Fr));
     d_q.resize_discard(std::max<std::size_t>({k.a_n, k.b_n, 1}) * sizeof(Fr));
     t = GpuProveTimings{};
+    cancel_fn = &opt.cancelled;
+    struct Reset {
+      const std::function<bool()>*& f;
+      ~Reset() { f = nullptr; }
+    } reset_cancel{cancel_fn};
     const double t_start = now_ms();
     double t0 = t_start;
     auto lap = [&](double& acc, cudaStream_t st) {
@@ -452,6 +467,7 @@ struct GpuProver::Impl {
     }
     CUZK_CUDA(cudaEventRecord(ev_w, s0));
     lap(t.upload_ms, s0);
+    check_cancel();
 
     // 2. rows
     Fr *a = ptr<Fr>(d_a), *b = ptr<Fr>(d_b), *c = ptr<Fr>(d_c), *tmp = ptr<Fr>(d_tmp);
@@ -478,11 +494,13 @@ struct GpuProver::Impl {
       }
     }
     lap(t.eval_ms, s0);
+    check_cancel();
 
     // 3. H scalars (h_quotient.cuh)
     const Fr* h_scalars = compute_h_scalars(*dom, k, a, b, c, tmp, log, m, s0);
     CUZK_CUDA(cudaEventRecord(ev_ntt, s0));
     lap(t.ntt_ms, s0);
+    check_cancel();
 
     // 4. witness MSMs (second stream when overlapping)
     // With a resident key they start after the NTTs, on a stream as urgent as s0: they then share the
@@ -611,6 +629,10 @@ Result<PendingProof> run_prover(GpuProver::Impl& impl, GpuKey& key, GpuKey::Impl
   for (int attempt = 0;; ++attempt) {
     try {
       return impl.prove(k, sh, w, opt, t);
+    } catch (const GpuProver::Impl::Cancelled&) {
+      cudaDeviceSynchronize();  // the work already queued ends before its buffers can be reused
+      cudaGetLastError();
+      return Error{"cancelled"};
     } catch (const std::exception& e) {
       cudaError_t sticky = cudaDeviceSynchronize();
       cudaGetLastError();

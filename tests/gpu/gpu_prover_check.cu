@@ -765,6 +765,55 @@ int main(int argc, char** argv) {
     return all;
   });
 
+  // Cancellation inside the prover (issue 41 item 5): a check that says "cancelled" at its k-th call
+  // (k = 1: at the first check, after the upload; larger k: between queries or MSM pieces), through
+  // CudaBackend::set_cancel with a resident key and through GpuProver with a streamed one; each start
+  // answers "cancelled", and the next proof with the same prover is byte-identical to the CPU's.
+  check("cancellation: between stages, queries, MSM pieces and streamed chunks", [&](std::string& d) {
+    Circuit circ = random_circuit(16, Mode::kRandomAux, 1700);
+    auto pk = generate_test_key(circ.shape, B::kMonomialOverZ, ToxicWaste::from_seed(1701));
+    if (!pk) return d = pk.error(), false;
+    auto cpu = make_cpu_backend()->start(circ.shape, circ.w, *pk);
+    if (!cpu) return d = cpu.error(), false;
+    ProofRandomness rs{Fr::from_u64(17), Fr::from_u64(18)};
+    const auto want = finish(*cpu, *pk, rs).to_bytes();
+    bool all = true;
+    gpu::CudaBackend be(tuned_options());
+    auto copy = be.upload(*pk, &circ.shape, {});
+    if (!copy) return d = copy.error(), false;
+    for (int k : {1, 2, 3, 5, 8, 1000000}) {
+      std::atomic<int> calls{0};
+      be.set_cancel([&] { return ++calls >= k; });
+      auto r = be.start(circ.shape, circ.w, *pk, **copy);
+      be.set_cancel({});
+      const bool said = k < 1000000 ? (!r && r.error() == "cancelled") : (r && finish(*r, *pk, rs).to_bytes() == want);
+      auto again = be.start(circ.shape, circ.w, *pk, **copy);
+      const bool after = again && finish(*again, *pk, rs).to_bytes() == want;
+      d += "backend k=" + std::to_string(k) + " (" + std::to_string(calls.load()) + " checks): " +
+           (said ? (r ? "proved" : "cancelled") : (r ? "NOT CANCELLED" : r.error())) + ", next " + (after ? "ok" : "WRONG") + "; ";
+      all = all && said && after;
+    }
+    gpu::GpuKeyOptions ko;
+    ko.streamed = true;
+    ko.chunk_bases = 5000;
+    auto gk = gpu::GpuKey::upload(*pk, ko);
+    auto gs = gpu::GpuShape::upload(circ.shape);
+    if (!gk || !gs) return d += "setup failed", false;
+    gpu::GpuProver prover(g_tuning);
+    for (int k : {4, 12}) {
+      std::atomic<int> calls{0};
+      gpu::GpuProveOptions po;
+      po.msm_piece_max = 20000;
+      po.cancelled = [&] { return ++calls >= k; };
+      auto r = prover.start(**gk, **gs, circ.w, po);
+      auto again = prover.start(**gk, **gs, circ.w, gpu::GpuProveOptions{});
+      const bool ok = !r && r.error() == "cancelled" && again && finish(*again, *pk, rs).to_bytes() == want;
+      d += "streamed k=" + std::to_string(k) + ": " + (ok ? "cancelled, next ok" : "WRONG") + "; ";
+      all = all && ok;
+    }
+    return all;
+  });
+
   // CudaBackend: streamed on request (kStreamed, or kAuto over max_resident_key_bytes), holding only
   // the chunk buffers on the device; the copy says it is streamed and holds its pinned bytes.
   check("streamed keys: CudaBackend kStreamed and kAuto over the byte limit", [&](std::string& d) {
