@@ -42,6 +42,6 @@ case "${STEP:-check}" in
       --cancel-after-ms ${CANCEL_MS:-300}
     [ -n "${LIMIT_GIB:-}" ] && run dense_limit 110 "$B/bench_prover" --logs 27 --nosplit 0 --reps ${REPS:-1} \
       --random-permille 1000 --memory-limit-gib "$LIMIT_GIB" --check-pieces
-    run porep 100 "$B/bench_prover" --logs 27 --nosplit 0 --reps ${REPS:-1}
+    [ -z "${NO_POREP:-}" ] && run porep 100 "$B/bench_prover" --logs 27 --nosplit 0 --reps ${REPS:-1}
     ;;
 esac
