@@ -96,7 +96,11 @@ call() {  # kind good|bad, then cuzk-bench arguments
   local kind=$1 quality=$2
   shift 2
   CALLS=$((CALLS + 1))
-  local id="soak-$kind-$quality-$CALLS-$RANDOM"
+  # one good call in four may be cancelled (the canceller picks only those: PoRep, the longest, would
+  # otherwise be the one running at every pick)
+  local mark=$quality
+  [ "$quality" = good ] && [ $((RANDOM % 4)) = 0 ] && mark=cx
+  local id="soak-$kind-$mark-$CALLS-$RANDOM"
   local t0
   t0=$(date +%s)
   set +e
@@ -112,11 +116,11 @@ call() {  # kind good|bad, then cuzk-bench arguments
   fi
   echo "$id,$kind,$quality,$status,$(( $(date +%s) - t0 ))" >> "$OUT/calls.csv"
 }
-canceller() {  # cancels a random running soak job now and then
+canceller() {  # now and then cancels a running job among those marked cancellable
   while true; do
     sleep $((20 + RANDOM % 40))
     local id
-    id=$(curl -sf --max-time 2 "http://$HTTP/status" | jq -r '[.pipelines[]? | select(.job_id | startswith("soak-"))] | .[0].job_id // empty' 2>/dev/null) || id=
+    id=$(curl -sf --max-time 2 "http://$HTTP/status" | jq -r '[.pipelines[]? | select(.job_id | test("^soak-[a-z]+-cx-"))] | .[0].job_id // empty' 2>/dev/null) || id=
     [ -n "$id" ] && "$BENCH" -a "unix://$SOCK" cancel "$id" >> "$OUT/cancels.txt" 2>&1 && echo "$(date +%s),$id" >> "$OUT/cancelled.csv" || true
   done
 }
