@@ -228,6 +228,27 @@ std::string component_diff(const PendingProof& x, const PendingProof& y) {
   return d;
 }
 
+// What a GPU proof must equal: a random circuit, its TEST-ONLY key, the CPU backend's PendingProof
+// and its proof bytes under rs.
+struct Reference {
+  Circuit circ;
+  ProvingKey pk;
+  PendingProof cpu;
+  std::array<std::uint8_t, kProofBytes> want{};
+};
+Result<Reference> make_reference(int log_m, Mode mode, HBasis basis, std::uint64_t seed, const ProofRandomness& rs) {
+  Reference r;
+  r.circ = random_circuit(log_m, mode, seed);
+  auto pk = generate_test_key(r.circ.shape, basis, ToxicWaste::from_seed(seed + 1));
+  if (!pk) return Error{pk.error()};
+  r.pk = std::move(*pk);
+  auto cpu = make_cpu_backend()->start(r.circ.shape, r.circ.w, r.pk);
+  if (!cpu) return Error{cpu.error()};
+  r.cpu = *cpu;
+  r.want = finish(r.cpu, r.pk, rs).to_bytes();
+  return r;
+}
+
 // Proves with both backends and compares; returns the key for reuse checks.
 bool run_case(gpu::CudaBackend& gpu_backend, const Case& cs, std::uint64_t seed) {
   std::string name = std::string(cs.basis == HBasis::kMonomialOverZ ? "bellperson" : "snarkjs") + " 2^" +
@@ -732,13 +753,13 @@ int main(int argc, char** argv) {
     std::uint64_t sd = 1500;
     for (const S& c : cases) {
       if (c.log_m > max_log || (quick && c.log_m > 14)) continue;
-      Circuit circ = random_circuit(c.log_m, c.mode, sd++);
-      auto pk = generate_test_key(circ.shape, c.basis, ToxicWaste::from_seed(sd));
-      if (!pk) return d = pk.error(), false;
-      auto cpu = make_cpu_backend()->start(circ.shape, circ.w, *pk);
-      auto gk = gpu::GpuKey::upload(*pk, gpu::GpuKeyOptions{});
-      auto gs = gpu::GpuShape::upload(circ.shape);
-      if (!cpu || !gk || !gs) return d = "setup failed: " + (gk ? std::string() : gk.error()), false;
+      sd += 2;
+      ProofRandomness rs{Fr::from_u64(sd), Fr::from_u64(sd + 1)};
+      auto ref = make_reference(c.log_m, c.mode, c.basis, sd, rs);
+      if (!ref) return d = ref.error(), false;
+      auto gk = gpu::GpuKey::upload(ref->pk, gpu::GpuKeyOptions{});
+      auto gs = gpu::GpuShape::upload(ref->circ.shape);
+      if (!gk || !gs) return d = "setup failed: " + (gk ? std::string() : gk.error()), false;
       gpu::GpuProver prover(g_tuning);
       gpu::GpuProveOptions po;
       po.split_max_tail = c.max_tail;
@@ -749,15 +770,13 @@ int main(int argc, char** argv) {
         po.memory_limit = total_b - free_b + (std::size_t(600) << 20);
       }
       gpu::GpuProveTimings t;
-      ProofRandomness rs{Fr::from_u64(sd), Fr::from_u64(sd + 1)};
-      const auto want = finish(*cpu, *pk, rs).to_bytes();
-      auto g = prover.start(**gk, **gs, circ.w, po, &t);
-      const bool ok = g && component_diff(*cpu, *g).empty() && finish(*g, *pk, rs).to_bytes() == want;
+      auto g = prover.start(**gk, **gs, ref->circ.w, po, &t);
+      const bool ok = g && component_diff(ref->cpu, *g).empty() && finish(*g, ref->pk, rs).to_bytes() == ref->want;
       char b[240];
       std::snprintf(b, sizeof b, "2^%d %s %s %s split %.1f: %s in %zu pieces (%zu halved); ", c.log_m, mode_name(c.mode),
                     c.basis == B::kMonomialOverZ ? "bellperson" : "snarkjs",
                     c.piece_max ? ("pieces <= " + std::to_string(c.piece_max)).c_str() : "memory limit", c.max_tail,
-                    ok ? "ok" : (g ? ("MISMATCH" + component_diff(*cpu, *g)).c_str() : g.error().c_str()), t.msm_pieces,
+                    ok ? "ok" : (g ? ("MISMATCH" + component_diff(ref->cpu, *g)).c_str() : g.error().c_str()), t.msm_pieces,
                     t.msm_piece_retries);
       d += b;
       all = all && ok && t.msm_pieces > 1;
@@ -770,13 +789,12 @@ int main(int argc, char** argv) {
   // CudaBackend::set_cancel with a resident key and through GpuProver with a streamed one; each start
   // answers "cancelled", and the next proof with the same prover is byte-identical to the CPU's.
   check("cancellation: between stages, queries, MSM pieces and streamed chunks", [&](std::string& d) {
-    Circuit circ = random_circuit(16, Mode::kRandomAux, 1700);
-    auto pk = generate_test_key(circ.shape, B::kMonomialOverZ, ToxicWaste::from_seed(1701));
-    if (!pk) return d = pk.error(), false;
-    auto cpu = make_cpu_backend()->start(circ.shape, circ.w, *pk);
-    if (!cpu) return d = cpu.error(), false;
     ProofRandomness rs{Fr::from_u64(17), Fr::from_u64(18)};
-    const auto want = finish(*cpu, *pk, rs).to_bytes();
+    auto ref = make_reference(16, Mode::kRandomAux, B::kMonomialOverZ, 1700, rs);
+    if (!ref) return d = ref.error(), false;
+    const Circuit& circ = ref->circ;
+    const ProvingKey* pk = &ref->pk;
+    const auto& want = ref->want;
     bool all = true;
     gpu::CudaBackend be(tuned_options());
     auto copy = be.upload(*pk, &circ.shape, {});
