@@ -34,11 +34,11 @@ run() {  # name, timeout, then the command
 }
 case "${STEP:-check}" in
   check | all)
-    TAILN=40 run prover_check 420 "$B/gpu_prover_check"
+    TAILN=40 run prover_check 420 "$B/gpu_prover_check" ${PROVER_ARGS:-}
     [ "${STEP:-check}" = check ] && run gpu_check 200 "$B/gpu_check" --quick
     ;;&
   bench | all)
-    run dense 240 "$B/bench_prover" --logs 24,27 --nosplit 0 --reps ${REPS:-1} --random-permille 1000 --check-pieces \
+    run dense 240 "$B/bench_prover" --logs ${LOGS:-24,27} --nosplit 0 --reps ${REPS:-1} --random-permille 1000 --check-pieces \
       --cancel-after-ms ${CANCEL_MS:-300}
     [ -n "${LIMIT_GIB:-}" ] && run dense_limit 110 "$B/bench_prover" --logs 27 --nosplit 0 --reps ${REPS:-1} \
       --random-permille 1000 --memory-limit-gib "$LIMIT_GIB" --check-pieces
