@@ -92,6 +92,10 @@ class GenericPrepared final : public PreparedJob {
 class GenericGroth16Kind final : public JobKind {
  public:
   std::string name() const override { return "generic-groth16"; }
+  // A .wtns is read as it is (32 bytes per value, the same size decoded): no DOM, no copy beyond it.
+  std::uint64_t parse_bytes(const ProofRequest& req) const override {
+    return req.witness_wtns.size() + (std::uint64_t(1) << 20);
+  }
 
   Result<std::unique_ptr<PreparedJob>> prepare(std::shared_ptr<const ProofRequest> req,
                                                PrepareContext& ctx) override {
