@@ -243,7 +243,9 @@ Status SrsManager::register_zkey(const std::string& id, const std::string& path,
     }
     SrsEntry& e = *it->second;
     if (e.path == path) return ok_status();
-    if (!allow_replace) return Error{"circuit \"" + id + "\" is already registered to another file"};
+    if (!allow_replace) {
+      return Error{"circuit \"" + id + "\" is already registered to another file", ErrorCode::kPermissionDenied};
+    }
     if (e.refs > 0) {
       return Error{"circuit \"" + id + "\" is in use by " + std::to_string(e.refs) + " job(s); cannot re-register it"};
     }

@@ -142,8 +142,8 @@ class SrsManager {
   // Registers (or re-registers) a .zkey under an id. Fails when a loader serves the id, or when
   // it is registered to a different file that is loaded and in use. `replaced` reports whether an
   // earlier registration under the id was replaced. With `allow_replace` false, an id registered to
-  // another file is refused instead (the server's unprivileged callers; checked under the lock, so
-  // two callers racing for a new id cannot replace each other's).
+  // another file is refused instead, with ErrorCode::kPermissionDenied (the server's unprivileged
+  // callers; checked under the lock, so two callers racing for a new id cannot replace each other's).
   Status register_zkey(const std::string& id, const std::string& path, bool* replaced = nullptr,
                        bool allow_replace = true);
 

@@ -466,7 +466,7 @@ class Service final : public ServiceBase {
     if (!path) return Status(StatusCode::PERMISSION_DENIED, path.error());
     bool replaced = false;
     if (auto st = e_.srs().register_zkey(req->circuit_id(), *path, &replaced, caller.admin()); !st) {
-      if (st.error().find("is already registered to another file") != std::string::npos) {
+      if (st.code() == ErrorCode::kPermissionDenied) {  // another file under the id: the admin's to replace
         return needs_admin("replacing circuit \"" + echo(req->circuit_id()) + "\"");
       }
       return Status(StatusCode::INVALID_ARGUMENT, st.error());
