@@ -9,13 +9,50 @@
 # (sampled from /status every 5 s; flat means no leak).
 #
 #   bench/soak.sh [MINUTES (default 30)] [OUT (default bench/logs/soak-<date>)]
+#   bench/soak.sh --report OUT [MINUTES]      the report again, from OUT's calls.csv and rss.csv
 #
 # Env: BUILD (default build; cuzk, cuzk-daemon and cuzk-bench built there), PARAMS_POREP, PARAMS_POST,
 # PARAMS_SNAP (default BUILD/fixtures/*-params-2k: ctest's shared TEST-ONLY keys; `ctest -R fixture`
 # makes them), EPOCH_S (default 240: seconds between restarts), CALL_TIMEOUT_S (default 900).
 set -euo pipefail
+report() {
+  python3 - "$1" "$2" <<'PY' | tee "$1/report.md"
+import csv, sys, collections
+out, minutes = sys.argv[1], sys.argv[2]
+calls = list(csv.DictReader(open(f"{out}/calls.csv")))
+for c in calls:  # a good call that may be cancelled carries -cx- in its id
+    if "-cx-" in c["id"]:
+        c["quality"] = "cx"
+rss = list(csv.DictReader(open(f"{out}/rss.csv")))
+by = collections.Counter((c["kind"], c["quality"], c["status"]) for c in calls)
+answered = sum(1 for c in calls if c["status"] in ("COMPLETED", "FAILED", "CANCELLED", "UNAVAILABLE"))
+lost = sum(1 for c in calls if c["status"] == "LOST")
+odd = [c for c in calls if c["status"] not in ("COMPLETED", "FAILED", "CANCELLED", "UNAVAILABLE", "LOST")]
+bad_proved = sum(1 for c in calls if c["quality"] == "bad" and c["status"] == "COMPLETED")
+print(f"# soak: {minutes} min, {len(calls)} calls, answered once {answered}, lost {lost}, other RPC errors {len(odd)}, "
+      f"bad requests proved {bad_proved}\n")
+print("| kind | request (cx: good, may be cancelled) | COMPLETED | FAILED | CANCELLED | UNAVAILABLE (SIGKILL) | LOST | other |")
+print("|---|---|---|---|---|---|---|---|")
+for kind in ("porep", "snap", "wpost", "winning"):
+    for q in ("good", "cx", "bad"):
+        row = [by.get((kind, q, s), 0) for s in ("COMPLETED", "FAILED", "CANCELLED", "UNAVAILABLE", "LOST")]
+        other = sum(v for (k, qq, s), v in by.items() if k == kind and qq == q and s not in ("COMPLETED", "FAILED", "CANCELLED", "UNAVAILABLE", "LOST"))
+        print(f"| {kind} | {q} | " + " | ".join(map(str, row)) + f" | {other} |")
+print("\n| epoch | RSS samples | RSS min MiB | RSS max MiB | RSS last MiB |")
+print("|---|---|---|---|---|")
+ep = collections.defaultdict(list)
+for r in rss:
+    ep[int(r["epoch"])].append(int(r["rss_bytes"]))
+for e in sorted(ep):
+    v = ep[e]
+    print(f"| {e} | {len(v)} | {min(v) / 2**20:.0f} | {max(v) / 2**20:.0f} | {v[-1] / 2**20:.0f} |")
+if odd:
+    print("\nother RPC errors: " + ", ".join(sorted(set(c["status"] for c in odd))))
+sys.exit(1 if lost or bad_proved else 0)
+PY
+}
+if [ "${1:-}" = --report ]; then report "$(realpath "$2")" "${3:-?}"; exit; fi
 cd "$(dirname "$0")/.."
-ROOT=$PWD
 MINUTES=${1:-30}
 OUT=$(realpath -m "${2:-bench/logs/soak-$(date +%Y%m%d-%H%M%S)}")
 BUILD=$(realpath "${BUILD:-build}")
@@ -108,11 +145,11 @@ call() {  # kind good|bad, then cuzk-bench arguments
   local rc=$?
   set -e
   local status
-  status=$(grep -Eo '^status: +[A-Z]+' "$OUT/calls/$id.txt" | awk '{print $2}' | head -1)
+  status=$(grep -Eo '^status: +[A-Z]+' "$OUT/calls/$id.txt" | awk '{print $2}' | head -1 || true)
   if [ -z "$status" ]; then
     if [ "$rc" = 124 ]; then status=LOST
     elif grep -q 'UNAVAILABLE' "$OUT/calls/$id.txt"; then status=UNAVAILABLE
-    else status="RPC:$(grep -Eo '[A-Z_]{6,}' "$OUT/calls/$id.txt" | head -1)"; fi
+    else status="RPC:$(grep -Eo '[A-Z_]{6,}' "$OUT/calls/$id.txt" | head -1 || true)"; fi
   fi
   echo "$id,$kind,$quality,$status,$(( $(date +%s) - t0 ))" >> "$OUT/calls.csv"
 }
@@ -176,35 +213,5 @@ while [ "$(date +%s)" -lt "$END" ]; do
   wait "$SAMPLER" 2> /dev/null || true
 done
 
-# ---- the report
-python3 - "$OUT" "$MINUTES" <<'PY' | tee "$OUT/report.md"
-import csv, sys, collections
-out, minutes = sys.argv[1], sys.argv[2]
-calls = list(csv.DictReader(open(f"{out}/calls.csv")))
-rss = list(csv.DictReader(open(f"{out}/rss.csv")))
-by = collections.Counter((c["kind"], c["quality"], c["status"]) for c in calls)
-answered = sum(1 for c in calls if c["status"] in ("COMPLETED", "FAILED", "CANCELLED", "UNAVAILABLE"))
-lost = sum(1 for c in calls if c["status"] == "LOST")
-odd = [c for c in calls if c["status"] not in ("COMPLETED", "FAILED", "CANCELLED", "UNAVAILABLE", "LOST")]
-bad_proved = sum(1 for c in calls if c["quality"] == "bad" and c["status"] == "COMPLETED")
-print(f"# soak: {minutes} min, {len(calls)} calls, answered once {answered}, lost {lost}, other RPC errors {len(odd)}, "
-      f"bad requests proved {bad_proved}\n")
-print("| kind | request | COMPLETED | FAILED | CANCELLED | UNAVAILABLE (SIGKILL) | LOST | other |")
-print("|---|---|---|---|---|---|---|---|")
-for kind in ("porep", "snap", "wpost", "winning"):
-    for q in ("good", "bad"):
-        row = [by.get((kind, q, s), 0) for s in ("COMPLETED", "FAILED", "CANCELLED", "UNAVAILABLE", "LOST")]
-        other = sum(v for (k, qq, s), v in by.items() if k == kind and qq == q and s not in ("COMPLETED", "FAILED", "CANCELLED", "UNAVAILABLE", "LOST"))
-        print(f"| {kind} | {q} | " + " | ".join(map(str, row)) + f" | {other} |")
-print("\n| epoch | RSS samples | RSS min MiB | RSS max MiB | RSS last MiB |")
-print("|---|---|---|---|---|")
-ep = collections.defaultdict(list)
-for r in rss:
-    ep[int(r["epoch"])].append(int(r["rss_bytes"]))
-for e in sorted(ep):
-    v = ep[e]
-    print(f"| {e} | {len(v)} | {min(v) / 2**20:.0f} | {max(v) / 2**20:.0f} | {v[-1] / 2**20:.0f} |")
-if odd:
-    print("\nother RPC errors: " + ", ".join(sorted(set(c["status"] for c in odd))))
-sys.exit(1 if lost or bad_proved else 0)
-PY
+# ---- the report (also alone: bench/soak.sh --report OUT)
+report "$OUT" "$MINUTES"
