@@ -20,7 +20,7 @@ t() { echo "$(( $(date +%s) - T0 )) s"; }
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 if [ ! -x "$B/gpu_prover_check" ] || [ ! -x "$B/bench_prover" ]; then
   echo "== building ($(t))"
-  J=16 TARGETS="gpu_prover_check gpu_check bench_prover" bash bench/gpu/build_prover.sh "$B" > "$OUT/build.txt" 2>&1 ||
+  J=16 TARGETS="${TARGETS:-gpu_prover_check gpu_check bench_prover}" bash bench/gpu/build_prover.sh "$B" > "$OUT/build.txt" 2>&1 ||
     { tail -30 "$OUT/build.txt"; exit 1; }
   echo "built ($(t)); warnings: $(grep -c 'warning' "$OUT/build.txt")"
 fi
