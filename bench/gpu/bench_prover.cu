@@ -107,8 +107,6 @@ struct Row {
   double cancel_to_return_ms = -1;      // --cancel-after-ms: from the cancel to start()'s return
 };
 
-std::size_t m_of(const gpu::GpuProveTimings::Query& q) { return q.n; }
-
 double now_ms() {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
@@ -253,7 +251,7 @@ Row run_size(int log, int reps, bool nosplit) {
     // the longest query, or of half the pieces used): the five sums must not change.
     if (g_check_pieces && first) {
       gpu::GpuProveOptions cut = ov;
-      const std::size_t longest = std::max({m_of(row.med.l), m_of(row.med.a), m_of(row.med.b), std::size_t(1) << log});
+      const std::size_t longest = std::max({row.med.l.n, row.med.a.n, row.med.b.n, std::size_t(1) << log});
       cut.msm_piece_max = row.pieces > 1 ? (longest / row.pieces / 2 + 63) / 64 * 64 : (longest / 3 + 63) / 64 * 64;
       auto p = prove(cut);
       if (!p) throw std::runtime_error("--check-pieces: " + p.error());

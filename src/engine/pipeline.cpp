@@ -167,10 +167,10 @@ void Engine::Impl::prepare_one(const std::shared_ptr<Job>& job) {
   // partitions go, so that a WinningPoSt never waits behind a PoRep key), else in the FIFO queue
   // until partitions that finish free it.
   const std::uint64_t parse = kind->parse_bytes(*req);
-  if (parse > budget.total() - std::min(budget.total(), opt.request_budget_bytes)) {  // could never fit
+  const std::uint64_t outside_slice = budget.total() - std::min(budget.total(), opt.request_budget_bytes);
+  if (parse > outside_slice) {  // could never fit
     return fail(job, kind->name() + ": parsing the request needs " + format_bytes(parse) + " of memory, more than the " +
-                         format_bytes(budget.total() - std::min(budget.total(), opt.request_budget_bytes)) +
-                         " of the memory budget outside the requests' slice");
+                         format_bytes(outside_slice) + " of the memory budget outside the requests' slice");
   }
   auto parse_res = [&]() -> Result<Reservation> {
     if (auto r = budget.try_reserve(parse, MemoryBudget::kParse, /*jump_queue=*/true)) return std::move(*r);

@@ -183,6 +183,7 @@ TEST(Config, ErrorsNameTheKey) {
   expect_error("[memory]\ntotal_budget = \"lots\"\n", "bad.toml:2: memory.total_budget");
   expect_error("[memory]\nsafety_margin = \"5 GiBs\"\n", "memory.safety_margin");
   expect_error("[memory]\neviction_min_idle = \"soon\"\n", "memory.eviction_min_idle");
+  expect_error("[memory]\nrequest_budget = \"lots\"\n", "memory.request_budget");
   expect_error("[gpus]\ngpu_workers_per_device = \"two\"\n", "gpus.gpu_workers_per_device: expected an integer");
   expect_error("[gpus]\ngpu_workers_per_device = -1\n", "gpus.gpu_workers_per_device: must be between");
   expect_error("[gpus]\nkey_residency = \"host\"\n", "gpus.key_residency: expected \"auto\", \"resident\" or \"streamed\"");
@@ -397,6 +398,27 @@ TEST(Config, UrgentKeyErrorsNameTheKey) {
   auto a = parse_config("[memory]\nurgent_reserve = \"auto\"\n", "ok.toml");
   ASSERT_TRUE(a) << a.error();
   EXPECT_TRUE(a->urgent_reserve_auto);
+}
+
+// memory.request_budget (issue 41 item 4): auto is an eighth of the budget, at most 4 GiB; a fixed
+// slice above half the budget is refused, naming the key.
+TEST(Config, RequestBudgetAutoAndItsLimit) {
+  DaemonConfig c;
+  c.budget_auto = false;
+  c.total_budget = std::uint64_t(8) << 30;
+  auto o = engine_options_from(c, 4);
+  ASSERT_TRUE(o) << o.error();
+  EXPECT_EQ(o->request_budget_bytes, std::uint64_t(1) << 30);
+  c.total_budget = std::uint64_t(100) << 30;
+  EXPECT_EQ(engine_options_from(c, 4)->request_budget_bytes, std::uint64_t(4) << 30);
+  c.request_budget_auto = false;
+  c.request_budget = 0;
+  EXPECT_EQ(engine_options_from(c, 4)->request_budget_bytes, 0u);  // "0": requests are not charged
+  c.request_budget = std::uint64_t(51) << 30;
+  auto big = engine_options_from(c, 4);
+  ASSERT_FALSE(big);
+  EXPECT_NE(big.error().find("memory.request_budget (51.00 GiB) is more than half the budget"), std::string::npos)
+      << big.error();
 }
 
 }  // namespace
