@@ -20,22 +20,24 @@
 
 namespace cuzk::engine {
 
+// Where a loaded key came from: a registered snarkjs .zkey (the generic kind's circuits) or a
+// Filecoin .params file read by a KeyLoader (the families' keys; the generic kind refuses them).
+enum class KeyFormat { kZkey, kParams };
+
 // A loaded key. For a .zkey: the proving key and the circuit's shape (A and B), ready for the
 // backend. For a loader of .params: the proving key with its bases left in the mapped file
 // (ProvingKey::source; the SrsManager decodes them when a backend proves from host memory) and the
-// recorded partition shape (A, B and C). For a loader that only maps its file (families whose circuits are not proved
-// here yet): `mapped_file` and the verifying key.
+// recorded partition shape (A, B and C).
 struct LoadedKey {
   std::string id;
   std::string path;
-  bool has_proving_key = false;
+  KeyFormat format = KeyFormat::kParams;
   groth16::ProvingKey pk;
   groth16::R1csShape shape;
   std::uint32_t n_public = 0;  // ONE excluded
   std::uint32_t n_vars = 0;
   std::uint32_t n_constraints = 0;
   std::uint32_t domain_size = 0;
-  std::shared_ptr<const void> mapped_file;
   std::uint64_t bytes = 0;  // what the budget is charged (0 from a loader: the SrsManager computes it)
 };
 

@@ -135,7 +135,7 @@ Result<std::shared_ptr<LoadedKey>> load_key(const SrsEntry& e) {
   auto z = formats::read_zkey(e.path);
   if (!z) return Error{z.error()};
   if (auto st = z->pk.check_consistency(); !st) return Error{e.path + ": " + st.error()};
-  key->has_proving_key = true;
+  key->format = KeyFormat::kZkey;
   key->n_public = z->n_public;
   key->n_vars = z->n_vars;
   key->n_constraints = z->n_constraints;
@@ -269,8 +269,8 @@ Status SrsManager::register_zkey(const std::string& id, const std::string& path,
 
 Result<std::shared_ptr<const KeyCopies>> SrsManager::place(std::shared_ptr<LoadedKey> key, Reservation& load) {
   auto copies = std::make_shared<KeyCopies>();
-  const KeyPlacement where = key->has_proving_key && options_.placement ? options_.placement(*key) : KeyPlacement{};
-  if (key->has_proving_key && where.host_bases && !key->pk.holds_bases()) {
+  const KeyPlacement where = options_.placement ? options_.placement(*key) : KeyPlacement{};
+  if (where.host_bases && !key->pk.holds_bases()) {
     const auto t0 = Clock::now();
     if (auto st = key->pk.load_bases(); !st) return Error{key->id + ": " + st.error()};
     log::srs()->debug("proving key {}: bases decoded in {} ms", key->id,
@@ -530,7 +530,7 @@ std::vector<SrsInfo> SrsManager::list() const {
     i.load_ms = e->load_ms;
     i.last_error = e->last_error;
     if (e->st == SrsEntry::St::kLoaded) {
-      i.tier = e->key->has_proving_key && e->key->pk.holds_bases() ? SrsTier::kHost : SrsTier::kMapped;
+      i.tier = e->key->pk.holds_bases() ? SrsTier::kHost : SrsTier::kMapped;
       for (auto& r : e->reservations) i.bytes += r.bytes();
       if (e->copies) {
         for (const auto& [slot, c] : e->copies->items) {

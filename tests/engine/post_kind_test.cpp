@@ -315,6 +315,13 @@ TEST(PostKind, MalformedRequestsFailNamingTheFieldAndTheEngineKeepsServing) {
   auto v = verify_with_vk(good, ok.proof);
   ASSERT_TRUE(v) << v.error();
   EXPECT_TRUE(*v);
+  // The generic kind proves registered .zkey circuits only: the loaded Filecoin key, named as a
+  // circuit, is refused by its format (LoadedKey::format), not tried with the witness.
+  ProofRequest g;
+  g.proof_kind = static_cast<std::uint32_t>(ProofKind::kGenericGroth16);
+  g.circuit_id = "wpost-2k";
+  g.witness_wtns = std::string("wtns") + std::string(60, '\0');
+  expect_failed(g, "generic-groth16: circuit \"wpost-2k\" is a Filecoin parameter set, not a .zkey");
 }
 
 TEST(PostKind, SixtyFourGiBCodesUseTheSixtyFourGiBKeys) {

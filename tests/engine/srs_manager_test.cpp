@@ -50,7 +50,7 @@ TEST(SrsManager, RegisterLoadRefcountEvict) {
     ASSERT_TRUE(lease) << lease.error();
     EXPECT_EQ((*lease)->n_vars, 203u);
     EXPECT_EQ((*lease)->n_public, 2u);
-    EXPECT_TRUE((*lease)->has_proving_key);
+    EXPECT_EQ((*lease)->format, KeyFormat::kZkey);
     auto lease2 = srs.acquire("mulchain");
     EXPECT_EQ(srs.list()[0].refs, 2u);
     auto e = srs.evict("mulchain");

@@ -102,7 +102,6 @@ Result<std::shared_ptr<LoadedKey>> load_key_with_shape(const std::string& path, 
   if (!pk) return Error{pk.error()};
   if (auto st = pk->check_consistency(); !st) return Error{path + ": " + st.error()};
   auto key = std::make_shared<LoadedKey>();
-  key->has_proving_key = true;
   key->n_public = shape.num_inputs - 1;
   key->n_vars = std::uint32_t(shape.num_variables());
   key->n_constraints = std::uint32_t(shape.num_constraints());
@@ -121,7 +120,6 @@ Result<SrsLease> acquire_proving_key(PrepareContext& ctx, const std::string& fam
   ctx.parse.reset();  // parsed: a key load waiting for memory must not wait on the parse's reservation
   auto lease = ctx.srs.acquire(*id, ctx.cancel.as_function(), &ctx.srs_load_ms);
   if (!lease) return Error{lease.error()};
-  if (!(*lease)->has_proving_key) return Error{"proving key " + *id + " has no decoded proving key"};
   if (auto st = check_key((*lease)->shape); !st) return Error{"proving key " + *id + ": " + st.error()};
   return std::move(*lease);
 }

@@ -122,7 +122,7 @@ class GenericGroth16Kind final : public JobKind {
     ctx.parse.reset();  // see acquire_proving_key
     auto lease = ctx.srs.acquire(req->circuit_id, ctx.cancel.as_function(), &ctx.srs_load_ms);
     if (!lease) return Error{k + lease.error()};
-    if (!(*lease)->has_proving_key) {
+    if ((*lease)->format != KeyFormat::kZkey) {
       return Error{k + "circuit \"" + req->circuit_id + "\" is a Filecoin parameter set, not a .zkey"};
     }
     return std::unique_ptr<PreparedJob>(std::make_unique<GenericPrepared>(req, std::move(*lease), wbytes));
