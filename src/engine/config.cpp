@@ -271,7 +271,10 @@ Result<DaemonConfig> parse_config(std::string_view text, const std::string& name
                            ": cross-sector batching is not implemented; partitions of different jobs already share "
                            "the pipeline (treated as 1)");
     }
-    s.uint("max_batch_wait_ms", c.max_batch_wait_ms, 0, 3600000);
+    // The Rust daemon's window for filling a batch: checked (a Rust config stays valid), then dropped,
+    // since nothing here waits to batch (max_batch_size above).
+    std::uint64_t batch_wait_ms = 0;
+    s.uint("max_batch_wait_ms", batch_wait_ms, 0, 3600000);
     s.deprecated("sort_by_type", "unused (priority decides the order), ignored", c.warnings);
     s.uint("max_active_jobs", c.max_active_jobs, 1, 1000000);
     s.duration("result_ttl", c.result_ttl);

@@ -55,7 +55,6 @@ struct DaemonConfig {
   std::string backend = "auto";            // "cpu", "cuda", "auto"
   // [scheduler]
   std::uint32_t max_batch_size = 1;
-  std::uint64_t max_batch_wait_ms = 10000;
   std::uint32_t max_active_jobs = 1024;    // ours
   std::chrono::milliseconds result_ttl{std::chrono::minutes(10)};  // ours
   std::uint32_t max_results = 10000;       // ours
