@@ -4,7 +4,11 @@
 # none), builds (CUDA code too when nvcc is present — compiled, not run, without a GPU), then runs
 # ctest with that node and promtool first in PATH and passed to CMake. CUDA is built for this machine's
 # GPU only, or sm_80 without one (cuzk_cuda_archs in scripts/deps-env.sh; CUDA_ARCHS overrides).
+# Tests labelled `extended` (cli.snap_8m: an 8 MiB SnapDeals key and four 2^24 partitions, 30 min on
+# 2 cores) run only with --extended.
 set -euo pipefail
+EXCLUDE=(-LE extended)
+[ "${1:-}" = --extended ] && EXCLUDE=()
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh --test-peers
 source scripts/deps-env.sh
@@ -16,4 +20,4 @@ BUILD=${BUILD:-build}
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DNODE_EXECUTABLE="$NODE" -DPROMTOOL_EXECUTABLE="$PROMTOOL" \
   -DCMAKE_CUDA_ARCHITECTURES="$(cuzk_cuda_archs)"
 cmake --build "$BUILD" -j"$(nproc)"
-ctest --test-dir "$BUILD" --output-on-failure -j"$(nproc)"
+ctest --test-dir "$BUILD" --output-on-failure -j"$(nproc)" "${EXCLUDE[@]}"
