@@ -32,7 +32,7 @@ CUZK_IFMA __mmask8 g1_on_curve(const Batch& bx, const Batch& by, const Batch& li
 CUZK_IFMA __mmask8 g2_on_curve(const Batch& a0, const Batch& a1, const Batch& b0, const Batch& b1, const Batch& lift,
                                const Batch& b, const Batch& p, __m512i pinv) {
   const Batch two_p = add_lazy(p, p);
-  auto mul = [&](const Batch& u, const Batch& v) { return mont_mul(u, v, p, pinv); };
+  auto mul = [&](const Batch& u, const Batch& v) CUZK_IFMA { return mont_mul(u, v, p, pinv); };
   // y^2 = ((y0 + y1)(y0 - y1), 2 y0 y1).
   const Batch l0 = reduce_once(mul(add_lazy(b0, b1), sub_lazy(b0, b1, two_p)), p);
   const Batch l1 = reduce_once(mul(add_lazy(b0, b0), b1), p);

@@ -15,7 +15,7 @@
 #include <type_traits>
 
 #if defined(__x86_64__) && !defined(__CUDA_ARCH__)
-#if __has_include(<x86gprintrin.h>)
+#if __has_include(<x86gprintrin.h>) && !defined(__clang__)  // clang's declares them in <x86intrin.h> only
 #include <x86gprintrin.h>  // _addcarry_u64 / _subborrow_u64 (plain ADC/SBB)
 #else
 #include <x86intrin.h>
@@ -30,6 +30,8 @@
 #endif
 #endif
 #if CUZK_X86_ASM
+#include <cpuid.h>
+
 #include <cstdio>
 #include <cstdlib>
 
@@ -37,9 +39,10 @@
 
 namespace cuzk::math::x86 {
 // The assembly needs BMI2 and ADX; fail at start-up with a clear message rather than with SIGILL.
+// CPUID leaf 7 EBX: bit 8 BMI2, bit 19 ADX (clang before 16 has no "adx" for __builtin_cpu_supports).
 inline const bool kCpuChecked = [] {
-  __builtin_cpu_init();
-  if (!__builtin_cpu_supports("bmi2") || !__builtin_cpu_supports("adx")) {
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) || !(ebx & (1u << 8)) || !(ebx & (1u << 19))) {
     std::fputs("cuzk: this CPU lacks BMI2/ADX; rebuild with -DCUZK_X86_ASM=OFF\n", stderr);
     std::abort();
   }
