@@ -3,7 +3,7 @@
 # demo) never needs Node:
 #   scripts/install-deps.sh               the C++ build: compiler, CMake, Ninja, libraries (apt)
 #   scripts/install-deps.sh --test-peers  also what the tests run besides cuzk:
-#       jq, curl, python3 (apt);
+#       jq, curl, python3, clang and its libFuzzer runtime (apt; scripts/fuzz.sh);
 #       promtool alone (`promtool check metrics` in the daemon tests): unpacked from Debian's prometheus
 #         package into .deps/prometheus, never installed, so no Prometheus server, node exporter or
 #         service comes with it (installing the package starts both on a systemd machine);
@@ -56,8 +56,10 @@ if [ "$mode" = build ]; then
   exit 0
 fi
 
-# Test tools from apt: JSON and HTTP checks, the tests' Python snippets, the TLS test's CA (openssl).
-apt_install --no-install-recommends jq curl python3 ca-certificates openssl
+# Test tools from apt: JSON and HTTP checks, the tests' Python snippets, the TLS test's CA (openssl);
+# clang and the default clang's libFuzzer/sanitizer runtimes (libclang-rt-dev: libclang-rt-14-dev on
+# Debian 12) for scripts/fuzz.sh and the fuzz.short test.
+apt_install --no-install-recommends jq curl python3 ca-certificates openssl clang libclang-rt-dev
 
 # promtool: unpacked from the .deb (dpkg-deb -x), nothing configured or started.
 if ! cuzk_promtool >/dev/null; then
