@@ -244,7 +244,8 @@ Row run_size(int log, int reps, bool nosplit) {
       tot.push_back(t.total_ms);
       row.pieces = std::max(row.pieces, t.msm_pieces);
       row.retries += t.msm_piece_retries;
-      std::printf("  2^%d overlap run %d: total %.1f ms, MSM pieces %zu\n", log, r, t.total_ms, t.msm_pieces);
+      std::printf("  2^%d overlap run %d: total %.1f ms, MSM pieces %zu (%zu halved), rows freed %.1f GB\n", log, r,
+                  t.total_ms, t.msm_pieces, t.msm_piece_retries, double(t.rows_freed_bytes) / 1e9);
     }
     row.overlap_total = median(tot);
     // --check-pieces: the same witness with every full MSM cut at other places (pieces of a third of

@@ -7,7 +7,8 @@
 #   STEP=bench (builds too on a fresh machine): bench_prover on synthetic PoRep-shaped partitions with
 #     a dense witness (--random-permille 1000) at 2^24 and 2^27, key resident, REPS proofs (default 1), --check-pieces (the five sums
 #     with the MSMs cut elsewhere); 2^27 again under --memory-limit-gib $LIMIT_GIB when set; then the PoRep witness
-#     (10 % not 0/1) at 2^27, whose MSMs fit in one piece as before.
+#     (10 % not 0/1) at 2^27, whose MSMs fit in one piece as before. LIMIT_ARGS adds arguments to the
+#     limited run (e.g. --streamed: a 24 GiB card cannot hold the 48 GB key).
 #   STEP=all: gpu_prover_check, then the bench step, in one call. --cancel-after-ms CANCEL_MS (default
 #     300) times a cancelled dense proof: from the cancel to start()'s return (issue 41 item 5).
 # Full logs under $OUT (or ./gpu-out); a short table on stdout.
@@ -30,7 +31,7 @@ run() {  # name, timeout, then the command
   timeout "$to" "$@" > "$OUT/$name.txt" 2>&1
   local rc=$?
   echo "== $name rc=$rc ($(t))"
-  grep -E "PASS|FAIL|passed|pieces|2\^[0-9]+:|device:" "$OUT/$name.txt" | cut -c1-400 | tail -${TAILN:-12}
+  grep -E "PASS|FAIL|passed|pieces|2\^[0-9]+:|device:|ancel" "$OUT/$name.txt" | cut -c1-400 | tail -${TAILN:-12}
 }
 case "${STEP:-check}" in
   check | all)
@@ -40,8 +41,8 @@ case "${STEP:-check}" in
   bench | all)
     run dense 240 "$B/bench_prover" --logs ${LOGS:-24,27} --nosplit 0 --reps ${REPS:-1} --random-permille 1000 --check-pieces \
       --cancel-after-ms ${CANCEL_MS:-300}
-    [ -n "${LIMIT_GIB:-}" ] && run dense_limit 110 "$B/bench_prover" --logs 27 --nosplit 0 --reps ${REPS:-1} \
-      --random-permille 1000 --memory-limit-gib "$LIMIT_GIB" --check-pieces
+    [ -n "${LIMIT_GIB:-}" ] && run dense_limit 200 "$B/bench_prover" --logs 27 --nosplit 0 --reps ${REPS:-1} \
+      --random-permille 1000 --memory-limit-gib "$LIMIT_GIB" --check-pieces ${LIMIT_ARGS:-}
     [ -z "${NO_POREP:-}" ] && run porep 100 "$B/bench_prover" --logs 27 --nosplit 0 --reps ${REPS:-1}
     ;;
 esac

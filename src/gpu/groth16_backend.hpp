@@ -92,6 +92,7 @@ struct GpuProveTimings {
   bool compact = false;          // the witness came compact (bits + values) and was expanded on the device
   std::size_t msm_pieces = 1;    // the most pieces one full MSM of this proof was cut into (msm_pieces.hpp)
   std::size_t msm_piece_retries = 0;  // pieces halved after an out-of-memory (another stream took the room)
+  std::size_t rows_freed_bytes = 0;   // dead row vectors freed for the MSMs' workspaces (memory was short)
   // Sizes: query length, scalars equal to 1, tail (neither 0 nor 1), and whether the split was used.
   struct Query {
     std::size_t n = 0, ones = 0, tail = 0;

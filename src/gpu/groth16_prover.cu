@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <future>
+#include <mutex>
 #include <span>
 #include <vector>
 
@@ -56,6 +57,35 @@ struct GpuProver::Impl {
   void check_cancel() const {
     if (cancel_fn && *cancel_fn && (*cancel_fn)()) throw Cancelled{};
   }
+  // After H's scalars (ev_ntt) three of the four row vectors a, b, c, tmp are dead: 96 bytes a domain
+  // element (12.9 GB at 2^27). When memory is short (a full MSM would be cut into pieces, or a split
+  // tail's scratch does not fit) they are freed, once per proof, and that room goes to the MSMs'
+  // workspaces; the next proof allocates them again. Without it a dense 2^27 witness beside a resident
+  // key on an 80 GB card left room only for pieces of 2^16 scalars: 2,048 a query, 26.4 s (H100).
+  std::mutex rows_mu;
+  const void* rows_keep = nullptr;  // h_scalars' buffer once the rows are dead; null: nothing to free
+  std::size_t rows_freed = 0;       // bytes freed this proof
+  bool free_dead_rows() {
+    std::lock_guard<std::mutex> lk(rows_mu);
+    if (!rows_keep) return false;
+    CUZK_CUDA(cudaEventSynchronize(ev_ntt));
+    for (DeviceBuffer* b : {&d_a, &d_b, &d_c, &d_tmp}) {
+      if (b->get() && b->get() != rows_keep) {
+        rows_freed += b->size();
+        *b = DeviceBuffer();
+      }
+    }
+    rows_keep = nullptr;
+    return rows_freed > 0;
+  }
+
+  // Device bytes still free under opt.memory_limit, less device_room's margin.
+  static std::size_t room(const GpuProveOptions& opt) {
+    std::size_t free_b = 0, total_b = 0;
+    CUZK_CUDA(cudaMemGetInfo(&free_b, &total_b));
+    return device_room(free_b, total_b, opt.memory_limit);
+  }
+
   MsmConfig msm_cfg() const {
     MsmConfig c;
     c.tuning = tuning.msm;
@@ -179,7 +209,8 @@ struct GpuProver::Impl {
     return c.payload_bytes();
   }
 
-  void ensure_domain(int log, std::size_t m) {
+  // `scratch` holds m elements (the rows' first buffer, overwritten afterwards).
+  void ensure_domain(int log, std::size_t m, DeviceBuffer& scratch) {
     const int need = std::max(1, log);
     if (!dom || dom->max_log() < need) {
       dom.reset();
@@ -189,11 +220,10 @@ struct GpuProver::Impl {
     if (std::find(warmed_logs.begin(), warmed_logs.end(), log) == warmed_logs.end()) {
       // The domain builds its scale tables lazily with synchronous copies on the legacy stream; build
       // them here once (on the legacy stream, then synchronize), not inside the proof's streams.
-      d_tmp.resize_discard(m * sizeof(Fr));
-      CUZK_CUDA(cudaMemset(d_tmp.get(), 0, m * sizeof(Fr)));
+      CUZK_CUDA(cudaMemset(scratch.get(), 0, m * sizeof(Fr)));
       for (bool coset : {false, true}) {
-        dom->inverse(d_tmp.get(), log, NttOrder::kNR, coset, nullptr);
-        dom->forward(d_tmp.get(), log, NttOrder::kRN, coset, nullptr);
+        dom->inverse(scratch.get(), log, NttOrder::kNR, coset, nullptr);
+        dom->forward(scratch.get(), log, NttOrder::kRN, coset, nullptr);
       }
       CUZK_CUDA(cudaDeviceSynchronize());
       warmed_logs.push_back(log);
@@ -253,11 +283,14 @@ struct GpuProver::Impl {
     using Jac = math::Jacobian<C>;
     if (n == 0) return Jac::identity();
     const MsmConfig cfg = msm_cfg();
-    std::size_t free_b = 0, total_b = 0;
-    CUZK_CUDA(cudaMemGetInfo(&free_b, &total_b));
-    const std::size_t budget = device_room(free_b, total_b, opt.memory_limit) + m.workspace_bytes();
-    const MsmPieces plan =
-        plan_msm_pieces(n, budget, opt.msm_piece_max, [&](std::size_t k) { return m.workspace_bytes_for(k, cfg); });
+    auto plan_now = [&] {
+      std::size_t free_b = 0, total_b = 0;
+      CUZK_CUDA(cudaMemGetInfo(&free_b, &total_b));
+      const std::size_t budget = device_room(free_b, total_b, opt.memory_limit) + m.workspace_bytes();
+      return plan_msm_pieces(n, budget, opt.msm_piece_max, [&](std::size_t k) { return m.workspace_bytes_for(k, cfg); });
+    };
+    MsmPieces plan = plan_now();
+    if (plan.pieces > 1 && !opt.msm_piece_max && free_dead_rows()) plan = plan_now();
     t.msm_pieces = std::max(t.msm_pieces, plan.pieces);
     check_cancel();
     if (plan.pieces == 1) return m.msm_device(s, n, cfg, st);
@@ -305,7 +338,13 @@ struct GpuProver::Impl {
     if (sp.tail) {
       if (!scratch || scratch->size() < sp.tail) {
         scratch.reset();
-        scratch = std::make_unique<Msm<C>>(sp.tail + sp.tail / 4);
+        try {
+          scratch = std::make_unique<Msm<C>>(sp.tail + sp.tail / 4);
+        } catch (const std::exception& e) {
+          cudaGetLastError();
+          if (!is_oom(e.what()) || !free_dead_rows()) throw;
+          scratch = std::make_unique<Msm<C>>(sp.tail + sp.tail / 4);
+        }
         CUZK_CUDA(cudaDeviceSynchronize());  // the constructor clears the bases on the legacy stream
       }
       using Aff = AffineT<std::conditional_t<std::is_same_v<C, math::G1Curve>, Fp, Fp2>>;
@@ -433,13 +472,15 @@ struct GpuProver::Impl {
     const int log = int(k.log_m);
     const std::size_t m = std::size_t(1) << log;
     const std::size_t nvars = w.num_variables();
-    ensure_domain(log, m);
+    // The fixed buffers: the witness and the rows a, b, c (bellperson's H needs no fourth vector:
+    // h_quotient.cuh), 128 bytes a domain element (17.2 GB at 2^27). d_q, the gathered A and B scalars,
+    // comes at the A query, after H's transforms, when the dead rows can make room for it.
     d_w.resize_discard(std::max<std::size_t>(nvars, 1) * sizeof(Fr));
     d_a.resize_discard(m * sizeof(Fr));
+    ensure_domain(log, m, d_a);
     d_b.resize_discard(m * sizeof(Fr));
     d_c.resize_discard(m * sizeof(Fr));
-    d_tmp.resize_discard(m * sizeof(Fr));
-    d_q.resize_discard(std::max<std::size_t>({k.a_n, k.b_n, 1}) * sizeof(Fr));
+    if (k.basis == HBasis::kOddCosetLagrange) d_tmp.resize_discard(m * sizeof(Fr));
     t = GpuProveTimings{};
     cancel_fn = &opt.cancelled;
     struct Reset {
@@ -470,7 +511,8 @@ struct GpuProver::Impl {
     check_cancel();
 
     // 2. rows
-    Fr *a = ptr<Fr>(d_a), *b = ptr<Fr>(d_b), *c = ptr<Fr>(d_c), *tmp = ptr<Fr>(d_tmp);
+    Fr *a = ptr<Fr>(d_a), *b = ptr<Fr>(d_b), *c = ptr<Fr>(d_c);
+    Fr* tmp = k.basis == HBasis::kOddCosetLagrange ? ptr<Fr>(d_tmp) : nullptr;
     // Long rows in pieces unless ProverTuning::long_rows_in_pieces is off (one thread per row, for comparison).
     const bool pieces = tuning.prover.long_rows_in_pieces;
     eval_rows_kernel<<<grid_for(m, 128), 128, 0, s0>>>(sh.a.view(), sh.b.view(), sh.c.view(),
@@ -499,6 +541,18 @@ struct GpuProver::Impl {
     // 3. H scalars (h_quotient.cuh)
     const Fr* h_scalars = compute_h_scalars(*dom, k, a, b, c, tmp, log, m, s0);
     CUZK_CUDA(cudaEventRecord(ev_ntt, s0));
+    {
+      std::lock_guard<std::mutex> lk(rows_mu);
+      rows_keep = h_scalars;  // the other three rows may now be freed (free_dead_rows)
+      rows_freed = 0;
+    }
+    struct KeepRows {  // however prove() ends, a later proof's rows are not freed by this one's state
+      Impl& self;
+      ~KeepRows() {
+        std::lock_guard<std::mutex> lk(self.rows_mu);
+        self.rows_keep = nullptr;
+      }
+    } keep_rows{*this};
     lap(t.ntt_ms, s0);
     check_cancel();
 
@@ -555,6 +609,11 @@ struct GpuProver::Impl {
     }
     tq = now_ms();
     {  // A
+      const std::size_t q_bytes = std::max<std::size_t>({k.a_n, k.b_n, 1}) * sizeof(Fr);
+      if (d_q.size() < q_bytes) {
+        if (room(opt) < q_bytes + (std::size_t(1) << 30)) free_dead_rows();
+        d_q.resize_discard(q_bytes);
+      }
       gather_scalars_kernel<<<grid_for(k.a_n, 256), 256, 0, ms>>>(ptr<const u32>(k.a_map), dw, k.a_n, ptr<Fr>(d_q));
       CUZK_CUDA_LAUNCH();
       const Fr* s = ptr<Fr>(d_q);
@@ -588,6 +647,7 @@ struct GpuProver::Impl {
     }
     sync(s0);
     sync(s1x);
+    t.rows_freed_bytes = rows_freed;
     t.total_ms = now_ms() - t_start;
     return p;
   }

@@ -773,13 +773,14 @@ int main(int argc, char** argv) {
       auto g = prover.start(**gk, **gs, ref->circ.w, po, &t);
       const bool ok = g && component_diff(ref->cpu, *g).empty() && finish(*g, ref->pk, rs).to_bytes() == ref->want;
       char b[240];
-      std::snprintf(b, sizeof b, "2^%d %s %s %s split %.1f: %s in %zu pieces (%zu halved); ", c.log_m, mode_name(c.mode),
+      std::snprintf(b, sizeof b, "2^%d %s %s %s split %.1f: %s in %zu pieces (%zu halved, %zu row bytes freed); ", c.log_m, mode_name(c.mode),
                     c.basis == B::kMonomialOverZ ? "bellperson" : "snarkjs",
                     c.piece_max ? ("pieces <= " + std::to_string(c.piece_max)).c_str() : "memory limit", c.max_tail,
                     ok ? "ok" : (g ? ("MISMATCH" + component_diff(ref->cpu, *g)).c_str() : g.error().c_str()), t.msm_pieces,
-                    t.msm_piece_retries);
+                    t.msm_piece_retries, t.rows_freed_bytes);
       d += b;
-      all = all && ok && t.msm_pieces > 1;
+      // Under the memory limit the dead row vectors go first (free_dead_rows); a cap alone frees nothing.
+      all = all && ok && t.msm_pieces > 1 && (c.piece_max ? t.rows_freed_bytes == 0 : t.rows_freed_bytes > 0);
     }
     return all;
   });
