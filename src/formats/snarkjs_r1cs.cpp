@@ -78,10 +78,12 @@ Result<R1csFile> parse(const BinFile& f) {
                                ") + nPrvIn (" + std::to_string(h.n_prv_in) + ")");
   }
 
-  if (const SectionEntry* ls = f.find(kSecLabels)) {
-    if (auto st = f.expect_size(kSecLabels, "wire-to-label map", ls->size, std::uint64_t(h.n_wires) * 8); !st) {
-      return Error{st.error()};
-    }
+  // The wire-to-label map (nWires u64s; circom always writes it) is what bounds nWires by the file's size:
+  // without it a few bytes could declare 2^32 wires, and every consumer sizes its vectors by them.
+  auto ls = f.section(kSecLabels, "wire-to-label map");
+  if (!ls) return Error{ls.error()};
+  if (auto st = f.expect_size(kSecLabels, "wire-to-label map", ls->size(), std::uint64_t(h.n_wires) * 8); !st) {
+    return Error{st.error()};
   }
 
   auto cs = f.section(kSecConstraints, "constraints");

@@ -4,7 +4,7 @@
 //                     u64 nLabels, u32 nConstraints
 //   sec2 constraints: nConstraints x (A, B, C), each LC = u32 nTerms, nTerms x (u32 wire, Fr coef)
 //                     coefficients plain little-endian < r; semantics A*B - C = 0
-//   sec3 wire->label: nWires x u64 (size checked, content not used)
+//   sec3 wire->label: nWires x u64 (required: it bounds nWires by the file size; content not used)
 //   sec4/5:           custom gates (PLONK only) -> rejected here
 //
 // Wires: 0 = ONE, then public outputs, public inputs, private inputs, internal signals. So the

@@ -152,7 +152,8 @@ TEST(Malformed, ContainerDefects) {
     auto raw0 = split(b, k.magic);
     for (std::size_t si = 0; si < raw0.sections.size(); ++si) {
       std::uint32_t id = raw0.sections[si].id;
-      bool optional = (std::string(k.ext) == "r1cs" && id == 3) || (std::string(k.ext) == "zkey" && id == 10);
+      // (an .r1cs's wire-to-label map is required: it bounds nWires; see LabelMapIsRequired)
+      bool optional = std::string(k.ext) == "zkey" && id == 10;
       auto mod = raw0;
       mod.sections.erase(mod.sections.begin() + std::ptrdiff_t(si));
       std::string e = k.parse(mod.join(), name);
@@ -244,6 +245,22 @@ TEST(MalformedR1cs, FieldSizeOtherThan32) {
   auto l = r1cs_layout("mulchain");
   put_u32(l.bytes, l.header_at, 8);
   expect_error(r1cs_parser, l.bytes, "g.r1cs", "section 1 (header) has field size n8 = 8");
+}
+
+// Without the wire-to-label map a few bytes could declare 2^32 wires, which every consumer sizes its
+// vectors by (found by fuzzing: tests/fuzz/regressions/snarkjs_r1cs). The map is required; its size
+// bounds nWires.
+TEST(MalformedR1cs, LabelMapIsRequired) {
+  auto l = r1cs_layout("mulchain");
+  auto f = BinFile::from_span(l.bytes, "x", "r1cs", 1, 1);
+  ASSERT_TRUE(f.ok());
+  const std::size_t labels_at = f->find(3)->offset;
+  auto m = l.bytes;
+  put_u32(m, labels_at - 12, 259);  // the map's section id: now an unknown section
+  expect_error(r1cs_parser, m, "l.r1cs", "section 3 (wire-to-label map) is missing");
+  m = l.bytes;
+  put_u32(m, l.header_at + 36, 1u << 30);  // nWires: more than the map holds
+  expect_error(r1cs_parser, m, "l.r1cs", "section 3 (wire-to-label map)");
 }
 
 TEST(MalformedR1cs, CoefficientNotBelowR) {
