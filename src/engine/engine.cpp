@@ -486,6 +486,7 @@ StatusSnapshot Engine::status() const {
   for (const auto& sl : im.slots) {
     WorkerSnapshot w;
     w.stage = sl.stage;
+    w.urgent = sl.urgent;
     w.id = sl.id;
     w.device = sl.device;
     w.job_id = sl.job_id;

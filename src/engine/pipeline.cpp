@@ -31,8 +31,8 @@ void Engine::Impl::kick_dispatcher() {
   dispatch_cv.notify_all();
 }
 
-std::size_t Engine::Impl::add_slot(const std::string& stage, std::uint32_t id, std::uint32_t device) {
-  slots.push_back(Slot{stage, id, device, {}, 0, 0, 0, 0});
+std::size_t Engine::Impl::add_slot(WorkerStage stage, bool urgent, std::uint32_t id, std::uint32_t device) {
+  slots.push_back(Slot{stage, urgent, id, device, {}, 0, 0, 0, 0});
   return slots.size() - 1;
 }
 
@@ -715,20 +715,19 @@ void Engine::Impl::stage_worker(Q& q, std::size_t slot, Accept&& accept, Work&& 
       [&] { slot_idle(slot); });
 }
 
-// Threads, and the names their status slots carry: the reserved ones for urgent work are
-// "<stage>-urgent" (so the gRPC status still lists one GPU entry per backend worker), the lane's
-// workers "lane".
+// Threads, and their status slots: a stage each (WorkerStage), the reserved ones for urgent work
+// marked urgent (shown as "<stage>-urgent": WorkerSnapshot::stage_name), the lane's workers kLane.
 void Engine::Impl::start_threads() {
   std::lock_guard<std::mutex> g(mu);
   const bool urgent_on = opt.urgent_priority.has_value();
   for (std::uint32_t i = 0; i < opt.prepare_workers; ++i) {
-    std::size_t s = add_slot("prepare", i, 0);
+    std::size_t s = add_slot(WorkerStage::kPrepare, false, i, 0);
     threads.emplace_back([this, s] { prepare_loop(s, std::nullopt); });
   }
   if (urgent_on) {  // one preparer per urgent level: a HIGH prepare never blocks a CRITICAL one
     std::uint32_t id = opt.prepare_workers;
     for (int p = int(*opt.urgent_priority); p <= int(Priority::kCritical); ++p) {
-      std::size_t s = add_slot("prepare-urgent", id++, 0);
+      std::size_t s = add_slot(WorkerStage::kPrepare, true, id++, 0);
       threads.emplace_back([this, s, p] { prepare_loop(s, Priority(p)); });
     }
   }
@@ -736,7 +735,7 @@ void Engine::Impl::start_threads() {
   std::uint32_t sw = 0;
   for (int pool = 0; pool < kUrgencies; ++pool) {
     for (std::uint32_t i = 0; i < free_slots[std::size_t(pool)]; ++i, ++sw) {
-      std::size_t s = add_slot(pool == 0 ? "synthesis" : "synthesis-urgent", sw, 0);
+      std::size_t s = add_slot(WorkerStage::kSynthesis, pool != 0, sw, 0);
       threads.emplace_back([this, s, sw, pool] {
         stage_worker(synth_q[std::size_t(pool)], s, AcceptAll{}, [&](TaskPtr& t) { synthesize(t, std::int32_t(sw)); });
       });
@@ -745,30 +744,30 @@ void Engine::Impl::start_threads() {
   std::uint32_t w = 0;
   for (std::uint32_t d = 0; d < opt.devices.size(); ++d) {
     for (std::uint32_t k = 0; k < opt.workers_per_device; ++k, ++w) {
-      std::size_t s = add_slot("backend", w, opt.devices[d]);
+      std::size_t s = add_slot(WorkerStage::kBackend, false, w, opt.devices[d]);
       threads.emplace_back([this, s, w, d] { backend_worker(s, w, d, false); });
     }
   }
   if (urgent_on) {  // per device one worker for urgent partitions only, so none waits for a free worker
     for (std::uint32_t d = 0; d < opt.devices.size(); ++d, ++w) {
-      std::size_t s = add_slot("backend-urgent", w, opt.devices[d]);
+      std::size_t s = add_slot(WorkerStage::kBackend, true, w, opt.devices[d]);
       threads.emplace_back([this, s, w, d] { backend_worker(s, w, d, true); });
     }
   }
   if (policy.lane) {
     for (std::size_t i = 0; i < opt.lane_devices.size(); ++i, ++w) {
-      std::size_t s = add_slot("lane", w, opt.lane_devices[i]);
+      std::size_t s = add_slot(WorkerStage::kLane, false, w, opt.lane_devices[i]);
       threads.emplace_back([this, s, w, i] { lane_worker(s, w, i); });
     }
   }
   for (std::uint32_t i = 0; i < opt.finalizer_threads; ++i) {
-    std::size_t s = add_slot("finalize", i, 0);
+    std::size_t s = add_slot(WorkerStage::kFinalize, false, i, 0);
     threads.emplace_back(
         [this, s, i] { stage_worker(final_q, s, AcceptAll{}, [&](TaskPtr& t) { finalize(t, std::int32_t(i)); }); });
   }
   if (urgent_on) {
     const std::uint32_t i = opt.finalizer_threads;
-    std::size_t s = add_slot("finalize-urgent", i, 0);
+    std::size_t s = add_slot(WorkerStage::kFinalize, true, i, 0);
     threads.emplace_back([this, s, i] {
       stage_worker(
           final_q, s, [this](const RunKey& k) { return policy.urgent(k); },

@@ -124,7 +124,8 @@ struct Engine::Impl {
   std::map<std::uint32_t, std::uint32_t> in_progress_by_kind;  // partitions dispatched, not finalized
 
   struct Slot {
-    std::string stage;
+    WorkerStage stage = WorkerStage::kPrepare;
+    bool urgent = false;
     std::uint32_t id = 0, device = 0;
     std::string job_id;
     std::uint32_t kind = 0, partition = 0;
@@ -156,7 +157,7 @@ struct Engine::Impl {
 
   void kick_dispatcher();
 
-  std::size_t add_slot(const std::string& stage, std::uint32_t id, std::uint32_t device);
+  std::size_t add_slot(WorkerStage stage, bool urgent, std::uint32_t id, std::uint32_t device);
   void slot_busy(std::size_t s, const Job& j, std::uint32_t partition);
   void slot_idle(std::size_t s);
   void end_in_progress(std::uint32_t kind);

@@ -14,8 +14,23 @@
 
 namespace cuzk::engine {
 
+// What a worker thread does. The reserved urgent workers of a stage carry WorkerSnapshot::urgent.
+enum class WorkerStage : std::uint8_t { kPrepare, kSynthesis, kBackend, kLane, kFinalize };
+
+constexpr const char* to_string(WorkerStage s) {
+  switch (s) {
+    case WorkerStage::kPrepare: return "prepare";
+    case WorkerStage::kSynthesis: return "synthesis";
+    case WorkerStage::kBackend: return "backend";
+    case WorkerStage::kLane: return "lane";
+    case WorkerStage::kFinalize: return "finalize";
+  }
+  return "unknown";
+}
+
 struct WorkerSnapshot {
-  std::string stage;  // "synthesis", "backend", "finalize", "prepare"
+  WorkerStage stage = WorkerStage::kPrepare;
+  bool urgent = false;  // reserved for urgent work (the lane's synthesis workers too)
   std::uint32_t id = 0;
   std::uint32_t device = 0;
   std::string job_id;
@@ -23,6 +38,9 @@ struct WorkerSnapshot {
   std::uint32_t partition = 0;
   std::uint64_t busy_ms = 0;
   std::uint64_t items_done = 0;
+  // The name the status outputs show: the stage, "-urgent" added for a reserved worker, so that the
+  // gRPC status lists one GPU entry per (normal) backend worker as the Rust daemon does.
+  std::string stage_name() const { return std::string(to_string(stage)) + (urgent ? "-urgent" : ""); }
 };
 
 // One device of EngineOptions::devices: in service until a failure the executor blamed on it.

@@ -361,7 +361,7 @@ class Service final : public ServiceBase {
     } else {
       // The CPU backend: one entry per backend worker (the Rust daemon lists its GPU workers).
       for (const auto& w : s.workers) {
-        if (w.stage != "backend") continue;
+        if (w.stage != engine::WorkerStage::kBackend || w.urgent) continue;
         auto* g = resp->add_gpus();
         g->set_ordinal(w.device);
         g->set_name("cpu");
@@ -402,7 +402,7 @@ class Service final : public ServiceBase {
     m->set_process_peak_rss_bytes(s.peak_rss_bytes);
     for (const auto& w : s.workers) {
       auto* x = resp->add_workers();
-      x->set_stage(w.stage);
+      x->set_stage(w.stage_name());
       x->set_worker_id(w.id);
       x->set_device(w.device);
       x->set_current_job_id(w.job_id);

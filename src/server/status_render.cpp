@@ -44,7 +44,7 @@ std::string esc(const std::string& v) {
 }  // namespace
 
 bool device_worker(const StatusSnapshot& s, const engine::WorkerSnapshot& w) {
-  return w.stage == "backend" || w.stage == "backend-urgent" || (w.stage == "lane" && s.lane == "gpu");
+  return w.stage == engine::WorkerStage::kBackend || (w.stage == engine::WorkerStage::kLane && s.lane == "gpu");
 }
 
 std::vector<DeviceView> device_views(const StatusSnapshot& s, const std::vector<DeviceInfo>& devices) {
@@ -57,7 +57,7 @@ std::vector<DeviceView> device_views(const StatusSnapshot& s, const std::vector<
   }
   if (out.empty()) {
     for (const auto& w : s.workers) {
-      if (w.stage != "backend") continue;
+      if (w.stage != engine::WorkerStage::kBackend || w.urgent) continue;
       bool seen = false;
       for (const auto& v : out) seen = seen || v.info.ordinal == w.device;
       if (seen) continue;
@@ -103,10 +103,23 @@ std::string status_json(const StatusSnapshot& s, const engine::KindRegistry& reg
                  {"parse_bytes", s.parse_bytes},
                  {"process_rss_bytes", s.rss_bytes},
                  {"process_peak_rss_bytes", s.peak_rss_bytes}};
-  std::uint32_t synth_active = 0;
-  for (auto& w : s.workers)
-    if (w.stage == "synthesis" && !w.job_id.empty()) ++synth_active;
-  o["synthesis"] = {{"max_concurrent", s.synthesis_workers}, {"active", synth_active}};
+  // The Rust fields count the synthesis pool; the workers reserved for urgent work (and the lane's)
+  // are counted beside them, so that active + urgent_active = buffers.synth_in_flight.
+  std::uint32_t synth_active = 0, urgent_workers = 0, urgent_active = 0;
+  for (auto& w : s.workers) {
+    if (w.stage != engine::WorkerStage::kSynthesis) continue;
+    const bool busy = !w.job_id.empty();
+    if (w.urgent) {
+      ++urgent_workers;
+      urgent_active += busy;
+    } else {
+      synth_active += busy;
+    }
+  }
+  o["synthesis"] = {{"max_concurrent", s.synthesis_workers},
+                    {"active", synth_active},
+                    {"urgent_workers", urgent_workers},
+                    {"urgent_active", urgent_active}};
   o["queues"] = {{"jobs_queued", s.jobs_queued},           {"jobs_preparing", s.jobs_preparing},
                  {"jobs_running", s.jobs_running},         {"partitions_scheduled", s.sched_depth},
                  {"synthesis_queue", s.synth_queue},       {"backend_queue", s.backend_queue},
@@ -138,7 +151,7 @@ std::string status_json(const StatusSnapshot& s, const engine::KindRegistry& reg
   o["pipelines"] = std::move(pipelines);
   Json workers = Json::array();
   for (const auto& w : s.workers) {
-    workers.push_back({{"stage", w.stage},
+    workers.push_back({{"stage", w.stage_name()},
                        {"worker_id", w.id},
                        {"device", w.device},
                        {"state", w.job_id.empty() ? "idle" : "busy"},
@@ -160,7 +173,7 @@ std::string status_json(const StatusSnapshot& s, const engine::KindRegistry& reg
                            {"current_job", busy ? Json(w.job_id) : Json(nullptr)},
                            {"current_partition", busy ? Json(w.partition) : Json(nullptr)},
                            {"busy_secs", busy ? Json(double(w.busy_ms) / 1000.0) : Json(nullptr)},
-                           {"stage", w.stage}});
+                           {"stage", w.stage_name()}});
   }
   o["gpu_workers"] = std::move(gpu_workers);
   Json gpus = Json::array();
@@ -234,9 +247,9 @@ std::string status_json(const StatusSnapshot& s, const engine::KindRegistry& reg
   std::uint32_t synth_busy = 0, device_busy = 0, final_busy = 0;
   for (const auto& w : s.workers) {
     if (w.job_id.empty()) continue;
-    if (w.stage.rfind("synthesis", 0) == 0) ++synth_busy;
-    else if (w.stage.rfind("backend", 0) == 0 || w.stage == "lane") ++device_busy;
-    else if (w.stage.rfind("finalize", 0) == 0) ++final_busy;
+    if (w.stage == engine::WorkerStage::kSynthesis) ++synth_busy;
+    else if (w.stage == engine::WorkerStage::kBackend || w.stage == engine::WorkerStage::kLane) ++device_busy;
+    else if (w.stage == engine::WorkerStage::kFinalize) ++final_busy;
   }
   const std::uint32_t provers = s.backend_queue + s.lane_queue + device_busy, past = s.finalize_queue + final_busy;
   o["buffers"] = {{"synth_in_flight", synth_busy},
@@ -369,7 +382,7 @@ std::string prometheus_text(const StatusSnapshot& s, const engine::KindRegistry&
   o << "cuzk_lane_partitions_total " << s.lane_partitions << '\n';
   family("cuzk_workers_busy", "gauge", "Busy workers by stage (the reserved urgent workers as <stage>-urgent).");
   std::map<std::string, int> busy{{"prepare", 0}, {"synthesis", 0}, {"backend", 0}, {"finalize", 0}};
-  for (auto& w : s.workers) busy[w.stage] += w.job_id.empty() ? 0 : 1;
+  for (auto& w : s.workers) busy[w.stage_name()] += w.job_id.empty() ? 0 : 1;
   for (auto& [st, n] : busy) o << "cuzk_workers_busy{stage=\"" << st << "\"} " << n << '\n';
   gauge("cuzk_memory_budget_bytes", "Total memory budget.", s.budget_bytes);
   family("cuzk_memory_used_bytes", "gauge", "Memory reserved from the budget, by holder.");

@@ -209,7 +209,7 @@ struct Rig {
   // The busy slot of `stage` that works on job `id`, if any.
   bool busy_in(const std::string& stage, const std::string& id) const {
     for (const auto& w : engine->status().workers)
-      if (w.stage == stage && w.job_id == id) return true;
+      if (w.stage_name() == stage && w.job_id == id) return true;
     return false;
   }
   // Releases everything and checks one COMPLETED result per job and no reservation left.
@@ -260,7 +260,7 @@ TEST(Urgent, SmallCriticalJobRunsOnTheLaneWhileNormalWorkHoldsSlotsAndDevice) {
   EXPECT_EQ(s.lane_partitions, 1u);
   std::uint64_t lane_done = 0;
   for (const auto& w : s.workers)
-    if (w.stage == "lane") lane_done += w.items_done;
+    if (w.stage == WorkerStage::kLane) lane_done += w.items_done;
   EXPECT_EQ(lane_done, 1u);
   rig.finish_all({n0, n1, n2, crit});
   EXPECT_EQ(rig.engine->status().lane_partitions, 1u);  // the NORMAL ones used the device
@@ -428,7 +428,7 @@ TEST(Urgent, OffMeansPriorityOrderOnly) {
   auto crit = rig.submit("crit", Priority::kCritical);
   ASSERT_TRUE(test::eventually([&] { return rig.sched_depth() == 1; }));  // waits for the slot
   EXPECT_FALSE(rig.latches.synthesis.reached("crit"));
-  for (const auto& w : rig.engine->status().workers) EXPECT_EQ(w.stage.find("urgent"), std::string::npos) << w.stage;
+  for (const auto& w : rig.engine->status().workers) EXPECT_FALSE(w.urgent) << w.stage_name();
   rig.finish_all({n0, crit});
 }
 

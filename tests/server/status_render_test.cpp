@@ -29,10 +29,17 @@ std::uint32_t wire(const engine::KindRegistry& r, const char* name) {
   return row ? row->wire : 0;
 }
 
-engine::WorkerSnapshot worker(const char* stage, std::uint32_t id, std::uint32_t device, std::string job = "",
+// `stage` as the status shows it: "backend", "synthesis-urgent", ...
+engine::WorkerSnapshot worker(std::string stage, std::uint32_t id, std::uint32_t device, std::string job = "",
                               std::uint32_t kind = 0, std::uint32_t partition = 0, std::uint64_t busy_ms = 0) {
   engine::WorkerSnapshot w;
-  w.stage = stage;
+  w.urgent = stage.size() > 7 && stage.ends_with("-urgent");
+  if (w.urgent) stage.resize(stage.size() - 7);
+  using engine::WorkerStage;
+  for (WorkerStage st : {WorkerStage::kPrepare, WorkerStage::kSynthesis, WorkerStage::kBackend, WorkerStage::kLane,
+                         WorkerStage::kFinalize})
+    if (stage == engine::to_string(st)) w.stage = st;
+  EXPECT_EQ(w.stage_name(), stage + (w.urgent ? "-urgent" : ""));
   w.id = id;
   w.device = device;
   w.job_id = std::move(job);
@@ -198,6 +205,30 @@ TEST_F(StatusRender, LabelValuesAreEscaped) {
                    "memory=\"host\"} 4000\n"),
             std::string::npos)
       << t;
+}
+
+// The reserved urgent workers: by stage (an enum), never by their names; the synthesis counts agree
+// with the in-flight buffers, and the gRPC-style entry list keeps one GPU entry per normal worker.
+TEST_F(StatusRender, UrgentWorkersAreCountedBesideThePools) {
+  const std::uint32_t winning = wire(reg, "winning-post");
+  s.workers.push_back(worker("synthesis-urgent", 2, 0, "job-u", winning, 0));
+  s.workers.push_back(worker("synthesis-urgent", 3, 0));
+  s.workers.push_back(worker("backend-urgent", 3, 1, "job-u", winning, 0));
+  s.workers.push_back(worker("finalize-urgent", 1, 0));
+  Json j = Json::parse(status_json(s, reg, devices));
+  EXPECT_EQ(j["synthesis"]["active"], 1);
+  EXPECT_EQ(j["synthesis"]["urgent_workers"], 2);
+  EXPECT_EQ(j["synthesis"]["urgent_active"], 1);
+  EXPECT_EQ(j["buffers"]["synth_in_flight"], 2);  // job-a's and job-u's
+  ASSERT_EQ(j["gpu_workers"].size(), 4u);
+  EXPECT_EQ(j["gpu_workers"][3]["stage"], "backend-urgent");
+  EXPECT_EQ(j["gpu_workers"][3]["state"], "proving");
+  EXPECT_EQ(j["workers"][6]["stage"], "synthesis-urgent");
+  auto m = samples(prometheus_text(s, reg, devices));
+  EXPECT_EQ(m["cuzk_workers_busy{stage=\"synthesis\"}"], "1");
+  EXPECT_EQ(m["cuzk_workers_busy{stage=\"synthesis-urgent\"}"], "1");
+  EXPECT_EQ(m["cuzk_workers_busy{stage=\"backend-urgent\"}"], "1");
+  EXPECT_EQ(m["cuzk_workers_busy{stage=\"finalize-urgent\"}"], "0");
 }
 
 TEST_F(StatusRender, StatusJsonHasTheRustFields) {
