@@ -252,6 +252,10 @@ Result<DaemonConfig> parse_config(std::string_view text, const std::string& name
       s.error("urgent_lane", "expected \"auto\", \"gpu\", \"cpu\" or \"off\", got \"" + c.urgent_lane + "\"");
     }
     s.uint("urgent_lane_max_domain_log2", c.urgent_lane_max_domain_log2, 1, 30);
+    s.real("hang_multiple", c.hang_multiple, 0, 1000);
+    if (c.hang_multiple > 0 && c.hang_multiple < 2) s.error("hang_multiple", "must be 0 (off) or at least 2");
+    s.duration("hang_min", c.hang_min);
+    s.duration("probe_interval", c.probe_interval);
     s.deprecated("affinity", "not implemented, ignored", c.warnings);
     s.report_unknown(c.warnings);
   }
@@ -511,6 +515,15 @@ Result<EngineOptions> engine_options_from(const DaemonConfig& c, unsigned hardwa
   if (lane == "gpu") o.lane_devices = o.devices;  // one lane per device, beside its main backend
   if (lane == "cpu") o.lane_devices = {0};
   o.lane_only_when_devices_busy = lane == "cpu" && o.backend_name == "cuda";
+  // Hung devices: GPUs only (the CPU backend's one slot has nothing to fail over to).
+  if (o.backend_name == "cuda") {
+    o.hang_multiple = c.hang_multiple;
+    o.hang_min = c.hang_min;
+    o.probe_after = c.probe_interval;
+  } else {
+    o.hang_multiple = 0;
+    o.probe_after = std::chrono::milliseconds(0);
+  }
   if (o.backend_name == "cuda") {
     for (std::uint32_t d : o.devices) {
       if (d >= avail.cuda_devices) {

@@ -50,6 +50,9 @@ struct DaemonConfig {
   std::uint64_t stream_chunk_bases = 0;    // ours: streamed keys' chunk (bases); 0 = the backend's default
   std::uint32_t h_copies = 0;              // ours: shifted copies of resident H bases (0 = backend's default, 1 = none)
   std::string urgent_lane = "auto";        // ours: auto, gpu, cpu, off (small urgent partitions' backend)
+  double hang_multiple = 10;               // ours: a partition past this x its key's time (CUDA): device suspect; 0 = off
+  std::chrono::milliseconds hang_min{std::chrono::seconds(60)};       // ours: and past at least this
+  std::chrono::milliseconds probe_interval{std::chrono::minutes(5)};  // ours: devices out of service re-probed; 0 = never
   std::uint32_t urgent_lane_max_domain_log2 = 22;  // ours: largest key domain (log2) the lane takes
   // [backend] (ours)
   std::string backend = "auto";            // "cpu", "cuda", "auto"

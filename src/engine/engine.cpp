@@ -397,7 +397,7 @@ void Engine::shutdown() {
     std::lock_guard<std::mutex> g(im.mu);
     im.stopping = true;
   }
-  for (auto* cv : {&im.prepare_cv, &im.dispatch_cv, &im.janitor_cv}) cv->notify_all();
+  for (auto* cv : {&im.prepare_cv, &im.dispatch_cv, &im.janitor_cv, &im.watchdog_cv}) cv->notify_all();
   for (auto& q : im.synth_q) q.wake_all();
   im.backend_q.wake_all();
   im.lane_q.wake_all();
@@ -462,6 +462,8 @@ StatusSnapshot Engine::status() const {
     ds.busy_s = double(d.busy_us + (d.busy_since && s.now > d.busy_since ? s.now - d.busy_since : 0)) / 1e6;
     ds.partitions = d.partitions;
     ds.requeued = d.requeued;
+    ds.suspect = d.suspect;
+    ds.returned = d.returned;
     s.devices.push_back(std::move(ds));
   }
   s.backend_queue = std::uint32_t(im.backend_q.size());

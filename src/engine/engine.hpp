@@ -114,6 +114,22 @@ struct EngineOptions {
   // service, with the number still in service (docs/daemon.md, "Several GPUs"). The daemon turns its
   // health to NOT_SERVING when none is left.
   std::function<void(std::uint32_t ordinal, const std::string& fault, std::uint32_t left)> on_device_out;
+  // Called the same way when a device comes back into service (a probe found it healthy).
+  std::function<void(std::uint32_t ordinal, std::uint32_t in_service)> on_device_back;
+
+  // ---- hung devices (docs/daemon.md, "Several GPUs"). A partition that holds a device longer than
+  // hang_multiple x its key's measured backend time (the recent average; unmeasured: hang_min), and
+  // at least hang_min, marks the device suspect and is cancelled there (the backends check between
+  // their stages and MSM pieces); when the call returns the device is taken out of service and the
+  // partition goes to another device, as after a fault. A call that never returns keeps its worker,
+  // but the device takes no more work. hang_multiple 0 (the default; the daemon sets its
+  // gpus.hang_multiple for the CUDA backend only): no watch.
+  double hang_multiple = 0;
+  std::chrono::milliseconds hang_min{std::chrono::seconds(60)};
+  // A device out of service is asked again (Executor::device_fault, on a thread of its own: a hung
+  // device may not answer) this long after it went out, and after each failed probe; healthy, it is
+  // back in service. 0: never.
+  std::chrono::milliseconds probe_after{std::chrono::minutes(5)};
 
   // Kinds whose job is cancelled when the last caller waiting for it goes away (its Prove call
   // cancelled: Curio's WindowPoSt deadline closed, or its task was cancelled) and no SubmitProof

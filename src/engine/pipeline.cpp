@@ -395,6 +395,7 @@ bool Engine::Impl::take_out_of_service(std::uint32_t index, const std::string& f
     if (d.out.load()) return devices_in_service() > 0;
     d.fault = fault;
     d.out.store(true);
+    d.out_since = now();
     left = devices_in_service();
     log::engine()->error("GPU {} taken out of service: {}; {} device(s) left in service{}", opt.devices[index], fault,
                          left, left ? ", which take its work" : "");
@@ -550,17 +551,44 @@ void Engine::Impl::prove(TaskPtr& t, groth16::Backend& backend, std::int32_t wor
         job->times[t->index].backend_locked = now();
       }
       timeline("GPU_START", job->id, wdetail);
-      backend.set_cancel(CancelToken(&job->stop).as_function());  // checked between its NTTs and MSMs
+      Watch watch;  // a partition holding a device is watched for hangs (EngineOptions::hang_multiple)
+      if (claim) {
+        std::lock_guard<std::mutex> g(mu);
+        watch.since = now();
+        watch.limit = hang_limit_locked(t->sizing_key);
+        watch.job_id = job->id;
+        watch.partition = t->index;
+        dev[claim->device_index].watch = &watch;
+      }
+      // Checked between the backend's NTTs and MSMs: the job's cancel, or the watch's.
+      backend.set_cancel([&job = *job, &watch] { return job.stop.load() || watch.overdue.load(); });
       r = job->stop.load() ? Result<groth16::PendingProof>(Error{"cancelled"})
                            : guarded("", [&] { return t->synth->start(backend, BackendSlot{device, claim == nullptr}); });
       backend.set_cancel({});
+      if (claim) {
+        std::lock_guard<std::mutex> g(mu);
+        DeviceState& d = dev[claim->device_index];
+        d.watch = nullptr;
+        const double ms = double(now() - watch.since) / 1000.0;
+        if (r && !watch.overdue.load()) {
+          auto [it, fresh] = backend_ms.try_emplace(t->sizing_key, ms);
+          if (!fresh) it->second = 0.7 * it->second + 0.3 * ms;
+          d.suspect = false;
+        }
+      }
+      if (!r && watch.overdue.load() && !job->stop.load()) {
+        // The watch cancelled it: the device's fault, whatever the backend answered.
+        fault = fmt::format("hung: partition {} of job {} held it {:.1f} s, past its limit of {:.1f} s", t->index,
+                            job->id, double(now() - watch.since) / 1e6, double(watch.limit) / 1e6);
+        take_out_of_service(claim->device_index, *fault);
+      }
       {
         std::lock_guard<std::mutex> g(job->mu);  // stamped before the device is released
         job->times[t->index].backend_end = now();
       }
       // Asked before the device is released, so that no other worker of a failed device takes work.
       const bool on_device = claim || opt.executor->uses_copies(BackendSlot{device, true});
-      if (!r && !job->stop.load() && on_device) fault = blame_device(device);
+      if (!r && !fault && !job->stop.load() && on_device) fault = blame_device(device);
       if (t->probe && partitions_in_flight.load() == 1) record_probe(*t);
       t->in_flight.end();
       if (claim) claim->release();
@@ -775,6 +803,8 @@ void Engine::Impl::start_threads() {
     });
   }
   threads.emplace_back([this] { janitor_loop(); });
+  if (!opt.devices.empty() && (opt.hang_multiple > 0 || opt.probe_after.count() > 0))
+    threads.emplace_back([this] { watchdog_loop(); });
 }
 
 void Engine::Impl::janitor_loop() {
@@ -785,6 +815,86 @@ void Engine::Impl::janitor_loop() {
     janitor_cv.wait_for(lk, tick);
     if (stopping) return;
     prune_locked();
+  }
+}
+
+Micros Engine::Impl::hang_limit_locked(const std::string& sizing_key) const {
+  if (opt.hang_multiple <= 0) return 0;
+  const double min_ms = double(opt.hang_min.count());
+  auto it = backend_ms.find(sizing_key);
+  const double expected = it != backend_ms.end() ? it->second : min_ms;
+  return Micros(std::max(min_ms, opt.hang_multiple * expected) * 1000.0);
+}
+
+void Engine::Impl::watchdog_loop() {
+  std::unique_lock<std::mutex> lk(mu);
+  const auto tick = std::clamp<std::chrono::milliseconds>(
+      std::min(opt.hang_min, opt.probe_after.count() > 0 ? opt.probe_after : opt.hang_min) / 4,
+      std::chrono::milliseconds(5), std::chrono::milliseconds(1000));
+  const Micros probe_after = Micros(opt.probe_after.count()) * 1000;
+  while (!stopping) {
+    watchdog_cv.wait_for(lk, tick);
+    if (stopping) return;
+    std::vector<std::uint32_t> back;  // devices a probe found healthy
+    const Micros t = now();
+    for (std::uint32_t i = 0; i < dev.size(); ++i) {
+      DeviceState& d = dev[i];
+      if (Watch* w = d.watch; w && w->limit && !w->overdue.load() && t > w->since + w->limit) {
+        w->overdue.store(true);
+        d.suspect = true;
+        log::engine()->error("GPU {} is suspect: job {} partition {} has held it {:.1f} s, past its limit of {:.1f} s "
+                             "({}x its key's measured time, at least {:.1f} s); it is cancelled there and goes to "
+                             "another device",
+                             opt.devices[i], w->job_id, w->partition, double(t - w->since) / 1e6,
+                             double(w->limit) / 1e6, opt.hang_multiple, double(opt.hang_min.count()) / 1e3);
+      }
+      if (!d.out.load() || probe_after == 0) continue;
+      if (d.probe) {
+        std::lock_guard<std::mutex> pg(d.probe->mu);
+        if (!d.probe->done) continue;
+        if (!d.probe->fault) {
+          back.push_back(i);
+        } else {
+          log::engine()->warn("GPU {} stays out of service: probe says {}", opt.devices[i], *d.probe->fault);
+          d.out_since = t;
+        }
+      } else if (t >= d.out_since + probe_after) {
+        auto probe = std::make_shared<Probe>();
+        d.probe = probe;
+        std::thread([ex = opt.executor, ordinal = opt.devices[i], probe] {
+          std::optional<std::string> f;
+          try {
+            f = ex->device_fault(ordinal);
+          } catch (...) {
+            f = "checking the device failed: " + current_exception_message();
+          }
+          std::lock_guard<std::mutex> pg(probe->mu);
+          probe->fault = std::move(f);
+          probe->done = true;
+        }).detach();
+        continue;
+      }
+      d.probe.reset();
+    }
+    if (back.empty()) continue;
+    std::uint32_t in_service = 0;
+    for (std::uint32_t i : back) {
+      DeviceState& d = dev[i];
+      log::engine()->warn("GPU {} back in service: a probe found it healthy (out since: {})", opt.devices[i], d.fault);
+      d.out.store(false);
+      d.fault.clear();
+      d.suspect = false;
+      ++d.returned;
+    }
+    in_service = devices_in_service();
+    lk.unlock();
+    backend_q.wake_all();
+    backend_q.notify_ready();
+    lane_q.wake_all();
+    dispatch_cv.notify_all();
+    if (opt.on_device_back)
+      for (std::uint32_t i : back) opt.on_device_back(opt.devices[i], in_service);
+    lk.lock();
   }
 }
 

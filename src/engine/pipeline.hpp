@@ -84,7 +84,7 @@ struct Engine::Impl {
   const Clock::time_point start = Clock::now();
 
   mutable std::mutex mu;  // scheduler, stage queues, job table, workers, counters
-  std::condition_variable prepare_cv, dispatch_cv, idle_cv, janitor_cv;
+  std::condition_variable prepare_cv, dispatch_cv, idle_cv, janitor_cv, watchdog_cv;
   bool stopping = false;
   bool accepting = true;
   std::uint64_t next_seq = 1;
@@ -107,13 +107,36 @@ struct Engine::Impl {
   // Per device index (opt.devices): in service until a failure there that the executor blames on the
   // device (Executor::device_fault); then its workers take nothing more and the partition it failed
   // goes back to backend_q for the others. `out` is also read without `mu` (key placement).
+  // The partition a backend worker runs on a device, watched for hangs (EngineOptions::hang_multiple):
+  // `overdue` cancels it (the backend's cancel check says so). Lives on the worker's stack; under mu.
+  struct Watch {
+    Micros since = 0, limit = 0;  // limit 0: not watched
+    std::atomic<bool> overdue{false};
+    std::string job_id;
+    std::uint32_t partition = 0;
+  };
+  // A probe of a device out of service (Executor::device_fault on a detached thread, which only
+  // touches this and the executor: a hung device may never answer).
+  struct Probe {
+    std::mutex mu;
+    bool done = false;
+    std::optional<std::string> fault;
+  };
   struct DeviceState {
     std::atomic<bool> out{false};
     std::string fault;         // why it is out
     Micros busy_us = 0;        // held by a backend worker, in total (status: busy %)
     Micros busy_since = 0;     // while held
     std::uint64_t partitions = 0, requeued = 0;  // proved here; failed here and handed to another device
+    Watch* watch = nullptr;    // the watched partition running there
+    bool suspect = false;      // a partition there went past its limit
+    Micros out_since = 0;      // when it went out, or was last probed
+    std::shared_ptr<Probe> probe;
+    std::uint64_t returned = 0;  // brought back by a probe
   };
+  // Per sizing key: the recent backend time of one partition on a device (ms, a moving average), the
+  // base of the hang limit.
+  std::map<std::string, double> backend_ms;
   std::vector<DeviceState> dev;
   StageQueue<TaskPtr, StageOrder::kByKey> lane_q;  // small urgent partitions, for the lane workers
   StageQueue<TaskPtr, StageOrder::kByKey> final_q;
@@ -266,6 +289,9 @@ struct Engine::Impl {
   void start_threads();
 
   void janitor_loop();
+  // Marks overdue partitions (hang limits) and probes devices out of service; one thread.
+  void watchdog_loop();
+  Micros hang_limit_locked(const std::string& sizing_key) const;  // 0: not watched
 
   void prune_locked();
 };

@@ -189,6 +189,8 @@ std::string status_json(const StatusSnapshot& s, const engine::KindRegistry& reg
                     {"busy_secs_total", v.state.busy_s},
                     {"partitions", v.state.partitions},
                     {"requeued_partitions", v.state.requeued},
+                    {"suspect", v.state.suspect},
+                    {"returned_to_service", v.state.returned},
                     {"compute_capability", v.gpu ? Json(std::to_string(v.info.cc_major) + "." +
                                                         std::to_string(v.info.cc_minor))
                                                  : Json(nullptr)}});
@@ -371,6 +373,11 @@ std::string prometheus_text(const StatusSnapshot& s, const engine::KindRegistry&
   family("cuzk_gpu_requeued_partitions_total", "counter",
          "Partitions that failed on the device with a device fault and were queued for another device.");
   for (auto& v : views) o << "cuzk_gpu_requeued_partitions_total{device=\"" << v.info.ordinal << "\"} " << v.state.requeued << '\n';
+  family("cuzk_gpu_suspect", "gauge",
+         "1 while a partition on the device runs past its hang limit (gpus.hang_multiple), until one completes there.");
+  for (auto& v : views) o << "cuzk_gpu_suspect{device=\"" << v.info.ordinal << "\"} " << (v.state.suspect ? 1 : 0) << '\n';
+  family("cuzk_gpu_returned_total", "counter", "Times a probe found the device healthy and put it back in service.");
+  for (auto& v : views) o << "cuzk_gpu_returned_total{device=\"" << v.info.ordinal << "\"} " << v.state.returned << '\n';
   family("cuzk_stage_queue_length", "gauge", "Items waiting in each bounded pipeline queue.");
   o << "cuzk_stage_queue_length{stage=\"scheduler\"} " << s.sched_depth << '\n';
   o << "cuzk_stage_queue_length{stage=\"synthesis\"} " << s.synth_queue << '\n';

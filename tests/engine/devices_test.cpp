@@ -35,6 +35,8 @@ using namespace std::chrono_literals;
 struct SimDevice {
   std::chrono::milliseconds per_partition{10};
   int fail_at = 0;  // 0: never
+  int hang_at = 0;  // this call (1-based) runs until the backend's cancel check says stop; 0: never
+  std::atomic<int> probe_faults{0};  // probes (device_fault while healthy) that still find it faulty
   bool blame = true;
   std::string error = "CUDA error: an illegal memory access was encountered in msm_h";
   std::atomic<int> calls{0};
@@ -65,6 +67,11 @@ class SimBackend final : public groth16::Backend {
                                       const groth16::ProvingKey& key) override {
     const int n = ++d_.calls;
     if (d_.faulty) return Error{"CUDA error: an illegal memory access was encountered (sticky)"};
+    if (n == d_.hang_at) {  // a hang the backend's checks can still leave: only the cancel ends it
+      const auto cancelled = cancel_check();
+      while (!(cancelled && cancelled())) std::this_thread::sleep_for(1ms);
+      return Error{"cancelled"};
+    }
     std::this_thread::sleep_for(d_.per_partition);
     if (n == d_.fail_at) {
       if (d_.blame) d_.faulty = true;
@@ -90,7 +97,12 @@ struct SimExecutor {
         [this](std::uint32_t device) -> std::optional<std::string> {
           asked++;
           auto it = d.find(device);
-          if (it == d.end() || !it->second->faulty) return std::nullopt;
+          if (it == d.end()) return std::nullopt;
+          if (!it->second->faulty) {
+            if (it->second->probe_faults.load() <= 0) return std::nullopt;
+            --it->second->probe_faults;
+            return "the device does not answer";
+          }
           return "cudaErrorIllegalAddress: an illegal memory access was encountered";
         });
   }
@@ -137,6 +149,8 @@ struct Fixture {
   ResultCounter results;
   std::mutex out_mu;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> outs;  // on_device_out: (ordinal, left)
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> backs;  // on_device_back: (ordinal, in service)
+  std::function<void(EngineOptions&)> tweak;                   // before the engine starts
   // Last, so destroyed first: its threads (which run the on_done and on_device_out callbacks into
   // the members above) are joined before those members go.
   std::unique_ptr<Engine> e;
@@ -148,6 +162,11 @@ struct Fixture {
       std::lock_guard<std::mutex> g(out_mu);
       outs.emplace_back(ordinal, left);
     };
+    o.on_device_back = [this](std::uint32_t ordinal, std::uint32_t in_service) {
+      std::lock_guard<std::mutex> g(out_mu);
+      backs.emplace_back(ordinal, in_service);
+    };
+    if (tweak) tweak(o);
     e = std::make_unique<Engine>(std::move(o));
     ASSERT_TRUE(e->srs().register_zkey("mulchain", test::zkey_of("mulchain")));
     kind.partitions = partitions;
@@ -239,6 +258,85 @@ TEST(Devices, AFailingDeviceIsTakenOutOfServiceAndItsPartitionIsProvedOnAnother)
   auto more = f.submit("after-", 2);
   for (auto& x : more) EXPECT_EQ(f.e->wait(x, 60s).status, ResultStatus::kCompleted);
   EXPECT_EQ(f.d1.calls.load(), 3);
+}
+
+// A hung device (issue 41 item 7): a partition that holds device 1 past its limit (4 x the key's
+// measured time, at least 200 ms) marks the device suspect and is cancelled there; the device goes
+// out of service and the partition is proved on device 0, so every job completes once. Probes every
+// 100 ms: the first two still find it faulty, the third healthy, and it is back in service, taking
+// work again.
+TEST(Devices, AHungDeviceIsSuspectedItsPartitionMovesAndAProbeBringsItBack) {
+  Fixture f;
+  f.d0.per_partition = 5ms;
+  f.d1.per_partition = 5ms;
+  f.d1.hang_at = 3;
+  f.d1.probe_faults = 2;
+  f.tweak = [](EngineOptions& o) {
+    o.hang_multiple = 4;
+    o.hang_min = 200ms;
+    o.probe_after = 100ms;
+  };
+  f.start(4);
+  const auto t0 = std::chrono::steady_clock::now();
+  auto jobs = f.submit("hang-", 4);
+  for (auto& j : jobs) {
+    JobResult r = f.e->wait(j, 60s);
+    EXPECT_EQ(r.status, ResultStatus::kCompleted) << Engine::id_of(j) << ": " << r.error;
+    EXPECT_EQ(r.proof.size(), 4u * 192u);
+  }
+  EXPECT_GE(std::chrono::steady_clock::now() - t0, 200ms) << "the hung partition was given up before its limit";
+  StatusSnapshot s = f.e->status();
+  EXPECT_EQ(device_of(s, 1).requeued, 1u);
+  EXPECT_EQ(device_of(s, 1).partitions, 2u);  // the two before the hang
+  EXPECT_EQ(device_of(s, 0).partitions, 14u);  // 16 in all, the hung one again here
+  EXPECT_EQ(s.completed, 4u);
+  for (auto& j : jobs)
+    EXPECT_TRUE(test::eventually([&] { return f.results.of(Engine::id_of(j)) == 1; })) << Engine::id_of(j);
+  {
+    std::lock_guard<std::mutex> g(f.out_mu);
+    EXPECT_EQ(f.outs, (std::vector<std::pair<std::uint32_t, std::uint32_t>>{{1, 1}}));
+  }
+  // Back after the third probe (~300 ms): out of service until then, its fault naming the hang.
+  ASSERT_TRUE(test::eventually([&] { return device_of(f.e->status(), 1).in_service; }, 10s));
+  s = f.e->status();
+  EXPECT_EQ(device_of(s, 1).returned, 1u);
+  EXPECT_FALSE(device_of(s, 1).suspect);
+  EXPECT_EQ(f.d1.probe_faults.load(), 0);
+  {
+    std::lock_guard<std::mutex> g(f.out_mu);
+    EXPECT_EQ(f.backs, (std::vector<std::pair<std::uint32_t, std::uint32_t>>{{1, 2}}));
+  }
+  const std::string m = server::prometheus_text(s, f.e->kinds());
+  EXPECT_NE(m.find("cuzk_gpu_returned_total{device=\"1\"} 1"), std::string::npos) << m;
+  EXPECT_NE(m.find("cuzk_gpu_in_service{device=\"1\"} 1"), std::string::npos);
+  // It takes work again.
+  f.d0.per_partition = 40ms;
+  auto more = f.submit("after-", 2);
+  for (auto& x : more) EXPECT_EQ(f.e->wait(x, 60s).status, ResultStatus::kCompleted);
+  EXPECT_GT(f.d1.calls.load(), 3);
+}
+
+// A partition slower than usual but within its limit is left alone: no suspicion, nothing moves.
+TEST(Devices, APartitionWithinItsHangLimitIsLeftAlone) {
+  Fixture f;
+  f.d0.per_partition = 5ms;
+  f.d1.per_partition = 5ms;
+  f.tweak = [](EngineOptions& o) {
+    o.hang_multiple = 100;
+    o.hang_min = 500ms;
+    o.probe_after = 100ms;
+  };
+  f.start(4);
+  auto warm = f.submit("warm-", 1);
+  ASSERT_EQ(f.e->wait(warm[0], 60s).status, ResultStatus::kCompleted);
+  f.d1.per_partition = 150ms;  // 30x the measured 5 ms, under the 500 ms floor
+  auto jobs = f.submit("slow-", 2);
+  for (auto& j : jobs) EXPECT_EQ(f.e->wait(j, 60s).status, ResultStatus::kCompleted);
+  const StatusSnapshot s = f.e->status();
+  EXPECT_TRUE(device_of(s, 1).in_service);
+  EXPECT_FALSE(device_of(s, 1).suspect);
+  EXPECT_EQ(device_of(s, 1).requeued, 0u);
+  EXPECT_EQ(f.ex->asked.load(), 0);
 }
 
 TEST(Devices, AnErrorThatIsNotTheDevicesFailsOnlyItsJobAndTheDeviceStays) {

@@ -402,6 +402,32 @@ TEST(Config, UrgentKeyErrorsNameTheKey) {
 
 // memory.request_budget (issue 41 item 4): auto is an eighth of the budget, at most 4 GiB; a fixed
 // slice above half the budget is refused, naming the key.
+// Hung devices (issue 41 item 7): gpus.hang_multiple / hang_min / probe_interval reach the engine
+// with the CUDA backend only; the CPU backend's one slot is never watched nor probed.
+TEST(Config, HangWatchIsForGpusOnly) {
+  auto c = parse_config("[gpus]\nhang_multiple = 6\nhang_min = \"90s\"\nprobe_interval = \"2m\"\n", "t.toml");
+  ASSERT_TRUE(c) << c.error();
+  c->budget_auto = false;
+  c->total_budget = std::uint64_t(8) << 30;
+  c->backend = "cuda";
+  auto gpu = engine_options_from(*c, 4, BackendAvailability{true, 1, {}});
+  ASSERT_TRUE(gpu) << gpu.error();
+  EXPECT_EQ(gpu->hang_multiple, 6.0);
+  EXPECT_EQ(gpu->hang_min, std::chrono::seconds(90));
+  EXPECT_EQ(gpu->probe_after, std::chrono::minutes(2));
+  c->backend = "cpu";
+  auto cpu = engine_options_from(*c, 4);
+  ASSERT_TRUE(cpu) << cpu.error();
+  EXPECT_EQ(cpu->hang_multiple, 0.0);
+  EXPECT_EQ(cpu->probe_after.count(), 0);
+  EXPECT_EQ(DaemonConfig{}.hang_multiple, 10.0);  // the defaults: 10 x, at least 60 s, probe every 5 min
+  EXPECT_EQ(DaemonConfig{}.hang_min, std::chrono::seconds(60));
+  EXPECT_EQ(DaemonConfig{}.probe_interval, std::chrono::minutes(5));
+  auto bad = parse_config("[gpus]\nhang_multiple = 1.5\n", "t.toml");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().find("hang_multiple: must be 0 (off) or at least 2"), std::string::npos) << bad.error();
+}
+
 TEST(Config, RequestBudgetAutoAndItsLimit) {
   DaemonConfig c;
   c.budget_auto = false;

@@ -312,13 +312,19 @@ int run_daemon(int argc, char** argv, const std::string& prog) {
   struct HealthHook {
     std::mutex mu;
     server::GrpcServer* grpc = nullptr;
+    bool draining = false;  // NOT_SERVING for good: a device coming back does not change it
   };
   auto health = std::make_shared<HealthHook>();
   opts->on_device_out = [health](std::uint32_t, const std::string& fault, std::uint32_t left) {
     if (left > 0) return;
     std::lock_guard<std::mutex> g(health->mu);
     if (health->grpc) health->grpc->set_serving(false);
-    notify("STATUS=no GPU left in service (last: " + fault + "); every proof fails until the daemon is restarted");
+    notify("STATUS=no GPU left in service (last: " + fault + "); every proof fails until one comes back (gpus.probe_interval)");
+  };
+  opts->on_device_back = [health](std::uint32_t ordinal, std::uint32_t in_service) {
+    std::lock_guard<std::mutex> g(health->mu);
+    if (health->grpc && !health->draining) health->grpc->set_serving(true);
+    notify("STATUS=GPU " + std::to_string(ordinal) + " back in service; " + std::to_string(in_service) + " in service");
   };
   engine::Engine eng(*opts);
   if (opts->backend_name == "cuda") {
@@ -437,7 +443,11 @@ int run_daemon(int argc, char** argv, const std::string& prog) {
   spdlog::info("received {}: no new jobs; {}", sig == SIGTERM ? "SIGTERM" : "SIGINT",
                cfg->shutdown_drain ? "draining running jobs" : "cancelling running jobs");
   notify(std::string("STOPPING=1\nSTATUS=") + (cfg->shutdown_drain ? "draining running jobs" : "cancelling running jobs"));
-  (*grpc)->set_serving(false);  // grpc.health.v1: NOT_SERVING while draining
+  {
+    std::lock_guard<std::mutex> g(health->mu);
+    health->draining = true;
+    (*grpc)->set_serving(false);  // grpc.health.v1: NOT_SERVING while draining
+  }
   eng.stop_accepting();
   std::atomic<bool> drained{false};
   // A second signal while draining cancels what is left.
