@@ -1,5 +1,5 @@
 // A PoSt request as the engine's window-post / winning-post kinds and `cuzk prove-post` hand it to
-// filecoin::post::PostJob::prepare: registered proof (first byte: 2 KiB Window or Winning), partition
+// filecoin::post::PostJob::prepare: registered proof (first byte: 2 KiB Window V1_1 or V1, or Winning), partition
 // index (next byte), randomness (32 bytes), then the vanilla_proofs blobs, each a u32 little-endian
 // length and its bytes. prepare decodes every blob, runs the vanilla checks and derives the public
 // inputs: any request gives a job or an error.
@@ -11,7 +11,7 @@ using namespace cuzk::filecoin::post;
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   cuzk::fuzz::Input in{data, size};
   static constexpr const char* kConfigs[] = {"StackedDrgWindow2KiBV1_1", "StackedDrgWinning2KiBV1",
-                                             "StackedDrgWindow2KiBV1", "StackedDrgWinning2KiBV1_1"};
+                                             "StackedDrgWindow2KiBV1"};
   auto config = post_config_by_name(kConfigs[in.take_byte() % std::size(kConfigs)]);
   CUZK_FUZZ_CHECK(config.ok(), config.error());
   const std::uint32_t partition = in.take_byte();
