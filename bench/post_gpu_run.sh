@@ -6,10 +6,11 @@
 #   PACK_DIR  bin/{cuzk,cuzk-daemon,cuzk-bench} + lib/ (bench/pack_for_gpu_host.sh), CUDA build
 #   WORK_DIR  keys, vanilla proofs, logs, proofs and summary-<phase>.md land here (reused)
 #   PHASE     window   32 GiB WindowPoSt partition of 2,349 SYNTHETIC TEST DATA sectors: TEST-ONLY
-#                      key (GPU setup), vanilla proofs (`cuzk gen-vanilla --synthetic`), `cuzk
-#                      prove-post --backend cuda` (synthesis / GPU / self-check split), then the daemon
-#                      (key resident): RUNS window-post proofs through cuzk-bench, each verified with
-#                      the .vk (`cuzk verify-post`)
+#                      key (GPU setup; its section lengths and file size), vanilla proofs (`cuzk
+#                      gen-vanilla --synthetic`), CLI_RUNS x `cuzk prove-post --backend cuda`
+#                      (synthesis / GPU / self-check split), then the daemon (key resident): RUNS
+#                      window-post proofs through cuzk-bench, each verified with the .vk (`cuzk
+#                      verify-post`), the daemon's peak RSS
 #             winning  32 GiB WinningPoSt: TEST-ONLY winning key and the 32 GiB PoRep key, one
 #                      SYNTHETIC sector's vanilla proof, 2 PoRep C1s (`cuzk gen-c1`); one daemon with
 #                      both keys preloaded: RUNS WinningPoSts idle, then RUNS WinningPoSts submitted
@@ -21,7 +22,9 @@
 # RANDOMNESS (hex, byte 31 < 0x40), EXTRA_TOML (appended to the daemon config), GPUS_TOML (lines of
 # its [gpus] table, e.g. 'urgent_lane = "cpu"'),
 # SIZE (32GiB; 2KiB for a smoke test of the script), BACKEND (cuda; cpu for the smoke test),
-# LOAD_WAIT (seconds between the PoRep batch's start and the WinningPoSts, default 20).
+# LOAD_WAIT (seconds between the PoRep batch's start and the WinningPoSts, default 20), CLI_RUNS
+# (default 2; 0 at 32 GiB on a 128 GiB host whose key lives on a tmpfs: the CLI decodes the key's
+# 65 GB of bases on the host, the daemon with a GPU backend never does).
 set -euo pipefail
 PACK=$(realpath "$1")
 WORK=$(realpath -m "$2")
@@ -36,6 +39,7 @@ GPUS_TOML=${GPUS_TOML:-}
 SIZE=${SIZE:-32GiB}
 BACKEND=${BACKEND:-cuda}
 LOAD_WAIT=${LOAD_WAIT:-20}
+CLI_RUNS=${CLI_RUNS:-2}
 WINDOW=StackedDrgWindow${SIZE}V1_1
 WINNING=StackedDrgWinning${SIZE}V1
 POREP=StackedDrg${SIZE}V1_1
@@ -52,8 +56,9 @@ key() {  # key PROOF DIR
     return
   fi
   rm -rf "$2.tmp"
-  timed "setup-$1" "$CUZK" setup --registered-proof "$1" --out "$2.tmp" --seed "$SEED" 2>&1 | tail -4
+  timed "setup-$1" "$CUZK" setup --registered-proof "$1" --out "$2.tmp" --seed "$SEED" --progress 0 2>&1 | tail -12
   mv "$2.tmp" "$2"
+  ls -l "$2"/*.params | tee -a "$S"
 }
 
 start_post_daemon() {  # start_post_daemon PARAMS_DIR PRELOAD...
@@ -99,8 +104,8 @@ for phase in "${PHASES[@]}"; do
     [ -f wpost.json ] || timed gen-vanilla "$CUZK" gen-vanilla window-post --registered-proof "$WINDOW" --synthetic "$WSECTORS" \
       --miner-id 1000 --randomness "$RANDOMNESS" -o wpost.json
     ls -la wpost.json
-    step "cuzk prove-post --backend $BACKEND (key load included), twice"
-    for i in 1 2; do
+    step "cuzk prove-post --backend $BACKEND (key load included), $CLI_RUNS times"
+    for i in $(seq 1 "$CLI_RUNS"); do
       timed "prove-post-$i" "$CUZK" prove-post --registered-proof "$WINDOW" --miner-id 1000 --randomness "$RANDOMNESS" \
         --vanilla wpost.json --params "$WORK/params-window" --out "wpost-cli-$i.bin" --backend "$BACKEND" 2>&1 | tail -6 | tee -a "$S"
       "$CUZK" verify-post --registered-proof "$WINDOW" --miner-id 1000 --randomness "$RANDOMNESS" --vanilla wpost.json \
@@ -113,12 +118,14 @@ for phase in "${PHASES[@]}"; do
       --registered-proof "$WINDOW" -c "$RUNS" -j 1 --proofs-dir wpost.proofs > wpost-batch.json
     read -r n p50 p99 max avg <<< "$(lat_stats wpost-batch.json)"
     ver=$(verify_dir wpost.proofs "$WINDOW" wpost.json "$WORK/params-window")
+    hwm=$(awk '/^VmHWM/ {printf "%.2f GB", $2 / 1e6}' "/proc/$DPID/status")
     stop_daemon
     {
       echo
       echo "| proofs | p50 s | p99 s | max s | avg s | verified |"
       echo "|---|---|---|---|---|---|"
       echo "| $n | $p50 | $p99 | $max | $avg | $ver |"
+      echo "daemon peak RSS $hwm"
       python3 -c "import json;d=json.load(open('wpost-batch.json'));print('per partition', d.get('per_partition_s'))"
     } | tee -a "$S"
     ;;

@@ -8,8 +8,10 @@
 # the input that did it is kept and its path printed (add it to tests/fuzz/regressions/<name>/ with the
 # parser's fix: ctest's fuzz.replay.<name> replays it in every build).
 #
-#   scripts/fuzz.sh [--seconds N (600)] [--build DIR (build-fuzz)] [--jobs J (1)] [--opt -O0|-O1] [NAMES...]
+#   scripts/fuzz.sh [--seconds N (600)] [--build DIR (build-fuzz)] [--jobs J (1)] [--opt -O0|-O1] [--no-build]
+#                   [NAMES...]
 #
+# --no-build: run the harnesses already in DIR/tests/fuzz (built elsewhere: a host without clang).
 # --opt: the build's optimization (CMake CUZK_FUZZ_OPT, default -O1; -O0 builds 2.5x faster, fuzzes slower).
 # NAMES: harnesses (tests/fuzz/fuzz_<name>.cpp), default all. --jobs: harnesses run at once. Env:
 # CUZK_FUZZ_CXX (default clang++; CC is the clang beside it), CUZK_FUZZ_BUILD_JOBS (ninja -j, default 2).
@@ -20,6 +22,7 @@ seconds=600
 build=$root/build-fuzz
 jobs=1
 opt=
+no_build=0
 names=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -27,7 +30,8 @@ while [ $# -gt 0 ]; do
     --build) build=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
     --opt) opt=$2; shift 2 ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    --no-build) no_build=1; shift ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
     -*) echo "fuzz.sh: unknown option $1" >&2; exit 2 ;;
     *) names+=("$1"); shift ;;
   esac
@@ -40,18 +44,25 @@ for n in "${names[@]}"; do
   [ -f "$root/tests/fuzz/fuzz_$n.cpp" ] || { echo "fuzz.sh: no harness tests/fuzz/fuzz_$n.cpp" >&2; exit 2; }
 done
 
-cxx=${CUZK_FUZZ_CXX:-clang++}
-cc=${cxx/clang++/clang}
 t0=$(date +%s)
-if [ ! -f "$build/build.ninja" ] || { [ -n "$opt" ] && ! grep -qx "CUZK_FUZZ_OPT:STRING=$opt" "$build/CMakeCache.txt"; }; then
-  CC=$cc CXX=$cxx cmake -S "$root" -B "$build" -G Ninja -DCUZK_FUZZ=ON ${opt:+-DCUZK_FUZZ_OPT=$opt} \
-    >"$build.configure.log" 2>&1 || { cat "$build.configure.log" >&2; echo "fuzz.sh: configure failed" >&2; exit 2; }
+if [ $no_build = 1 ]; then
+  for n in "${names[@]}"; do
+    [ -x "$build/tests/fuzz/fuzz_$n" ] || { echo "fuzz.sh: --no-build: $build/tests/fuzz/fuzz_$n is missing" >&2; exit 2; }
+  done
+else
+  cxx=${CUZK_FUZZ_CXX:-clang++}
+  cc=${cxx/clang++/clang}
+  mkdir -p "$build"
+  if [ ! -f "$build/build.ninja" ] || { [ -n "$opt" ] && ! grep -qx "CUZK_FUZZ_OPT:STRING=$opt" "$build/CMakeCache.txt"; }; then
+    CC=$cc CXX=$cxx cmake -S "$root" -B "$build" -G Ninja -DCUZK_FUZZ=ON ${opt:+-DCUZK_FUZZ_OPT=$opt} \
+      >"$build/configure.log" 2>&1 || { cat "$build/configure.log" >&2; echo "fuzz.sh: configure failed" >&2; exit 2; }
+  fi
+  targets=()
+  for n in "${names[@]}"; do targets+=("fuzz_$n"); done
+  ninja -C "$build" -j "${CUZK_FUZZ_BUILD_JOBS:-2}" "${targets[@]}" >"$build/fuzz-build.log" 2>&1 ||
+    { tail -40 "$build/fuzz-build.log" >&2; echo "fuzz.sh: build failed ($build/fuzz-build.log)" >&2; exit 2; }
+  echo "fuzz.sh: built ${#names[@]} harnesses in $(( $(date +%s) - t0 )) s ($build)"
 fi
-targets=()
-for n in "${names[@]}"; do targets+=("fuzz_$n"); done
-ninja -C "$build" -j "${CUZK_FUZZ_BUILD_JOBS:-2}" "${targets[@]}" >"$build/fuzz-build.log" 2>&1 ||
-  { tail -40 "$build/fuzz-build.log" >&2; echo "fuzz.sh: build failed ($build/fuzz-build.log)" >&2; exit 2; }
-echo "fuzz.sh: built ${#names[@]} harnesses in $(( $(date +%s) - t0 )) s ($build)"
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}

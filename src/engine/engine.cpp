@@ -53,6 +53,15 @@ KeyPlacement key_placement(const EngineOptions& o, const Executor& executor, con
   return p;
 }
 
+bool may_decode_bases(const EngineOptions& o, const Executor& executor) {
+  for (std::uint32_t d : o.devices)
+    if (!executor.uses_copies({d, false})) return true;
+  if (o.urgent_priority)
+    for (std::uint32_t d : o.lane_devices)
+      if (!executor.uses_copies({d, true})) return true;
+  return false;
+}
+
 // ------------------------------------------------------------------------------------ Engine
 
 Engine::Engine(EngineOptions options) : options_(std::move(options)) {
@@ -80,6 +89,7 @@ Engine::Engine(EngineOptions options) : options_(std::move(options)) {
     return key_placement(options_, *options_.executor, k,
                          [this](std::uint32_t d) { return !impl_ || impl_->in_service_ordinal(d); });
   };
+  so.may_decode_bases = [this] { return may_decode_bases(options_, *options_.executor); };
   so.copy_failed = [this](BackendSlot slot) { return impl_ && impl_->copy_failed(slot); };
   so.loaders = options_.kinds.loaders();
   srs_ = std::make_unique<SrsManager>(*budget_, std::move(so));

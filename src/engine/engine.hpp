@@ -156,6 +156,9 @@ struct EngineOptions {
 // Devices out of service (in_service(ordinal) false) get no copy.
 KeyPlacement key_placement(const EngineOptions& o, const Executor& executor, const LoadedKey& key,
                            const std::function<bool(std::uint32_t)>& in_service = {});
+// Whether key_placement may ask for host bases for some key (a slot whose backend proves from host
+// memory): the key's decoded size is reserved before a load only then.
+bool may_decode_bases(const EngineOptions& o, const Executor& executor);
 
 class Job;  // opaque outside the engine
 

@@ -48,6 +48,15 @@ struct KeyId {
   std::uint64_t sector_size = 0;  // Filecoin families: the sector size in bytes; 0 otherwise
 };
 
+// What loading a key may take at its peak: `load` with its bases left in the mapped file, and
+// `decode` more when they are decoded for a backend that proves from host memory (the SrsManager
+// reserves it only where one may: a key only GPUs prove is never decoded — the 32 GiB WindowPoSt key
+// would otherwise need ~136 GB for a load that holds ~9 GB).
+struct LoadEstimate {
+  std::uint64_t load = 0;
+  std::uint64_t decode = 0;
+};
+
 class KeyLoader {
  public:
   virtual ~KeyLoader() = default;
@@ -58,8 +67,8 @@ class KeyLoader {
   virtual std::optional<KeyId> parse(std::string_view id) const = 0;
   // The file for `id` under the parameter cache directory.
   virtual Result<std::string> path(const KeyId& id, const std::string& param_cache) const = 0;
-  // Memory a load may take at its peak (the budget reserves it first); 0 when the file is missing.
-  virtual std::uint64_t load_estimate(const KeyId& id, const std::string& path) const = 0;
+  // Memory a load may take at its peak (the budget reserves it first); load 0 when the file is missing.
+  virtual LoadEstimate load_estimate(const KeyId& id, const std::string& path) const = 0;
   // Loads the key; `bytes` may be left 0 (the SrsManager then counts the key and shape it holds).
   virtual Result<std::shared_ptr<LoadedKey>> load(const KeyId& id, const std::string& path) const = 0;
 };

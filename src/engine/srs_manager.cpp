@@ -114,9 +114,13 @@ std::uint64_t file_size_or_zero(const std::string& path) {
 }
 
 // What a load may take at its peak: a .zkey is read whole and then decoded (points grow from 96 to
-// sizeof(G1Affine) bytes), so file + 1.25 x file; a loader's key, what its loader says.
-std::uint64_t load_estimate(const SrsEntry& e) {
-  if (e.loader) return e.loader->load_estimate(e.kid, e.path);
+// sizeof(G1Affine) bytes), so file + 1.25 x file; a loader's key, what its loader says, its decoded
+// bases only when `decode` (some backend may prove from host memory).
+std::uint64_t load_estimate(const SrsEntry& e, bool decode) {
+  if (e.loader) {
+    const LoadEstimate est = e.loader->load_estimate(e.kid, e.path);
+    return est.load == 0 ? 0 : est.load + (decode ? est.decode : 0);
+  }
   std::uint64_t size = file_size_or_zero(e.path);
   return size ? size + size + size / 4 + (1u << 20) : 0;
 }
@@ -347,7 +351,8 @@ Result<SrsLease> SrsManager::acquire(const std::string& id, const std::function<
     std::vector<Reservation> held;
     std::shared_ptr<const LoadedKey> key;
     std::shared_ptr<const KeyCopies> copies;
-    const std::uint64_t estimate = load_estimate(snapshot_for_load);
+    const std::uint64_t estimate =
+        load_estimate(snapshot_for_load, !options_.may_decode_bases || options_.may_decode_bases());
     if (estimate != 0) {
       log::srs()->info("loading proving key {} from {} ({} file, up to {} while loading)", id, snapshot_for_load.path,
                        format_bytes(file_size_or_zero(snapshot_for_load.path)), format_bytes(estimate));

@@ -127,6 +127,9 @@ class SrsManager {
     std::shared_ptr<Executor> executor;
     // Where a freshly loaded key goes (unset: host bases, no copies).
     std::function<KeyPlacement(const LoadedKey&)> placement;
+    // Whether `placement` may ask for host bases for some key: a loader's decode estimate is reserved
+    // before the load only then (unset: it may).
+    std::function<bool()> may_decode_bases;
     // A copy that failed: copy_failed(slot) says whether the key goes on without that slot (the
     // engine's answer when the executor blames the device and another one is still in service; the
     // error is then logged); unset or false: the load fails with the error.

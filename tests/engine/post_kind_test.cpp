@@ -19,6 +19,7 @@
 
 #include "engine/engine.hpp"
 #include "engine/kinds/builtin_kinds.hpp"
+#include "engine/kinds/filecoin_keys.hpp"
 #include "filecoin/params/param_files.hpp"
 #include "filecoin/post/config.hpp"
 #include "filecoin/post/post_job.hpp"
@@ -27,6 +28,7 @@
 #include "filecoin/testkit/post_vanilla.hpp"
 #include "formats/bellperson/test_params_writer.hpp"
 #include "groth16/test_setup.hpp"
+#include "test_executor.hpp"
 #include "test_util.hpp"
 
 namespace cuzk::engine {
@@ -322,6 +324,45 @@ TEST(PostKind, MalformedRequestsFailNamingTheFieldAndTheEngineKeepsServing) {
   g.circuit_id = "wpost-2k";
   g.witness_wtns = std::string("wtns") + std::string(60, '\0');
   expect_failed(g, "generic-groth16: circuit \"wpost-2k\" is a Filecoin parameter set, not a .zkey");
+}
+
+// A key only GPUs prove is never decoded on the host, so its load reserves the mapped file and the
+// shape alone (the 32 GiB WindowPoSt key: ~72 GB instead of ~136 GB, more than a 128 GiB host's
+// budget). With a budget between the two, the copy-only placement loads the key and a host backend's
+// placement is refused, naming what it needs.
+TEST(PostKind, AKeyOnlyGpusProveReservesNoDecodedBases) {
+  write_test_keys(post::PostType::kWindow);
+  auto paths = params::param_paths(cfg(10).family(), 2048, key_dir());
+  ASSERT_TRUE(paths) << paths.error();
+  const LoadEstimate est = kinds::params_load_estimate(paths->params, 80);
+  ASSERT_GT(est.load, std::filesystem::file_size(paths->params));
+  ASSERT_GT(est.decode, 0u);
+  KindRegistry kinds;
+  kinds::register_builtin_kinds(kinds);
+  for (bool gpu_only : {true, false}) {
+    SCOPED_TRACE(gpu_only ? "copies only" : "a host backend too");
+    MemoryBudget budget(est.load + est.decode / 2);
+    SrsManager::Options o;
+    o.loaders = kinds.loaders();
+    o.param_cache = key_dir();
+    o.executor = std::make_shared<test::CopyExecutor>(test::CopyExecutor::Options{});
+    o.placement = [gpu_only](const LoadedKey&) { return KeyPlacement{!gpu_only, {{0, false}}}; };
+    o.may_decode_bases = [gpu_only] { return !gpu_only; };
+    SrsManager srs(budget, std::move(o));
+    auto pre = srs.preload("wpost-2k");
+    if (gpu_only) {
+      ASSERT_TRUE(pre) << pre.error();
+      auto lease = srs.acquire("wpost-2k");
+      ASSERT_TRUE(lease) << lease.error();
+      EXPECT_FALSE((*lease)->pk.holds_bases());  // the bases stayed in the file
+      EXPECT_NE(lease->copies().find({0, false}), nullptr);
+      EXPECT_LT(budget.used(), est.load);  // the load's peak given back: the shape and the copy remain
+    } else {
+      ASSERT_FALSE(pre);
+      EXPECT_NE(pre.error().find("cannot load proving key wpost-2k: needs"), std::string::npos) << pre.error();
+      EXPECT_EQ(budget.used(), 0u);
+    }
+  }
 }
 
 TEST(PostKind, SixtyFourGiBCodesUseTheSixtyFourGiBKeys) {

@@ -473,12 +473,16 @@ TEST(Urgent, KeyPlacementFollowsTheSlotsThatMayProveTheKey) {
     EXPECT_TRUE(p.host_bases);
     EXPECT_TRUE(p.copies.empty());
   }
+  EXPECT_TRUE(may_decode_bases(o, *cpu));
   test::CopyExecutor gpu_cpu_lane({}), gpu_gpu_lane({false, 1u << 20, true});
   using Slots = std::vector<BackendSlot>;
   auto p = key_placement(o, gpu_cpu_lane, big);  // no lane: the devices' copies only
   EXPECT_FALSE(p.host_bases);
   EXPECT_EQ(p.copies, (Slots{{0, false}, {1, false}}));
+  EXPECT_FALSE(may_decode_bases(o, gpu_cpu_lane));  // no key is decoded: loads reserve no decoded bases
   o.lane_devices = {0};
+  EXPECT_TRUE(may_decode_bases(o, gpu_cpu_lane));  // a small key may be: reserved for every load
+  EXPECT_FALSE(may_decode_bases(o, gpu_gpu_lane));
   p = key_placement(o, gpu_cpu_lane, big);  // too large for the lane
   EXPECT_FALSE(p.host_bases);
   EXPECT_EQ(p.copies, (Slots{{0, false}, {1, false}}));

@@ -52,20 +52,19 @@ Result<std::string> filecoin_key_id(const std::string& family, std::uint64_t sec
   return Error{"no Filecoin " + family + " parameters for sector size " + std::to_string(sector_size)};
 }
 
-std::uint64_t decoded_params_estimate(const std::string& path, std::uint64_t shape_bytes_per_row) {
+LoadEstimate params_load_estimate(const std::string& path, std::uint64_t shape_bytes_per_row) {
   auto f = formats::bellperson::ParamsFile::open(path);
   if (!f) {  // the load reports the error; reserve what the file occupies, 0 when it is absent
     std::error_code ec;
     auto n = std::filesystem::file_size(path, ec);
-    return ec ? 0 : n;
+    return {ec ? 0 : n, 0};
   }
   const std::uint64_t g1 =
       std::uint64_t(f->ic().size()) + f->h().size() + f->l().size() + f->a().size() + f->b_g1().size();
   const std::uint64_t decoded =
       g1 * sizeof(math::G1Affine) + std::uint64_t(f->b_g2().size()) * sizeof(math::G2Affine);
   const std::uint64_t rows = std::uint64_t(1) << f->domain_log2();
-  // The mapping stays resident while the points are decoded from it.
-  return f->file_size() + decoded + shape_bytes_per_row * rows + (16u << 20);
+  return {f->file_size() + shape_bytes_per_row * rows + (16u << 20), decoded};
 }
 
 void log_shape_load(const std::string& key_id, const std::string& cache_path, const filecoin::ShapeLoad& load) {

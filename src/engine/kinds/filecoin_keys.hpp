@@ -42,16 +42,17 @@ class FilecoinLoader : public KeyLoader {
   std::string family_;
 };
 
-// PoRep keys (porep-<size>): decoded, with the recorded partition shape (cached beside the .params
+// PoRep keys (porep-<size>): mapped, with the recorded partition shape (cached beside the .params
 // when shape_cache). porep_key_loader.cpp.
 std::shared_ptr<const KeyLoader> porep_key_loader(bool shape_cache = true);
-// WindowPoSt (wpost-<size>) and WinningPoSt (winning-<size>) keys: decoded, with the recorded
+// WindowPoSt (wpost-<size>) and WinningPoSt (winning-<size>) keys: mapped, with the recorded
 // partition shape (cached beside the .params when shape_cache). post_key_loader.cpp.
 std::shared_ptr<const KeyLoader> wpost_key_loader(bool shape_cache = true);
 std::shared_ptr<const KeyLoader> winning_key_loader(bool shape_cache = true);
-// A decoding loader's peak: the mapped .params file, its points decoded, and the recorded shape at
-// shape_bytes_per_row per domain row, + 16 MiB; the file's size when its header cannot be read.
-std::uint64_t decoded_params_estimate(const std::string& path, std::uint64_t shape_bytes_per_row);
+// A loader's peak (KeyLoader::load_estimate): the mapped .params file and the recorded shape at
+// shape_bytes_per_row per domain row, + 16 MiB; decode: its points at sizeof(G1Affine) /
+// sizeof(G2Affine). The file's size (decode 0) when its header cannot be read.
+LoadEstimate params_load_estimate(const std::string& path, std::uint64_t shape_bytes_per_row);
 // A family loader's last step: the .params at `path` decoded against its circuit's recorded `shape`
 // (the file's counts checked against the shape before any point is decoded), checked for consistency,
 // as a LoadedKey holding both.

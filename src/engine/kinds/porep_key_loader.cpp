@@ -46,8 +46,8 @@ class PorepLoader final : public FilecoinLoader {
   }
 
   // The mapped file, the decoded points and the recorded shape (filecoin_keys.hpp).
-  std::uint64_t load_estimate(const KeyId&, const std::string& path) const override {
-    return decoded_params_estimate(path, kShapeBytesPerRow);
+  LoadEstimate load_estimate(const KeyId&, const std::string& path) const override {
+    return params_load_estimate(path, kShapeBytesPerRow);
   }
 
   Result<std::shared_ptr<LoadedKey>> load(const KeyId& id, const std::string& path) const override {
