@@ -240,8 +240,10 @@ Result<DaemonConfig> parse_config(std::string_view text, const std::string& name
     s.uint("gpu_workers_per_device", c.gpu_workers_per_device, 0, 64);
     if (c.gpu_workers_per_device == 0) c.gpu_workers_per_device = 1;  // the Rust daemon's max(1, value)
     s.str("key_residency", c.key_residency);
-    if (c.key_residency != "auto" && c.key_residency != "resident" && c.key_residency != "streamed") {
-      s.error("key_residency", "expected \"auto\", \"resident\" or \"streamed\", got \"" + c.key_residency + "\"");
+    if (c.key_residency != "auto" && c.key_residency != "resident" && c.key_residency != "streamed" &&
+        c.key_residency != "file") {
+      s.error("key_residency",
+              "expected \"auto\", \"resident\", \"streamed\" or \"file\", got \"" + c.key_residency + "\"");
     }
     s.size("max_resident_key_bytes", c.max_resident_key_bytes);
     s.size("memory_limit", c.memory_limit);

@@ -51,7 +51,7 @@ struct KeyId {
 // What loading a key may take at its peak: `load` with its bases left in the mapped file, and
 // `decode` more when they are decoded for a backend that proves from host memory (the SrsManager
 // reserves it only where one may: a key only GPUs prove is never decoded — the 32 GiB WindowPoSt key
-// would otherwise need ~136 GB for a load that holds ~9 GB).
+// would otherwise ask ~136 GB for a load that holds ~10 GB).
 struct LoadEstimate {
   std::uint64_t load = 0;
   std::uint64_t decode = 0;

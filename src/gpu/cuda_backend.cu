@@ -51,27 +51,32 @@ class CudaKeyCopy final : public groth16::KeyCopy {
     if (!key) return "no key";
     char b[200];
     std::snprintf(b, sizeof b, "%s, %d H cop%s; bases %.1f s, H copies %.1f s, shape %.1f s after them",
-                  key->streamed() ? "streamed" : "resident", key->h_copies(), key->h_copies() == 1 ? "y" : "ies",
+                  key->from_file() ? "streamed from its file" : key->streamed() ? "streamed" : "resident", key->h_copies(), key->h_copies() == 1 ? "y" : "ies",
                   key->upload_ms() / 1e3, key->h_copies_ms() / 1e3, shape_ms / 1e3);
     return b;
   }
   double shape_ms = 0;
 
-  // The key's bases uploaded (resident) or put in pinned memory (streamed, charged first).
-  Status make_key(bool stream, const GpuKeyOptions& base) {
+  // The key's bases uploaded (resident), put in pinned memory (streamed, charged first), or H alone
+  // in pinned memory and the rest read from the key's file at each proof (charged first: H and the
+  // staging buffers). `refused`: set when the charge was refused.
+  enum class Form { kResident, kPinned, kFile };
+  Status make_key(Form form, const GpuKeyOptions& base, bool* refused = nullptr) {
     key.reset();
     token_.reset();
-    if (stream && charge_) {
-      const std::size_t bytes = GpuKey::streamed_host_bytes(*pk_);
+    if (form != Form::kResident && charge_) {
+      const std::size_t bytes = GpuKey::streamed_host_bytes(*pk_, form == Form::kFile, base.chunk_bases);
       auto c = charge_(bytes);
       if (!c) {
-        return Error{"GPU prover: streaming the proving key needs " + std::to_string(bytes) +
-                     " bytes of pinned host memory: " + c.error()};
+        if (refused) *refused = true;
+        return Error{"GPU prover: streaming the proving key " + std::string(form == Form::kFile ? "from its file " : "") +
+                     "needs " + std::to_string(bytes) + " bytes of pinned host memory: " + c.error()};
       }
       token_ = std::move(*c);
     }
     GpuKeyOptions o = base;
-    o.streamed = stream;
+    o.streamed = form != Form::kResident;
+    o.from_file = form == Form::kFile;
     auto up = GpuKey::upload(*pk_, o);
     if (!up) {
       token_.reset();
@@ -103,6 +108,21 @@ struct CudaBackend::Impl {
 
   void note(const std::string& what) const {
     if (opt.on_note) opt.on_note("GPU " + std::to_string(current_device(opt.device)) + ": " + what);
+  }
+
+  // A streamed copy: from pinned memory, or from the key's file (kStreamedFromFile; kAuto when the
+  // pinned copy is refused and the key's bases are in its file).
+  Status make_streamed(CudaKeyCopy& c, const GpuKeyOptions& ko) const {
+    using Form = CudaKeyCopy::Form;
+    const bool file_ok = !c.proving_key().holds_bases();
+    if (opt.key_residency == KeyResidency::kStreamedFromFile && file_ok) return c.make_key(Form::kFile, ko);
+    bool refused = false;
+    Status st = c.make_key(Form::kPinned, ko, &refused);
+    if (!st && refused && file_ok && opt.key_residency == KeyResidency::kAuto) {
+      note(st.error() + "; its witness queries are read from its file at each proof instead");
+      return c.make_key(Form::kFile, ko);
+    }
+    return st;
   }
 
   GpuKeyOptions key_options() const {
@@ -152,7 +172,7 @@ struct CudaBackend::Impl {
       shape_estimate += shape_estimate / 100 + (std::size_t(64) << 20);
     }
     try {
-      bool stream = opt.key_residency == KeyResidency::kStreamed;
+      bool stream = opt.key_residency == KeyResidency::kStreamed || opt.key_residency == KeyResidency::kStreamedFromFile;
       const std::size_t need = GpuKey::resident_bytes(key);
       if (opt.key_residency == KeyResidency::kAuto) {
         std::size_t free_b = 0, total_b = 0;
@@ -171,11 +191,11 @@ struct CudaBackend::Impl {
       }
       GpuKeyOptions ko = key_options();
       ko.defer_h_copies = true;
-      Status st = c->make_key(stream, ko);
+      Status st = stream ? make_streamed(*c, ko) : c->make_key(CudaKeyCopy::Form::kResident, ko);
       if (!st && is_oom(st.error()) && !stream && opt.key_residency == KeyResidency::kAuto) {
         note("proving key does not fit resident (" + st.error() + "): streamed instead");
         stream = true;
-        (void)(st = c->make_key(true, ko));
+        (void)(st = make_streamed(*c, ko));
       }
       if (!st) return Error{st.error()};
       if (shape) {
@@ -234,7 +254,7 @@ struct CudaBackend::Impl {
     if (!r && is_oom(r.error()) && !c.key->streamed() && opt.key_residency == KeyResidency::kAuto) {
       note("out of device memory while proving: the proving key is streamed from pinned host memory from now on");
       make_room(c);
-      if (auto st = c.make_key(true, key_options()); !st) return Error{st.error()};
+      if (auto st = make_streamed(c, key_options()); !st) return Error{st.error()};
       (void)(r = prover->start(*c.key, *c.shape, w, po, &last));
     }
     if (r) stats.proofs++;

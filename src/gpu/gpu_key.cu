@@ -127,6 +127,22 @@ Status stream_query(QueryBases<C>& qb, const groth16::ProvingKey& key, Query q) 
   return ok_status();
 }
 
+template <class HA>
+Status stage_bases_t(const groth16::BaseSource& src, Query q, std::size_t first, std::size_t n,
+                     std::vector<HA>& scratch, void* out) {
+  if (scratch.size() < n) scratch.resize(n);
+  Status st = [&] {
+    if constexpr (std::is_same_v<HA, math::G2Affine>) {
+      return src.read_b_g2(first, std::span<HA>(scratch.data(), n));
+    } else {
+      return src.read(q, first, std::span<HA>(scratch.data(), n));
+    }
+  }();
+  if (!st) return st;
+  host_bases_to_device_layout(out, scratch.data(), n);
+  return ok_status();
+}
+
 // A streamed query from bases made on the device (synthetic keys): made in a temporary device
 // buffer of n bases by gen(device pointer), then copied to pinned memory.
 template <class C, class Gen>
@@ -141,6 +157,15 @@ void stream_from_device(QueryBases<C>& q, std::size_t n, Gen&& gen) {
 
 
 }  // namespace
+
+Status stage_bases(const groth16::BaseSource& src, Query q, std::size_t first, std::size_t n,
+                   std::vector<math::G1Affine>& scratch, void* out) {
+  return stage_bases_t(src, q, first, n, scratch, out);
+}
+Status stage_bases(const groth16::BaseSource& src, Query q, std::size_t first, std::size_t n,
+                   std::vector<math::G2Affine>& scratch, void* out) {
+  return stage_bases_t(src, q, first, n, scratch, out);
+}
 
 void GpuKey::Impl::finish_setup() {
   const std::size_t m = std::size_t(1) << log_m;
@@ -176,13 +201,21 @@ void GpuKey::Impl::add_h_copies(int asked, std::size_t extra) {
   }
 }
 
-void GpuKey::Impl::make_rings(std::size_t chunk_bases) {
+std::size_t GpuKey::Impl::ring_chunk(std::size_t chunk_bases) {
   // a multiple of 64, so that each chunk's slice of a 0/1 bitmap starts on a 64-bit word
   const std::size_t want = chunk_bases ? chunk_bases : GpuKeyOptions::kDefaultStreamChunk;
-  const std::size_t chunk = (std::max<std::size_t>(want, 1) + 63) / 64 * 64;
+  return (std::max<std::size_t>(want, 1) + 63) / 64 * 64;
+}
+
+void GpuKey::Impl::make_rings(std::size_t chunk_bases) {
+  const std::size_t chunk = ring_chunk(chunk_bases);
   ring_h = std::make_unique<ChunkRing<math::G1Curve>>(chunk, h_n);
   ring_g1 = std::make_unique<ChunkRing<math::G1Curve>>(chunk, std::max({a_n, b_n, l_n}));
   ring_g2 = std::make_unique<ChunkRing<math::G2Curve>>(chunk, b_n);
+  if (from_file) {
+    ring_g1->add_staging();
+    ring_g2->add_staging();
+  }
 }
 
 GpuKey::GpuKey() : impl_(std::make_unique<Impl>()) {}
@@ -205,6 +238,7 @@ bool GpuKey::drop_h_copies() {
   return true;
 }
 bool GpuKey::streamed() const { return impl_->streamed(); }
+bool GpuKey::from_file() const { return impl_->from_file; }
 Status GpuKey::add_h_copies(int asked, std::size_t keep_free) {
   if (impl_->streamed()) return ok_status();
   try {
@@ -233,7 +267,15 @@ void GpuKey::release_workspace() {
   }
 }
 
-std::size_t GpuKey::streamed_host_bytes(const groth16::ProvingKey& key) {
+std::size_t GpuKey::streamed_host_bytes(const groth16::ProvingKey& key, bool from_file, std::size_t chunk_bases) {
+  if (from_file) {
+    const std::size_t chunk = Impl::ring_chunk(chunk_bases);
+    const std::size_t g1 = std::min(chunk, std::max({key.query_size(Query::kA), key.query_size(Query::kBG1),
+                                                     key.query_size(Query::kL), std::size_t(1)}));
+    const std::size_t g2 = std::min(chunk, std::max<std::size_t>(key.query_size(Query::kBG2), 1));
+    return key.query_size(Query::kH) * sizeof(G1Affine) + ChunkRing<math::G1Curve>::staging_bytes_for(g1) +
+           ChunkRing<math::G2Curve>::staging_bytes_for(g2);
+  }
   return (key.query_size(Query::kA) + key.query_size(Query::kBG1) + key.query_size(Query::kL) +
           key.query_size(Query::kH)) *
              sizeof(G1Affine) +
@@ -283,12 +325,27 @@ Result<std::unique_ptr<GpuKey>> GpuKey::upload(const groth16::ProvingKey& key, c
     d.a_map = upload_vector(amap);
     d.b_map = upload_vector(bmap);
     const bool bitrev_h = d.basis == HBasis::kMonomialOverZ && d.h_n > 1;
+    if (opt.streamed && opt.from_file && key.holds_bases())
+      return Error{"GPU prover: a key streamed from its file needs its bases in the file (ProvingKey::source)"};
     if (opt.streamed) {
+      d.from_file = opt.from_file;
       d.make_rings(opt.chunk_bases);  // device memory first: a ring that does not fit fails fast
       const double t0 = now_ms();
-      for (auto [qb, q] : {std::pair{&d.h, Query::kH}, {&d.l, Query::kL}, {&d.a, Query::kA}, {&d.b1, Query::kBG1}})
-        if (auto st = stream_query(*qb, key, q); !st) return Error{st.error()};
-      if (auto st = stream_query(d.b2, key, Query::kBG2); !st) return Error{st.error()};
+      if (auto st = stream_query(d.h, key, Query::kH); !st) return Error{st.error()};
+      for (auto [qb, q] : {std::pair{&d.l, Query::kL}, {&d.a, Query::kA}, {&d.b1, Query::kBG1}}) {
+        if (d.from_file) {
+          qb->src = key.source;
+          qb->q = q;
+        } else if (auto st = stream_query(*qb, key, q); !st) {
+          return Error{st.error()};
+        }
+      }
+      if (d.from_file) {
+        d.b2.src = key.source;
+        d.b2.q = Query::kBG2;
+      } else if (auto st = stream_query(d.b2, key, Query::kBG2); !st) {
+        return Error{st.error()};
+      }
       if (bitrev_h) bitrev_h_host(d.h.host.get(), d.h_n, int(d.log_m));
       d.upload_ms = now_ms() - t0;
     } else {

@@ -89,6 +89,9 @@ struct GpuProveTimings {
   bool streamed = false;         // the key was streamed from pinned host memory
   int h_copies = 1;              // copies of the H bases the key holds (GpuKeyOptions::h_copies)
   std::size_t key_stream_bytes = 0;  // host -> device base bytes of a streamed key
+  // A key streamed from its file: the prover's wait for chunks read and decoded on the host (the part
+  // of the reading the GPU did not hide).
+  double key_read_ms = 0;
   bool compact = false;          // the witness came compact (bits + values) and was expanded on the device
   std::size_t msm_pieces = 1;    // the most pieces one full MSM of this proof was cut into (msm_pieces.hpp)
   std::size_t msm_piece_retries = 0;  // pieces halved after an out-of-memory (another stream took the room)
@@ -107,6 +110,12 @@ struct GpuKeyOptions {
   // each of three rings (H; L, A, B_G1; B_G2); device memory then holds only those buffers and their
   // MSM workspaces.
   bool streamed = false;
+  // Streamed keys whose bases are in their file (ProvingKey::source, a mapped .params): the witness
+  // queries (L, A, B_G1, B_G2) are not copied to pinned memory but read from the file at each proof,
+  // a chunk at a time, decoded on the host threads into one of two pinned staging buffers while the
+  // GPU sums the chunk before (issue 39: a 32 GiB WindowPoSt key is 61 GB; this holds its 12.9 GB of
+  // H, bit-reversed, and ~3.7 GB of staging). The file's pages are given back after each chunk.
+  bool from_file = false;
   std::size_t chunk_bases = 0;  // 0: kDefaultStreamChunk; rounded up to a multiple of 64 (tests use odd ones)
   static constexpr std::size_t kDefaultStreamChunk = std::size_t(1) << 22;
   // Resident keys: shifted copies of the H bases (Msm::add_shifted_copies, copies times H's memory),
@@ -129,8 +138,10 @@ class GpuKey {
   static Result<std::unique_ptr<GpuKey>> upload(const groth16::ProvingKey& key, const GpuKeyOptions& opt = {});
   // Device bytes a resident upload of `key` takes (bases and maps), without touching the device.
   static std::size_t resident_bytes(const groth16::ProvingKey& key);
-  // Pinned host bytes a streamed upload of `key` holds (its bases in the device layout).
-  static std::size_t streamed_host_bytes(const groth16::ProvingKey& key);
+  // Pinned host bytes a streamed upload of `key` holds (its bases in the device layout); from_file:
+  // H's bases and the staging buffers of chunk_bases (0: the default) bases.
+  static std::size_t streamed_host_bytes(const groth16::ProvingKey& key, bool from_file = false,
+                                         std::size_t chunk_bases = 0);
 
   // For benchmarks: a key of the given shape with pseudo-random densities and bases generated on the
   // GPU (P_i = (i+1) G: real, distinct points, but no toxic waste behind them, so proofs do not
@@ -163,7 +174,8 @@ class GpuKey {
   // keeping `keep_free` more device bytes free than they otherwise would (fewer copies when short).
   Status add_h_copies(int asked, std::size_t keep_free);
   bool streamed() const;
-  std::size_t host_bytes() const;    // streamed: the pinned copy of the bases; else 0
+  bool from_file() const;            // streamed, the witness queries read from the key's file at each proof
+  std::size_t host_bytes() const;    // streamed: the pinned copy of the bases (from_file: H and staging); else 0
   double upload_ms() const;          // upload(): the bases read, converted and copied
   double h_copies_ms() const;        // upload(): the H copies computed
   void release_workspace();          // the MSM workspaces held by this key's Msm objects
@@ -258,10 +270,13 @@ class GpuProver {
 };
 
 // Whether CudaBackend::upload keeps a key's bases in device memory or streams them from pinned host
-// memory. kAuto: resident while the bases, the shape and a proof's workspace fit in the free device
-// memory (and under max_resident_key_bytes); an out-of-memory while uploading, or while proving with
-// a resident key, switches that copy to streamed (with a note).
-enum class KeyResidency { kAuto, kResident, kStreamed };
+// memory, or from its file (kStreamedFromFile: GpuKeyOptions::from_file; a key that holds its bases
+// is streamed from pinned memory instead). kAuto: resident while the bases, the shape and a proof's
+// workspace fit in the free device memory (and under max_resident_key_bytes); an out-of-memory while
+// uploading, or while proving with a resident key, switches that copy to streamed (with a note);
+// streamed from the file when the pinned copy is refused (groth16::HostCharge: the memory budget)
+// and the key's bases are in its file.
+enum class KeyResidency { kAuto, kResident, kStreamed, kStreamedFromFile };
 
 struct CudaBackendOptions {
   GpuProveOptions prove;

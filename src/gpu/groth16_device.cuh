@@ -81,12 +81,22 @@ struct CsrView {
 // ---------------------------------------------------------------------------------------------
 // GpuKey
 
-// One query's bases: resident (`dev` holds all n) or streamed (`host` holds all n, device layout).
+// One query's bases: resident (`dev` holds all n), streamed (`host` holds all n, device layout) or
+// streamed from the key's file (`src`, query `q`: read a chunk at a time at each proof).
 template <class C>
 struct QueryBases {
   std::unique_ptr<Msm<C>> dev;
   PinnedHostBuffer host;
+  std::shared_ptr<const groth16::BaseSource> src;
+  groth16::Query q = groth16::Query::kH;
 };
+
+// Bases [first, first + n) of query q read from `src` into `scratch` (host layout) and converted into
+// `out` (device layout); the source gives the file's pages back. gpu_key.cu.
+Status stage_bases(const groth16::BaseSource& src, groth16::Query q, std::size_t first, std::size_t n,
+                   std::vector<math::G1Affine>& scratch, void* out);
+Status stage_bases(const groth16::BaseSource& src, groth16::Query q, std::size_t first, std::size_t n,
+                   std::vector<math::G2Affine>& scratch, void* out);
 
 // A streamed key's device side for one curve: two buffers of `chunk` bases; chunk j + 1 is copied
 // into one on the `copy` stream (ready[] records its arrival) while chunk j in the other is summed.
@@ -108,10 +118,28 @@ struct ChunkRing {
     cudaDeviceSynchronize();
     for (auto e : ready)
       if (e) cudaEventDestroy(e);
+    for (auto e : staged)
+      if (e) cudaEventDestroy(e);
     if (copy) cudaStreamDestroy(copy);
   }
   std::size_t bytes() const {
     return 2 * buf[0]->size() * (std::is_same_v<C, math::G1Curve> ? sizeof(G1Affine) : sizeof(G2Affine));
+  }
+
+  // Queries streamed from the key's file: two pinned staging buffers of a chunk (device layout; the
+  // copy from stage[k] into buf[k] is recorded by staged[k]) and one chunk of host-layout scratch.
+  PinnedHostBuffer stage[2];
+  cudaEvent_t staged[2] = {};
+  std::vector<math::Affine<C>> scratch;
+  void add_staging() {
+    const std::size_t n = buf[0]->size();
+    for (auto& b : stage) b = PinnedHostBuffer(n * (std::is_same_v<C, math::G1Curve> ? sizeof(G1Affine) : sizeof(G2Affine)));
+    for (auto& e : staged) CUZK_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+    scratch.resize(n);
+  }
+  std::size_t staging_bytes() const { return stage[0].size() + stage[1].size() + scratch.size() * sizeof(math::Affine<C>); }
+  static std::size_t staging_bytes_for(std::size_t chunk) {
+    return chunk * (2 * (std::is_same_v<C, math::G1Curve> ? sizeof(G1Affine) : sizeof(G2Affine)) + sizeof(math::Affine<C>));
   }
   void release_workspace() {
     for (auto& b : buf) b->release_workspace();
@@ -135,6 +163,7 @@ struct GpuKey::Impl {
   std::size_t bytes = 0, host_bytes = 0;
   double upload_ms = 0, h_copies_ms = 0;  // upload(): the bases (decode, copy), then the H copies
 
+  bool from_file = false;  // streamed, L, A, B_G1 and B_G2 read from the key's file (GpuKeyOptions::from_file)
   bool streamed() const { return ring_h != nullptr; }
   int h_copies() const { return streamed() || !h.dev ? 1 : h.dev->copies(); }
 
@@ -145,7 +174,9 @@ struct GpuKey::Impl {
     const std::size_t ring_bytes = streamed() ? ring_h->bytes() + ring_g1->bytes() + ring_g2->bytes() : 0;
     const std::size_t copy_bytes = std::size_t(h_copies() - 1) * h_n * sizeof(G1Affine);
     bytes = (streamed() ? ring_bytes : base_bytes + copy_bytes) + a_map.size() + b_map.size();
-    host_bytes = streamed() ? base_bytes : 0;
+    host_bytes = !streamed() ? 0
+                 : from_file ? h_n * sizeof(G1Affine) + ring_g1->staging_bytes() + ring_g2->staging_bytes()
+                             : base_bytes;
   }
 
   // Resident keys: shifted copies of the final H bases (GpuKeyOptions::h_copies), as many as asked
@@ -160,8 +191,10 @@ struct GpuKey::Impl {
   // `extra`: device bytes that must stay free beyond those (memory promised to an upload to come).
   void add_h_copies(int asked, std::size_t extra);
 
-  // Streamed keys: the chunk buffers, sized for the longest query of each curve.
+  // Streamed keys: the chunk buffers, sized for the longest query of each curve (and the witness
+  // rings' staging buffers when from_file).
   void make_rings(std::size_t chunk_bases);
+  static std::size_t ring_chunk(std::size_t chunk_bases);  // the chunk make_rings uses
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -381,6 +381,7 @@ struct GpuProver::Impl {
   template <class C, class PerChunk>
   void for_each_chunk(ChunkRing<C>& ring, const QueryBases<C>& q, std::size_t n, cudaStream_t st, GpuProveTimings& t,
                       PerChunk&& f) {
+    if (q.src) return for_each_file_chunk(ring, q, n, st, t, f);
     constexpr std::size_t kBaseBytes = std::is_same_v<C, math::G1Curve> ? sizeof(G1Affine) : sizeof(G2Affine);
     if (n == 0) return;
     const std::size_t chunk = ring.chunk, chunks = (n + chunk - 1) / chunk;
@@ -401,6 +402,58 @@ struct GpuProver::Impl {
       CUZK_CUDA(cudaStreamWaitEvent(st, ring.ready[j & 1], 0));
       const std::size_t off = j * chunk;
       f(*ring.buf[j & 1], off, std::min(chunk, n - off));
+    }
+  }
+
+  // A query streamed from the key's file (QueryBases::src): chunk j + 2 is read and decoded into
+  // staging buffer j & 1 on a host thread (after chunk j's copy out of it has finished) while chunk j
+  // is used on st; chunk j + 1 leaves its staging buffer on the ring's copy stream as soon as it is
+  // decoded. A read error (the file changed under its mapping) fails the proof with the file's message.
+  template <class C, class PerChunk>
+  void for_each_file_chunk(ChunkRing<C>& ring, const QueryBases<C>& q, std::size_t n, cudaStream_t st,
+                           GpuProveTimings& t, PerChunk& f) {
+    constexpr std::size_t kBaseBytes = std::is_same_v<C, math::G1Curve> ? sizeof(G1Affine) : sizeof(G2Affine);
+    if (n == 0) return;
+    const std::size_t chunk = ring.chunk, chunks = (n + chunk - 1) / chunk;
+    auto len_of = [&](std::size_t j) { return std::min(chunk, n - j * chunk); };
+    bool stage_used[2] = {false, false};
+    // Reads chunk j into stage[j & 1] once the copy that last read that buffer has finished.
+    auto stage = [&, src = q.src.get(), query = q.q](std::size_t j) {
+      const int k = int(j & 1);
+      if (stage_used[k]) CUZK_CUDA(cudaEventSynchronize(ring.staged[k]));
+      stage_used[k] = true;
+      return stage_bases(*src, query, j * chunk, len_of(j), ring.scratch, ring.stage[k].get());
+    };
+    auto send = [&](std::size_t j) {  // stage[j & 1] -> buf[j & 1] on the copy stream
+      const int k = int(j & 1);
+      CUZK_CUDA(cudaMemcpyAsync(ring.buf[k]->device_bases(), ring.stage[k].get(), len_of(j) * kBaseBytes,
+                                cudaMemcpyHostToDevice, ring.copy));
+      CUZK_CUDA(cudaEventRecord(ring.staged[k], ring.copy));
+      CUZK_CUDA(cudaEventRecord(ring.ready[k], ring.copy));
+      t.key_stream_bytes += len_of(j) * kBaseBytes;
+    };
+    auto check = [](const Status& s) {
+      if (!s) throw std::runtime_error(s.error());
+    };
+    const double t0 = now_ms();
+    check(stage(0));
+    send(0);
+    std::future<Status> next;  // the host thread reading chunk j + 1 (its destructor waits for it)
+    if (chunks > 1) next = std::async(std::launch::async, stage, std::size_t(1));
+    t.key_read_ms += now_ms() - t0;
+    for (std::size_t j = 0; j < chunks; ++j) {
+      if (j) check_cancel();
+      if (j + 1 < chunks) {
+        const double w0 = now_ms();
+        check(next.get());  // chunk j + 1 decoded (the host thread's time beyond the GPU's)
+        t.key_read_ms += now_ms() - w0;
+        // buf[(j + 1) & 1] was last read by chunk j - 1, whose f has returned
+        send(j + 1);
+        // stage[j & 1] is free once chunk j's copy (recorded on `staged`) has finished
+        if (j + 2 < chunks) next = std::async(std::launch::async, stage, j + 2);
+      }
+      CUZK_CUDA(cudaStreamWaitEvent(st, ring.ready[j & 1], 0));
+      f(*ring.buf[j & 1], j * chunk, len_of(j));
     }
   }
 

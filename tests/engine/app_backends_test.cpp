@@ -94,9 +94,9 @@ TEST(AppBackends, CreateChecksNamesAndKeyResidency) {
   // A residency the CUDA backend does not know is refused whether or not this build has CUDA.
   auto bad = DeviceBackends::create("cuda", {"host", 0, 0});
   ASSERT_FALSE(bad);
-  EXPECT_TRUE(has(bad.error(), "key residency: expected auto, resident or streamed, got \"host\"")) << bad.error();
+  EXPECT_TRUE(has(bad.error(), "key residency: expected auto, resident, streamed or file, got \"host\"")) << bad.error();
   // The known ones are accepted (a CUDA build creates the backends lazily, without a device).
-  for (const char* r : {"auto", "resident", "streamed"}) {
+  for (const char* r : {"auto", "resident", "streamed", "file"}) {
     auto b = DeviceBackends::create("cuda", {r, 1u << 30, 4096});
     if (b) EXPECT_EQ((*b)->name(), "cuda");
     else EXPECT_TRUE(has(b.error(), "not available")) << r << ": " << b.error();

@@ -186,7 +186,7 @@ TEST(Config, ErrorsNameTheKey) {
   expect_error("[memory]\nrequest_budget = \"lots\"\n", "memory.request_budget");
   expect_error("[gpus]\ngpu_workers_per_device = \"two\"\n", "gpus.gpu_workers_per_device: expected an integer");
   expect_error("[gpus]\ngpu_workers_per_device = -1\n", "gpus.gpu_workers_per_device: must be between");
-  expect_error("[gpus]\nkey_residency = \"host\"\n", "gpus.key_residency: expected \"auto\", \"resident\" or \"streamed\"");
+  expect_error("[gpus]\nkey_residency = \"host\"\n", "gpus.key_residency: expected \"auto\", \"resident\", \"streamed\" or \"file\"");
   expect_error("[gpus]\nmax_resident_key_bytes = \"lots\"\n", "gpus.max_resident_key_bytes");
   expect_error("[gpus]\nmemory_limit = -1\n", "gpus.memory_limit");
   expect_error("[gpus]\nstream_chunk_bases = -5\n", "gpus.stream_chunk_bases: must be between");

@@ -121,7 +121,8 @@ class CudaBackends final : public DeviceBackends {
     if (!b) {
       gpu::CudaBackendOptions opt;
       opt.device = int(slot.device);
-      opt.key_residency = keys_.residency == "streamed"   ? gpu::KeyResidency::kStreamed
+      opt.key_residency = keys_.residency == "file"       ? gpu::KeyResidency::kStreamedFromFile
+                          : keys_.residency == "streamed" ? gpu::KeyResidency::kStreamed
                           : keys_.residency == "resident" ? gpu::KeyResidency::kResident
                                                           : gpu::KeyResidency::kAuto;
       opt.max_resident_key_bytes = keys_.max_resident_key_bytes;
@@ -237,8 +238,8 @@ Result<std::shared_ptr<DeviceBackends>> DeviceBackends::create(const std::string
     (void)on_note;
     return std::shared_ptr<DeviceBackends>(std::make_shared<CpuBackends>());
   }
-  if (keys.residency != "auto" && keys.residency != "resident" && keys.residency != "streamed")
-    return Error{"key residency: expected auto, resident or streamed, got \"" + keys.residency + "\""};
+  if (keys.residency != "auto" && keys.residency != "resident" && keys.residency != "streamed" && keys.residency != "file")
+    return Error{"key residency: expected auto, resident, streamed or file, got \"" + keys.residency + "\""};
 #if CUZK_HAVE_CUDA
   if (name == "cuda") {
     KeyResidencySettings resolved = keys;

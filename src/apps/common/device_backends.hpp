@@ -76,7 +76,7 @@ Result<std::string> choose_backend(const std::string& requested, const BackendPr
 
 // Where the CUDA backend keeps proving keys (config [gpus]; gpu::KeyResidency and its options).
 struct KeyResidencySettings {
-  std::string residency = "auto";  // auto: resident while it fits, else streamed; resident; streamed
+  std::string residency = "auto";  // auto: resident while it fits, else streamed; resident; streamed; file
   std::uint64_t max_resident_key_bytes = 0;  // auto: keys needing more device bytes are streamed; 0: no limit
   std::uint64_t stream_chunk_bases = 0;      // 0: the backend's default
   std::uint32_t h_copies = 0;                // resident keys' H copies (GpuKeyOptions::h_copies); 0: GpuEnvTuning::h_copies

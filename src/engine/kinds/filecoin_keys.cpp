@@ -64,7 +64,9 @@ LoadEstimate params_load_estimate(const std::string& path, std::uint64_t shape_b
   const std::uint64_t decoded =
       g1 * sizeof(math::G1Affine) + std::uint64_t(f->b_g2().size()) * sizeof(math::G2Affine);
   const std::uint64_t rows = std::uint64_t(1) << f->domain_log2();
-  return {f->file_size() + shape_bytes_per_row * rows + (16u << 20), decoded};
+  // Bases left in the file are read a piece at a time and the pages given back (a GPU copy's upload:
+  // two pieces of 2^21 points in flight, under 1 GiB); decoding them maps the whole file too.
+  return {shape_bytes_per_row * rows + (std::uint64_t(1) << 30), f->file_size() + decoded};
 }
 
 void log_shape_load(const std::string& key_id, const std::string& cache_path, const filecoin::ShapeLoad& load) {

@@ -49,9 +49,10 @@ std::shared_ptr<const KeyLoader> porep_key_loader(bool shape_cache = true);
 // partition shape (cached beside the .params when shape_cache). post_key_loader.cpp.
 std::shared_ptr<const KeyLoader> wpost_key_loader(bool shape_cache = true);
 std::shared_ptr<const KeyLoader> winning_key_loader(bool shape_cache = true);
-// A loader's peak (KeyLoader::load_estimate): the mapped .params file and the recorded shape at
-// shape_bytes_per_row per domain row, + 16 MiB; decode: its points at sizeof(G1Affine) /
-// sizeof(G2Affine). The file's size (decode 0) when its header cannot be read.
+// A loader's peak (KeyLoader::load_estimate): the recorded shape at shape_bytes_per_row per domain
+// row + 1 GiB (a GPU copy's upload reads the file's bases a piece at a time); decode: the whole file
+// mapped and its points at sizeof(G1Affine) / sizeof(G2Affine). The file's size (decode 0) when its
+// header cannot be read.
 LoadEstimate params_load_estimate(const std::string& path, std::uint64_t shape_bytes_per_row);
 // A family loader's last step: the .params at `path` decoded against its circuit's recorded `shape`
 // (the file's counts checked against the shape before any point is decoded), checked for consistency,
