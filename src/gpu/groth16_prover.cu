@@ -15,6 +15,7 @@
 #include "gpu/h_quotient.cuh"
 #include "gpu/msm_pieces.hpp"
 #include "gpu/rows_eval.cuh"
+#include "gpu/staging_pipeline.hpp"
 #include "gpu/witness_split.cuh"
 
 namespace cuzk::gpu {
@@ -405,10 +406,10 @@ struct GpuProver::Impl {
     }
   }
 
-  // A query streamed from the key's file (QueryBases::src): chunk j + 2 is read and decoded into
-  // staging buffer j & 1 on a host thread (after chunk j's copy out of it has finished) while chunk j
-  // is used on st; chunk j + 1 leaves its staging buffer on the ring's copy stream as soon as it is
-  // decoded. A read error (the file changed under its mapping) fails the proof with the file's message.
+  // A query streamed from the key's file (QueryBases::src), in staging_pipeline.hpp's order: chunk
+  // j + 2 is read and decoded into staging slot j & 1 on a helper thread (once chunk j's copy out of
+  // it has finished) while chunk j is used on st. A read error (the file changed under its mapping)
+  // fails the proof with the file's message.
   template <class C, class PerChunk>
   void for_each_file_chunk(ChunkRing<C>& ring, const QueryBases<C>& q, std::size_t n, cudaStream_t st,
                            GpuProveTimings& t, PerChunk& f) {
@@ -416,45 +417,28 @@ struct GpuProver::Impl {
     if (n == 0) return;
     const std::size_t chunk = ring.chunk, chunks = (n + chunk - 1) / chunk;
     auto len_of = [&](std::size_t j) { return std::min(chunk, n - j * chunk); };
-    bool stage_used[2] = {false, false};
-    // Reads chunk j into stage[j & 1] once the copy that last read that buffer has finished.
-    auto stage = [&, src = q.src.get(), query = q.q](std::size_t j) {
-      const int k = int(j & 1);
-      if (stage_used[k]) CUZK_CUDA(cudaEventSynchronize(ring.staged[k]));
-      stage_used[k] = true;
-      return stage_bases(*src, query, j * chunk, len_of(j), ring.scratch, ring.stage[k].get());
+    int dev = 0;
+    CUZK_CUDA(cudaGetDevice(&dev));
+    StagingSteps steps;
+    steps.read = [&, src = q.src.get(), query = q.q](std::size_t j, int slot) {
+      CUZK_CUDA(cudaSetDevice(dev));  // the device is per host thread
+      auto r = stage_bases(*src, query, j * chunk, len_of(j), ring.scratch, ring.stage[slot].get());
+      if (!r) throw std::runtime_error(r.error());
     };
-    auto send = [&](std::size_t j) {  // stage[j & 1] -> buf[j & 1] on the copy stream
-      const int k = int(j & 1);
-      CUZK_CUDA(cudaMemcpyAsync(ring.buf[k]->device_bases(), ring.stage[k].get(), len_of(j) * kBaseBytes,
+    steps.wait_sent = [&](int slot) { CUZK_CUDA(cudaEventSynchronize(ring.staged[slot])); };
+    steps.send = [&](std::size_t j, int slot) {
+      CUZK_CUDA(cudaMemcpyAsync(ring.buf[slot]->device_bases(), ring.stage[slot].get(), len_of(j) * kBaseBytes,
                                 cudaMemcpyHostToDevice, ring.copy));
-      CUZK_CUDA(cudaEventRecord(ring.staged[k], ring.copy));
-      CUZK_CUDA(cudaEventRecord(ring.ready[k], ring.copy));
+      CUZK_CUDA(cudaEventRecord(ring.staged[slot], ring.copy));
+      CUZK_CUDA(cudaEventRecord(ring.ready[slot], ring.copy));
       t.key_stream_bytes += len_of(j) * kBaseBytes;
     };
-    auto check = [](const Status& s) {
-      if (!s) throw std::runtime_error(s.error());
+    steps.use = [&](std::size_t j, int slot) {
+      CUZK_CUDA(cudaStreamWaitEvent(st, ring.ready[slot], 0));
+      f(*ring.buf[slot], j * chunk, len_of(j));
     };
-    const double t0 = now_ms();
-    check(stage(0));
-    send(0);
-    std::future<Status> next;  // the host thread reading chunk j + 1 (its destructor waits for it)
-    if (chunks > 1) next = std::async(std::launch::async, stage, std::size_t(1));
-    t.key_read_ms += now_ms() - t0;
-    for (std::size_t j = 0; j < chunks; ++j) {
-      if (j) check_cancel();
-      if (j + 1 < chunks) {
-        const double w0 = now_ms();
-        check(next.get());  // chunk j + 1 decoded (the host thread's time beyond the GPU's)
-        t.key_read_ms += now_ms() - w0;
-        // buf[(j + 1) & 1] was last read by chunk j - 1, whose f has returned
-        send(j + 1);
-        // stage[j & 1] is free once chunk j's copy (recorded on `staged`) has finished
-        if (j + 2 < chunks) next = std::async(std::launch::async, stage, j + 2);
-      }
-      CUZK_CUDA(cudaStreamWaitEvent(st, ring.ready[j & 1], 0));
-      f(*ring.buf[j & 1], j * chunk, len_of(j));
-    }
+    steps.between = [&](std::size_t) { check_cancel(); };
+    t.key_read_ms += run_staged(chunks, steps);
   }
 
   // Streamed keys: sum_i s_i P_i over one query, its n scalars at s classified as a whole (sp, as for
