@@ -79,8 +79,9 @@ run_one() {
     -artifact_prefix="$w/artifacts/" "$w/corpus" >"$w/log" 2>&1 || rc=$?
   s1=$(date +%s)
   local execs cov crashes
-  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$w/log" | tail -1)
-  cov=$(grep -o 'cov: [0-9]*' "$w/log" | tail -1 | cut -d' ' -f2)
+  # a harness that did not start (a missing library) has no stats: still one row, counted as failed
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$w/log" | tail -1 || true)
+  cov=$({ grep -o 'cov: [0-9]*' "$w/log" || true; } | tail -1 | cut -d' ' -f2)
   crashes=$(find "$w/artifacts" -type f | wc -l)
   [ "$rc" -eq 0 ] || [ "$crashes" -gt 0 ] || crashes="1 (rc $rc)"
   echo "| $n | ${execs:-?} | ${cov:-?} | $crashes | $((s1 - s0)) |" >"$w/row"
@@ -99,6 +100,7 @@ echo "| harness | executions | cov | crashes | seconds |"
 echo "| --- | ---: | ---: | ---: | ---: |"
 bad=0
 for n in "${names[@]}"; do
+  [ -f "$build/runs/$n/row" ] || echo "| $n | ? | ? | 1 (no result) | ? |" >"$build/runs/$n/row"
   cat "$build/runs/$n/row"
   if [ "$(sed 's/^| [^|]* | [^|]* | [^|]* | \([^|]*\) |.*/\1/' "$build/runs/$n/row" | tr -d ' ')" != 0 ]; then bad=1; fi
 done
@@ -109,7 +111,7 @@ if [ $bad = 1 ]; then
     for f in "$build/runs/$n/artifacts"/*; do
       [ -e "$f" ] && echo "fuzz.sh: $n: $f (log: $build/runs/$n/log)"
     done
-    grep -q '(rc ' "$build/runs/$n/row" && echo "fuzz.sh: $n failed without an artifact (log: $build/runs/$n/log)"
+    grep -q -E '\((rc |no result)' "$build/runs/$n/row" && echo "fuzz.sh: $n failed without an artifact (log: $build/runs/$n/log)"
   done
   exit 1
 fi

@@ -52,8 +52,11 @@ class Section {
   template <class U>
   void uint(const std::string& key, U& out, std::uint64_t lo, std::uint64_t hi) {
     if (auto* n = get(key)) {
+      // the type first: toml++'s value<int64_t>() of a float outside int64's range is undefined (a
+      // fuzzer's max_results = 1.0e35; regression tests/fuzz/regressions/config)
+      if (!n->is_integer()) return error(key, "expected an integer");
       auto v = n->value<std::int64_t>();
-      if (!v || !n->is_integer()) return error(key, "expected an integer");
+      if (!v) return error(key, "expected an integer");
       if (*v < 0 || std::uint64_t(*v) < lo || std::uint64_t(*v) > hi) {
         return error(key, "must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " +
                               std::to_string(*v));
@@ -100,6 +103,8 @@ class Section {
       if (n->is_integer()) {
         auto v = *n->value<std::int64_t>();
         if (v < 0) return error(key, "must not be negative");
+        // seconds -> milliseconds must not overflow: at most ~100 years
+        if (v > std::int64_t(100) * 365 * 24 * 3600) return error(key, "must be at most 100 years");
         out = std::chrono::seconds(v);
       } else if (auto s = n->value<std::string>()) {
         auto r = parse_duration(*s);
@@ -133,8 +138,8 @@ class Section {
       if (!a) return error(key, "expected an array of integers");
       std::vector<std::uint32_t> v;
       for (auto& e : *a) {
-        auto x = e.value<std::int64_t>();
-        if (!x || !e.is_integer() || *x < 0 || *x > 1024) return error(key, "expected an array of device numbers (0..1024)");
+        auto x = e.is_integer() ? e.value<std::int64_t>() : std::nullopt;
+        if (!x || *x < 0 || *x > 1024) return error(key, "expected an array of device numbers (0..1024)");
         v.push_back(std::uint32_t(*x));
       }
       out = std::move(v);

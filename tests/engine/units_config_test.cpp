@@ -186,6 +186,12 @@ TEST(Config, ErrorsNameTheKey) {
   expect_error("[memory]\nrequest_budget = \"lots\"\n", "memory.request_budget");
   expect_error("[gpus]\ngpu_workers_per_device = \"two\"\n", "gpus.gpu_workers_per_device: expected an integer");
   expect_error("[gpus]\ngpu_workers_per_device = -1\n", "gpus.gpu_workers_per_device: must be between");
+  // Floats where integers belong, even past int64's range, are refused by type (found by fuzzing:
+  // toml++'s conversion of 1.0e35 to int64 was undefined behaviour); so are seconds whose milliseconds
+  // overflow.
+  expect_error("[scheduler]\nmax_results = 1.0e35\n", "scheduler.max_results: expected an integer");
+  expect_error("[gpus]\ndevices = [0, 1.5e300]\n", "gpus.devices: expected an array of device numbers");
+  expect_error("[daemon]\ndrain_timeout = 9223372036854775807\n", "daemon.drain_timeout: must be at most 100 years");
   expect_error("[gpus]\nkey_residency = \"host\"\n", "gpus.key_residency: expected \"auto\", \"resident\", \"streamed\" or \"file\"");
   expect_error("[gpus]\nmax_resident_key_bytes = \"lots\"\n", "gpus.max_resident_key_bytes");
   expect_error("[gpus]\nmemory_limit = -1\n", "gpus.memory_limit");

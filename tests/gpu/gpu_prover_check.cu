@@ -496,10 +496,10 @@ int main(int argc, char** argv) {
     const auto want = finish(*cpu, *pk, rs).to_bytes();
     bool all = true;
     // Streamed from the file (issue 39): only H is read at the upload; every proof reads L, A, B_G1 and
-    // B_G2 again, in chunks of 1000 (odd: the last chunk is short), two proofs byte-identical. kAuto
+    // B_G2 again, in chunks of 1024 (1000 asked; the last chunk is short), two proofs byte-identical. kAuto
     // takes that form when the pinned copy's charge is refused.
-    const std::size_t chunk = 1000;
-    const std::size_t file_bytes = gpu::GpuKey::streamed_host_bytes(lazy, true, chunk);
+    const std::size_t asked = 1000, chunk = 1024;  // chunks are rounded up to a multiple of 64
+    const std::size_t file_bytes = gpu::GpuKey::streamed_host_bytes(lazy, true, asked);
     const std::size_t proof_reads = 2 * (((lazy.query_size(groth16::Query::kL) + chunk - 1) / chunk) +
                                          ((lazy.query_size(groth16::Query::kA) + chunk - 1) / chunk) +
                                          2 * ((lazy.query_size(groth16::Query::kBG1) + chunk - 1) / chunk));
@@ -514,7 +514,7 @@ int main(int argc, char** argv) {
                           Case{gpu::KeyResidency::kAuto, "auto, pinned copy refused", true}}) {
       gpu::CudaBackendOptions o = tuned_options();
       o.key_residency = k.residency;
-      o.stream_chunk_bases = chunk;
+      o.stream_chunk_bases = asked;
       if (k.refuse_pinned) o.max_resident_key_bytes = 1;  // streamed
       std::vector<std::size_t> charged;
       groth16::HostCharge charge = [&](std::uint64_t bytes) -> Result<std::shared_ptr<void>> {
@@ -543,9 +543,11 @@ int main(int argc, char** argv) {
       } else {
         ok = ok && r2 == r1;
       }
+      const bool bytes_ok = g && g2 && finish(*g, lazy, rs).to_bytes() == want && finish(*g2, lazy, rs).to_bytes() == want;
       d += std::string(k.name) + ": " + std::to_string(r1 - r0) + " pieces read at the upload, " +
            std::to_string(r2 - r1) + " by two proofs" + (file ? " (want " + std::to_string(proof_reads) + ")" : "") +
-           ", proofs " + (ok ? "ok" : "WRONG") + "; ";
+           ", pinned " + std::to_string((*copy)->host_bytes()) + " bytes, proofs " + (bytes_ok ? "identical" : "DIFFER") +
+           (ok ? "" : " FAILED") + "; ";
       all = all && ok;
     }
     auto on_cpu = make_cpu_backend()->start(c.shape, c.w, lazy);  // no bases on the host: refused
