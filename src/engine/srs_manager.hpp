@@ -4,7 +4,8 @@
 // first use or by preload(), into the best tier the build offers:
 //
 //   device  a copy in GPU memory                (a backend that proves from copies: CUDA)
-//   pinned  a copy in page-locked host memory, streamed to the GPU at each proof
+//   pinned  a copy in page-locked host memory, streamed to the GPU at each proof (or only H there,
+//           the rest read from the mapped file at each proof: gpus.key_residency = "file")
 //   host    decoded in ordinary memory          (what the CPU backend proves from)
 //   mapped  the file mmap'd, not decoded        (its bases read from the file when a copy is made)
 //   cold    registered, nothing loaded
