@@ -832,13 +832,26 @@ void Engine::Impl::watchdog_loop() {
       std::min(opt.hang_min, opt.probe_after.count() > 0 ? opt.probe_after : opt.hang_min) / 4,
       std::chrono::milliseconds(5), std::chrono::milliseconds(1000));
   const Micros probe_after = Micros(opt.probe_after.count()) * 1000;
+  struct Stuck {
+    std::uint32_t index;
+    std::shared_ptr<Job> job;
+    std::uint32_t partition;
+    double held_s, limit_s;
+  };
   while (!stopping) {
     watchdog_cv.wait_for(lk, tick);
     if (stopping) return;
     std::vector<std::uint32_t> back;  // devices a probe found healthy
+    std::vector<Stuck> stuck;         // partitions that did not leave the backend after their cancel
     const Micros t = now();
     for (std::uint32_t i = 0; i < dev.size(); ++i) {
       DeviceState& d = dev[i];
+      if (Watch* w = d.watch; w && w->limit && w->overdue.load() && !w->abandoned.load() &&
+                              t > w->since + w->limit + w->limit / 2) {
+        w->abandoned.store(true);
+        if (auto it = jobs.find(w->job_id); it != jobs.end())
+          stuck.push_back({i, it->second, w->partition, double(t - w->since) / 1e6, double(w->limit) / 1e6});
+      }
       if (Watch* w = d.watch; w && w->limit && !w->overdue.load() && t > w->since + w->limit) {
         w->overdue.store(true);
         d.suspect = true;
@@ -875,6 +888,22 @@ void Engine::Impl::watchdog_loop() {
         continue;
       }
       d.probe.reset();
+    }
+    if (!stuck.empty()) {
+      // A kernel that never returns cannot be cancelled: its job gets its one answer now (Curio submits
+      // it again, to a device in service), the device leaves service, and the worker's late return,
+      // if any, finds the job finished.
+      lk.unlock();
+      for (const Stuck& s : stuck) {
+        const std::string why = fmt::format("hung: partition {} of job {} did not return {:.1f} s after its cancel",
+                                            s.partition, s.job->id, s.held_s - s.limit_s);
+        log::engine()->error("GPU {} {}; the job fails and the device leaves service", opt.devices[s.index], why);
+        take_out_of_service(s.index, why);
+        fail(s.job, fmt::format("partition {}: GPU {} hung ({:.1f} s in the backend, limit {:.1f} s, no answer to "
+                                "its cancel); the device is out of service, submit the job again",
+                                s.partition, opt.devices[s.index], s.held_s, s.limit_s));
+      }
+      lk.lock();
     }
     if (back.empty()) continue;
     std::uint32_t in_service = 0;

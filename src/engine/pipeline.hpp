@@ -112,6 +112,9 @@ struct Engine::Impl {
   struct Watch {
     Micros since = 0, limit = 0;  // limit 0: not watched
     std::atomic<bool> overdue{false};
+    // Past 1.5 x its limit, still in the backend after the cancel: stuck in a kernel; its job is failed
+    // and its device taken out of service without waiting for it (watchdog_loop).
+    std::atomic<bool> abandoned{false};
     std::string job_id;
     std::uint32_t partition = 0;
   };

@@ -52,6 +52,7 @@ const char* tier_name(SrsTier t);  // "device", "pinned", "host", "mapped", "col
 struct SrsCopyInfo {
   BackendSlot slot;
   SrsTier tier = SrsTier::kDevice;  // kDevice (resident) or kPinned (streamed)
+  bool from_file = false;           // kPinned: only part pinned, the rest read from the file at each proof
   std::uint64_t device_bytes = 0, host_bytes = 0;
 };
 

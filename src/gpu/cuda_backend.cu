@@ -46,6 +46,7 @@ class CudaKeyCopy final : public groth16::KeyCopy {
   }
   std::uint64_t host_bytes() const override { return key ? key->host_bytes() : 0; }
   bool streamed() const override { return key && key->streamed(); }
+  bool from_file() const override { return key && key->from_file(); }
   int device() const override { return device_; }
   std::string summary() const override {
     if (!key) return "no key";

@@ -47,6 +47,9 @@ class KeyCopy {
   virtual std::uint64_t device_bytes() const = 0;
   virtual std::uint64_t host_bytes() const = 0;  // pinned host memory (a streamed key)
   virtual bool streamed() const = 0;
+  // Streamed, with part of the bases read from the key's file at each proof (gpus.key_residency =
+  // "file"): host_bytes() is then what stays pinned.
+  virtual bool from_file() const { return false; }
   virtual int device() const = 0;  // the ordinal it lives on
   // How it was made, for the operator's log ("resident, 3 H copies; shape 2.1 s, bases 6.0 s, ...").
   virtual std::string summary() const { return {}; }

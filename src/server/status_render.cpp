@@ -203,6 +203,7 @@ std::string status_json(const StatusSnapshot& s, const engine::KindRegistry& reg
       copies.push_back({{"device", c.slot.device},
                         {"lane", c.slot.lane},
                         {"tier", engine::tier_name(c.tier)},
+                        {"from_file", c.from_file},
                         {"device_bytes", c.device_bytes},
                         {"host_bytes", c.host_bytes}});
     }

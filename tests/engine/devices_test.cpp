@@ -36,6 +36,8 @@ struct SimDevice {
   std::chrono::milliseconds per_partition{10};
   int fail_at = 0;  // 0: never
   int hang_at = 0;  // this call (1-based) runs until the backend's cancel check says stop; 0: never
+  int stuck_at = 0;  // this call (1-based) ignores the cancel and runs until `unstick` (a kernel that never returns)
+  std::atomic<bool> unstick{false};
   std::atomic<int> probe_faults{0};  // probes (device_fault while healthy) that still find it faulty
   bool blame = true;
   std::string error = "CUDA error: an illegal memory access was encountered in msm_h";
@@ -67,6 +69,10 @@ class SimBackend final : public groth16::Backend {
                                       const groth16::ProvingKey& key) override {
     const int n = ++d_.calls;
     if (d_.faulty) return Error{"CUDA error: an illegal memory access was encountered (sticky)"};
+    if (n == d_.stuck_at) {
+      while (!d_.unstick.load()) std::this_thread::sleep_for(1ms);
+      return d_.proof(shape, w, key);  // a late answer: its job has had its result
+    }
     if (n == d_.hang_at) {  // a hang the backend's checks can still leave: only the cancel ends it
       const auto cancelled = cancel_check();
       while (!(cancelled && cancelled())) std::this_thread::sleep_for(1ms);
@@ -314,6 +320,54 @@ TEST(Devices, AHungDeviceIsSuspectedItsPartitionMovesAndAProbeBringsItBack) {
   auto more = f.submit("after-", 2);
   for (auto& x : more) EXPECT_EQ(f.e->wait(x, 60s).status, ResultStatus::kCompleted);
   EXPECT_GT(f.d1.calls.load(), 3);
+}
+
+// A partition stuck in a kernel (its backend never looks at the cancel): at 1.5x its limit its job
+// gets its one answer, FAILED naming the device and saying to submit again, and the device leaves
+// service; the other jobs complete on the other device, and the stuck call's late proof changes no
+// result.
+TEST(Devices, APartitionStuckInAKernelFailsItsJobOnceAndItsDeviceLeavesService) {
+  Fixture f;
+  f.d0.per_partition = 5ms;
+  f.d1.per_partition = 5ms;
+  f.d1.stuck_at = 2;
+  struct Unstick {
+    SimDevice& d;
+    ~Unstick() { d.unstick = true; }  // before the engine stops, whatever the test found
+  } unstick{f.d1};
+  f.tweak = [](EngineOptions& o) {
+    o.hang_multiple = 4;
+    o.hang_min = 200ms;
+    o.probe_after = 0ms;  // no probes: it stays out
+  };
+  f.start(4);
+  const auto t0 = std::chrono::steady_clock::now();
+  auto jobs = f.submit("stuck-", 3);
+  int failed = 0;
+  for (auto& j : jobs) {
+    JobResult r = f.e->wait(j, 60s);
+    if (r.status == ResultStatus::kFailed) {
+      ++failed;
+      EXPECT_NE(r.error.find("GPU 1 hung"), std::string::npos) << r.error;
+      EXPECT_NE(r.error.find("submit the job again"), std::string::npos) << r.error;
+    } else {
+      EXPECT_EQ(r.status, ResultStatus::kCompleted) << r.error;
+    }
+  }
+  EXPECT_EQ(failed, 1);
+  const auto took = std::chrono::steady_clock::now() - t0;
+  EXPECT_GE(took, 300ms) << "given up before 1.5x its limit";
+  EXPECT_LT(took, 10s);
+  StatusSnapshot s = f.e->status();
+  EXPECT_FALSE(device_of(s, 1).in_service);
+  EXPECT_TRUE(device_of(s, 1).suspect);
+  // The stuck call returns a proof late: nothing changes.
+  f.d1.unstick = true;
+  std::this_thread::sleep_for(100ms);
+  for (auto& j : jobs) EXPECT_EQ(f.results.of(Engine::id_of(j)), 1) << Engine::id_of(j);
+  auto more = f.submit("after-", 2);
+  for (auto& x : more) EXPECT_EQ(f.e->wait(x, 60s).status, ResultStatus::kCompleted);
+  EXPECT_FALSE(device_of(f.e->status(), 1).in_service);
 }
 
 // A partition slower than usual but within its limit is left alone: no suspicion, nothing moves.

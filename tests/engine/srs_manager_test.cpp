@@ -187,6 +187,7 @@ TEST(SrsOwnership, TwoDevicesShareOneEntryAndEveryDropTakesTheCopies) {
   EXPECT_EQ(list[0].copies[0].slot, (BackendSlot{0, false}));
   EXPECT_EQ(list[0].copies[1].slot, (BackendSlot{1, false}));
   EXPECT_EQ(list[0].copies[1].host_bytes, 1u << 20);
+  EXPECT_FALSE(list[0].copies[1].from_file);
   const std::uint64_t key_bytes = budget.used() - 2 * (1u << 20);
   EXPECT_GT(key_bytes, 0u);
   EXPECT_EQ(list[0].bytes, budget.used());  // the key and both pinned charges
@@ -227,6 +228,24 @@ TEST(SrsOwnership, TwoDevicesShareOneEntryAndEveryDropTakesTheCopies) {
 
 // A copy that cannot be made fails the load with the slot and the reason, and leaves nothing: no
 // copy alive, no charge, the key cold (a later acquire tries again).
+// A copy streamed from the key's file says so in the listing (/status copies[].from_file); its host
+// bytes are what it keeps pinned.
+TEST(SrsOwnership, ACopyStreamedFromItsFileIsListedAsSuch) {
+  MemoryBudget budget(64u << 20);
+  test::CopyExecutor::Options co;
+  co.streamed = true;
+  co.from_file = true;
+  auto ex = std::make_shared<test::CopyExecutor>(co);
+  SrsManager srs(budget, copy_opts(*ex, ex, {{0, false}}));
+  ASSERT_TRUE(srs.register_zkey("bits", test::zkey_of("bits")));
+  ASSERT_TRUE(srs.preload("bits"));
+  auto list = srs.list();
+  ASSERT_EQ(list[0].copies.size(), 1u);
+  EXPECT_EQ(list[0].copies[0].tier, SrsTier::kPinned);
+  EXPECT_TRUE(list[0].copies[0].from_file);
+  EXPECT_EQ(list[0].copies[0].host_bytes, co.copy_bytes);
+}
+
 TEST(SrsOwnership, RefusedCopiesFailTheLoadCleanly) {
   for (int refused : {0, 1}) {
     SCOPED_TRACE(refused == 0 ? "budget refuses the pinned copy" : "device 1 refuses its copy");

@@ -49,8 +49,9 @@ struct CopyLedger {
 class FakeCopy final : public groth16::KeyCopy {
  public:
   FakeCopy(std::shared_ptr<CopyLedger> l, BackendSlot slot, const groth16::ProvingKey* key, bool streamed,
-           std::uint64_t bytes, std::shared_ptr<void> charge)
-      : l_(std::move(l)), slot_(slot), key_(key), streamed_(streamed), bytes_(bytes), charge_(std::move(charge)) {
+           std::uint64_t bytes, std::shared_ptr<void> charge, bool from_file = false)
+      : l_(std::move(l)), slot_(slot), key_(key), streamed_(streamed), from_file_(streamed && from_file), bytes_(bytes),
+        charge_(std::move(charge)) {
     l_->alive++;
     l_->made++;
     l_->note("upload " + tag());
@@ -62,6 +63,7 @@ class FakeCopy final : public groth16::KeyCopy {
   std::uint64_t device_bytes() const override { return streamed_ ? 1024 : bytes_; }
   std::uint64_t host_bytes() const override { return streamed_ ? bytes_ : 0; }
   bool streamed() const override { return streamed_; }
+  bool from_file() const override { return from_file_; }
   int device() const override { return int(slot_.device); }
   BackendSlot slot() const { return slot_; }
   const groth16::ProvingKey* key() const { return key_; }
@@ -71,7 +73,7 @@ class FakeCopy final : public groth16::KeyCopy {
   std::shared_ptr<CopyLedger> l_;
   BackendSlot slot_;
   const groth16::ProvingKey* key_;
-  bool streamed_;
+  bool streamed_, from_file_;
   std::uint64_t bytes_;
   std::shared_ptr<void> charge_;
 };
@@ -118,6 +120,7 @@ class CopyExecutor final : public Executor {
     int refuse_device = -1;       // uploads to this device fail
     bool refused_device_is_faulty = false;  // and device_fault() then blames that device
     int fail_device = -1;         // the first start() on this device fails; device_fault() then blames it
+    bool from_file = false;       // streamed copies say they read the rest from the key's file
   };
   explicit CopyExecutor(Options o) : o_(o) { ledger->fail_device = o.fail_device; }
   std::shared_ptr<CopyLedger> ledger = std::make_shared<CopyLedger>();
@@ -149,7 +152,7 @@ class CopyExecutor final : public Executor {
       token = std::move(*c);
     }
     return std::shared_ptr<groth16::KeyCopy>(
-        std::make_shared<FakeCopy>(ledger, slot, &key, o_.streamed, o_.copy_bytes, std::move(token)));
+        std::make_shared<FakeCopy>(ledger, slot, &key, o_.streamed, o_.copy_bytes, std::move(token), o_.from_file));
   }
   std::uint64_t workspace_bytes() const override { return 0; }
 

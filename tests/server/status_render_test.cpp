@@ -91,7 +91,8 @@ class StatusRender : public ::testing::Test {
     k.bytes = 123;
     k.idle_ms = 4500;
     k.tier = engine::SrsTier::kDevice;
-    k.copies = {{{0, false}, engine::SrsTier::kDevice, 5000, 0}, {{1, false}, engine::SrsTier::kPinned, 64, 4000}};
+    k.copies = {{{0, false}, engine::SrsTier::kDevice, false, 5000, 0},
+                {{1, false}, engine::SrsTier::kPinned, true, 64, 4000}};
     s.srs = {k};
     devices = {{0, "NVIDIA H200", 150000000000ull, 100000000000ull, 9, 0},
                {1, "NVIDIA H200", 150000000000ull, 7000000000ull, 9, 0}};
@@ -267,6 +268,8 @@ TEST_F(StatusRender, StatusJsonHasTheRustFields) {
   EXPECT_EQ(j["allocations"]["srs"][0]["copies"][1]["device"], 1);
   EXPECT_EQ(j["allocations"]["srs"][0]["copies"][1]["tier"], "pinned");
   EXPECT_EQ(j["allocations"]["srs"][0]["copies"][1]["host_bytes"], 4000);
+  EXPECT_EQ(j["allocations"]["srs"][0]["copies"][1]["from_file"], true);  // H pinned, the rest read from the file
+  EXPECT_EQ(j["allocations"]["srs"][0]["copies"][0]["from_file"], false);
   EXPECT_EQ(j["allocations"]["srs"][0]["copies"][0]["device_bytes"], 5000);
   EXPECT_TRUE(j["allocations"]["pce"].is_array());
   // buffers: 1 synthesizing; 2 queued + 1 on a device; 1 queued for + 1 in finalize.
