@@ -308,6 +308,11 @@ TEST(Devices, AHungDeviceIsSuspectedItsPartitionMovesAndAProbeBringsItBack) {
   EXPECT_EQ(device_of(s, 1).returned, 1u);
   EXPECT_FALSE(device_of(s, 1).suspect);
   EXPECT_EQ(f.d1.probe_faults.load(), 0);
+  // on_device_back runs after the device is marked in service (outside the engine's lock)
+  EXPECT_TRUE(test::eventually([&] {
+    std::lock_guard<std::mutex> g(f.out_mu);
+    return !f.backs.empty();
+  }));
   {
     std::lock_guard<std::mutex> g(f.out_mu);
     EXPECT_EQ(f.backs, (std::vector<std::pair<std::uint32_t, std::uint32_t>>{{1, 2}}));
