@@ -540,7 +540,7 @@ std::vector<SrsInfo> SrsManager::list() const {
       if (e->copies) {
         for (const auto& [slot, c] : e->copies->items) {
           const SrsTier t = c->streamed() ? SrsTier::kPinned : SrsTier::kDevice;
-          i.copies.push_back({slot, t, c->from_file(), c->device_bytes(), c->host_bytes()});
+          i.copies.push_back({slot, t, c->from_file(), c->device_bytes(), c->host_bytes(), c->reason()});
           i.bytes += c->host_bytes();
           if (t < i.tier) i.tier = t;
         }

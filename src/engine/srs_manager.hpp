@@ -54,6 +54,7 @@ struct SrsCopyInfo {
   SrsTier tier = SrsTier::kDevice;  // kDevice (resident) or kPinned (streamed)
   bool from_file = false;           // kPinned: only part pinned, the rest read from the file at each proof
   std::uint64_t device_bytes = 0, host_bytes = 0;
+  std::string reason;               // why the backend chose this form (KeyCopy::reason)
 };
 
 struct SrsInfo {

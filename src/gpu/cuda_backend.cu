@@ -47,6 +47,8 @@ class CudaKeyCopy final : public groth16::KeyCopy {
   std::uint64_t host_bytes() const override { return key ? key->host_bytes() : 0; }
   bool streamed() const override { return key && key->streamed(); }
   bool from_file() const override { return key && key->from_file(); }
+  std::string reason() const override { return why; }
+  std::string why;  // the form's reason (CudaBackend::Impl::upload and its fallbacks)
   int device() const override { return device_; }
   std::string summary() const override {
     if (!key) return "no key";
@@ -121,6 +123,7 @@ struct CudaBackend::Impl {
     Status st = c.make_key(Form::kPinned, ko, &refused);
     if (!st && refused && file_ok && opt.key_residency == KeyResidency::kAuto) {
       note(st.error() + "; its witness queries are read from its file at each proof instead");
+      c.why += "; from its file: the memory budget refused the pinned copy";
       return c.make_key(Form::kFile, ko);
     }
     return st;
@@ -175,19 +178,26 @@ struct CudaBackend::Impl {
     try {
       bool stream = opt.key_residency == KeyResidency::kStreamed || opt.key_residency == KeyResidency::kStreamedFromFile;
       const std::size_t need = GpuKey::resident_bytes(key);
+      c->why = opt.key_residency == KeyResidency::kResident   ? "resident: gpus.key_residency = \"resident\""
+               : opt.key_residency == KeyResidency::kStreamed ? "streamed: gpus.key_residency = \"streamed\""
+                                                              : "streamed from its file: gpus.key_residency = \"file\"";
       if (opt.key_residency == KeyResidency::kAuto) {
         std::size_t free_b = 0, total_b = 0;
         CUZK_CUDA(cudaMemGetInfo(&free_b, &total_b));
         free_b = device_free_under(free_b, total_b, opt.prove.memory_limit);  // gpus.memory_limit
         const std::size_t reserve = (GpuKeyOptions::kProofReserveBytes << key.domain_log2) + shape_estimate;
         const bool over_limit = opt.max_resident_key_bytes && need > opt.max_resident_key_bytes;
+        const std::string sizes = std::to_string(need >> 20) + " MiB resident + " + std::to_string(reserve >> 20) +
+                                  " MiB for the shape and a proof " + (over_limit || need + reserve > free_b ? ">" : "<=") +
+                                  " " + std::to_string(free_b >> 20) + " MiB free" +
+                                  (opt.prove.memory_limit ? " under gpus.memory_limit" : "");
         if (over_limit || need + reserve > free_b) {
           stream = true;
-          note("proving key of 2^" + std::to_string(key.domain_log2) + " streamed from pinned host memory: " +
-               (over_limit ? "above gpus.max_resident_key_bytes"
-                           : std::to_string(need >> 20) + " MiB resident + " + std::to_string(reserve >> 20) +
-                                 " MiB for the shape and a proof > " + std::to_string(free_b >> 20) + " MiB free" +
-                                 (opt.prove.memory_limit ? " under gpus.memory_limit" : "")));
+          const std::string why = over_limit ? "above gpus.max_resident_key_bytes" : sizes;
+          note("proving key of 2^" + std::to_string(key.domain_log2) + " streamed from pinned host memory: " + why);
+          c->why = "streamed: " + why;
+        } else {
+          c->why = "resident: " + sizes;
         }
       }
       GpuKeyOptions ko = key_options();
@@ -195,6 +205,7 @@ struct CudaBackend::Impl {
       Status st = stream ? make_streamed(*c, ko) : c->make_key(CudaKeyCopy::Form::kResident, ko);
       if (!st && is_oom(st.error()) && !stream && opt.key_residency == KeyResidency::kAuto) {
         note("proving key does not fit resident (" + st.error() + "): streamed instead");
+        c->why = "streamed: the resident upload ran out of device memory";
         stream = true;
         (void)(st = make_streamed(*c, ko));
       }
@@ -254,6 +265,7 @@ struct CudaBackend::Impl {
     }
     if (!r && is_oom(r.error()) && !c.key->streamed() && opt.key_residency == KeyResidency::kAuto) {
       note("out of device memory while proving: the proving key is streamed from pinned host memory from now on");
+      c.why = "streamed: a proof with the resident key ran out of device memory";
       make_room(c);
       if (auto st = make_streamed(c, key_options()); !st) return Error{st.error()};
       (void)(r = prover->start(*c.key, *c.shape, w, po, &last));

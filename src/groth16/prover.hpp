@@ -50,6 +50,8 @@ class KeyCopy {
   // Streamed, with part of the bases read from the key's file at each proof (gpus.key_residency =
   // "file"): host_bytes() is then what stays pinned.
   virtual bool from_file() const { return false; }
+  // Why it took this form, for the operator (/status): "resident: ... fit in ... free", "streamed: ...".
+  virtual std::string reason() const { return {}; }
   virtual int device() const = 0;  // the ordinal it lives on
   // How it was made, for the operator's log ("resident, 3 H copies; shape 2.1 s, bases 6.0 s, ...").
   virtual std::string summary() const { return {}; }

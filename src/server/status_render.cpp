@@ -205,7 +205,8 @@ std::string status_json(const StatusSnapshot& s, const engine::KindRegistry& reg
                         {"tier", engine::tier_name(c.tier)},
                         {"from_file", c.from_file},
                         {"device_bytes", c.device_bytes},
-                        {"host_bytes", c.host_bytes}});
+                        {"host_bytes", c.host_bytes},
+                        {"reason", c.reason}});
     }
     srs.push_back({{"circuit_id", e.id},
                    {"copies", std::move(copies)},
@@ -423,6 +424,14 @@ std::string prometheus_text(const StatusSnapshot& s, const engine::KindRegistry&
                             (c.slot.lane ? "\",lane=\"1" : "\",lane=\"0") + "\",tier=\"" + engine::tier_name(c.tier) + "\"";
       o << "cuzk_srs_copy_bytes{" << l << ",memory=\"device\"} " << c.device_bytes << '\n';
       o << "cuzk_srs_copy_bytes{" << l << ",memory=\"host\"} " << c.host_bytes << '\n';
+    }
+  }
+  family("cuzk_srs_copy_from_file", "gauge",
+         "1 when a key's copy on a device reads part of its bases from the key's file at each proof (gpus.key_residency = file).");
+  for (auto& e : s.srs) {
+    for (auto& c : e.copies) {
+      o << "cuzk_srs_copy_from_file{circuit_id=\"" << esc(e.id) << "\",device=\"" << c.slot.device << "\",lane=\""
+        << (c.slot.lane ? 1 : 0) << "\"} " << (c.from_file ? 1 : 0) << '\n';
     }
   }
   family("cuzk_srs_references", "gauge", "Jobs holding each proving key.");

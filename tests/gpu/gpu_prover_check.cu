@@ -540,7 +540,8 @@ int main(int argc, char** argv) {
         ok = ok && std::size_t(r2 - r1) == proof_reads && (*copy)->host_bytes() == file_bytes &&
              !charged.empty() && charged.back() == file_bytes &&
              (!k.refuse_pinned ||
-              (charged.size() == 2 && std::any_of(notes.begin(), notes.end(), [](const std::string& n) {
+              (charged.size() == 2 && (*copy)->reason().find("from its file: the memory budget refused") != std::string::npos &&
+               std::any_of(notes.begin(), notes.end(), [](const std::string& n) {
                  return n.find("read from its file") != std::string::npos;
                })));
       } else {

@@ -91,8 +91,9 @@ class StatusRender : public ::testing::Test {
     k.bytes = 123;
     k.idle_ms = 4500;
     k.tier = engine::SrsTier::kDevice;
-    k.copies = {{{0, false}, engine::SrsTier::kDevice, false, 5000, 0},
-                {{1, false}, engine::SrsTier::kPinned, true, 64, 4000}};
+    k.copies = {{{0, false}, engine::SrsTier::kDevice, false, 5000, 0, "resident: 5 MiB + 9 MiB <= 80 MiB free"},
+                {{1, false}, engine::SrsTier::kPinned, true, 64, 4000,
+                 "streamed: 5 MiB resident + 9 MiB > 10 MiB free; from its file: the memory budget refused the pinned copy"}};
     s.srs = {k};
     devices = {{0, "NVIDIA H200", 150000000000ull, 100000000000ull, 9, 0},
                {1, "NVIDIA H200", 150000000000ull, 7000000000ull, 9, 0}};
@@ -206,6 +207,8 @@ TEST_F(StatusRender, LabelValuesAreEscaped) {
                    "memory=\"host\"} 4000\n"),
             std::string::npos)
       << t;
+  EXPECT_NE(t.find("cuzk_srs_copy_from_file{circuit_id=\"odd\\\"id\\\\x\",device=\"1\",lane=\"0\"} 1\n"), std::string::npos) << t;
+  EXPECT_NE(t.find("cuzk_srs_copy_from_file{circuit_id=\"odd\\\"id\\\\x\",device=\"0\",lane=\"0\"} 0\n"), std::string::npos) << t;
 }
 
 // The reserved urgent workers: by stage (an enum), never by their names; the synthesis counts agree
@@ -270,6 +273,8 @@ TEST_F(StatusRender, StatusJsonHasTheRustFields) {
   EXPECT_EQ(j["allocations"]["srs"][0]["copies"][1]["host_bytes"], 4000);
   EXPECT_EQ(j["allocations"]["srs"][0]["copies"][1]["from_file"], true);  // H pinned, the rest read from the file
   EXPECT_EQ(j["allocations"]["srs"][0]["copies"][0]["from_file"], false);
+  EXPECT_EQ(j["allocations"]["srs"][0]["copies"][1]["reason"],
+            "streamed: 5 MiB resident + 9 MiB > 10 MiB free; from its file: the memory budget refused the pinned copy");
   EXPECT_EQ(j["allocations"]["srs"][0]["copies"][0]["device_bytes"], 5000);
   EXPECT_TRUE(j["allocations"]["pce"].is_array());
   // buffers: 1 synthesizing; 2 queued + 1 on a device; 1 queued for + 1 in finalize.
