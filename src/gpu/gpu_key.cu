@@ -81,17 +81,34 @@ const HA* held_bases(const groth16::ProvingKey& key, Query q) {
 
 // The bases of one query of `key`, piece by piece: from its vectors when it holds them, else decoded
 // from its source (ProvingKey::source), which gives the file's pages back after each piece.
+// Bases [first, first + out.size()) of query q from a key's source (it gives the file's pages back).
+template <class HA>
+Status read_source(const groth16::BaseSource& src, Query q, std::size_t first, std::span<HA> out) {
+  if constexpr (std::is_same_v<HA, math::G2Affine>) {
+    return src.read_b_g2(first, out);
+  } else {
+    return src.read(q, first, out);
+  }
+}
+
+// Bases [first, first + n) of query q from `src`, decoded into `scratch` and converted into `out`
+// (device layout): a streamed query's pieces at the upload, a file-streamed query's chunks at each proof.
+template <class HA>
+Status stage_bases_t(const groth16::BaseSource& src, Query q, std::size_t first, std::size_t n,
+                     std::vector<HA>& scratch, void* out) {
+  if (scratch.size() < n) scratch.resize(n);
+  if (auto st = read_source(src, q, first, std::span<HA>(scratch.data(), n)); !st) return st;
+  host_bases_to_device_layout(out, scratch.data(), n);
+  return ok_status();
+}
+
 template <class HA>
 Status read_piece(const groth16::ProvingKey& key, Query q, std::size_t first, std::span<HA> out) {
   if (key.holds_bases()) {
     std::memcpy(out.data(), held_bases<HA>(key, q) + first, out.size() * sizeof(HA));
     return ok_status();
   }
-  if constexpr (std::is_same_v<HA, math::G2Affine>) {
-    return key.source->read_b_g2(first, out);
-  } else {
-    return key.source->read(q, first, out);
-  }
+  return read_source(*key.source, q, first, out);
 }
 
 // A resident query: its device bases, filled piece by piece.
@@ -121,25 +138,8 @@ Status stream_query(QueryBases<C>& qb, const groth16::ProvingKey& key, Query q) 
       host_bases_to_device_layout(out + first, held_bases<HA>(key, q) + first, m);
       continue;
     }
-    if (auto st = read_piece(key, q, first, std::span<HA>(piece.data(), m)); !st) return st;
-    host_bases_to_device_layout(out + first, piece.data(), m);
+    if (auto st = stage_bases_t(*key.source, q, first, m, piece, out + first); !st) return st;
   }
-  return ok_status();
-}
-
-template <class HA>
-Status stage_bases_t(const groth16::BaseSource& src, Query q, std::size_t first, std::size_t n,
-                     std::vector<HA>& scratch, void* out) {
-  if (scratch.size() < n) scratch.resize(n);
-  Status st = [&] {
-    if constexpr (std::is_same_v<HA, math::G2Affine>) {
-      return src.read_b_g2(first, std::span<HA>(scratch.data(), n));
-    } else {
-      return src.read(q, first, std::span<HA>(scratch.data(), n));
-    }
-  }();
-  if (!st) return st;
-  host_bases_to_device_layout(out, scratch.data(), n);
   return ok_status();
 }
 
