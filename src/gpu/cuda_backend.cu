@@ -52,13 +52,17 @@ class CudaKeyCopy final : public groth16::KeyCopy {
   int device() const override { return device_; }
   std::string summary() const override {
     if (!key) return "no key";
-    char b[200];
-    std::snprintf(b, sizeof b, "%s, %d H cop%s; bases %.1f s, H copies %.1f s, shape %.1f s after them",
+    char b[240];
+    std::snprintf(b, sizeof b, "%s, %d H cop%s; bases %.1f s, H copies %.1f s, ",
                   key->from_file() ? "streamed from its file" : key->streamed() ? "streamed" : "resident", key->h_copies(), key->h_copies() == 1 ? "y" : "ies",
-                  key->upload_ms() / 1e3, key->h_copies_ms() / 1e3, shape_ms / 1e3);
-    return b;
+                  key->upload_ms() / 1e3, key->h_copies_ms() / 1e3);
+    char r[80];
+    if (rows_on_host) std::snprintf(r, sizeof r, "rows on the host (no shape on the device)");
+    else std::snprintf(r, sizeof r, "shape %.1f s after them", shape_ms / 1e3);
+    return std::string(b) + r;
   }
   double shape_ms = 0;
+  bool rows_on_host = false;  // proofs evaluate their rows on the host (gpu/proof_memory.hpp); no shape here
 
   // The key's bases uploaded (resident), put in pinned memory (streamed, charged first), or H alone
   // in pinned memory and the rest read from the key's file at each proof (charged first: H and the
@@ -211,6 +215,18 @@ struct CudaBackend::Impl {
       }
       if (!st) return Error{st.error()};
       if (shape) {
+        std::size_t free_b = 0, total_b = 0;
+        CUZK_CUDA(cudaMemGetInfo(&free_b, &total_b));
+        // the prover's buffers of earlier proofs are made again at the size this key's proofs need
+        free_b = device_free_under(free_b + (prover ? prover->device_bytes() : 0), total_b, opt.prove.memory_limit);
+        const RowsPlan rows = plan_rows(opt.rows, footprint(key, *shape), shape_estimate, free_b);
+        c->why += "; " + rows.why;
+        if (rows.on_host) {
+          c->rows_on_host = true;
+          note("proving key of 2^" + std::to_string(key.domain_log2) + ": " + rows.why);
+        }
+      }
+      if (shape && !c->rows_on_host) {
         const double t0 = now_ms();
         // The host half of the shape's upload beside the H copies (a key with none: just before).
         auto encoding = std::async(std::launch::async, [shape] { return GpuShape::encode(*shape); });
@@ -224,7 +240,7 @@ struct CudaBackend::Impl {
         c->shape_ms = now_ms() - t0 - c->key->h_copies_ms();
         stats.shape_uploads++;
         stats.shape_bytes_uploaded += c->shape->device_bytes();
-      } else if (auto copies = c->key->add_h_copies(opt.h_copies, 0); !copies) {
+      } else if (auto copies = c->key->add_h_copies(opt.h_copies, c->rows_on_host ? GpuKeyOptions::kProofReserveBytes << key.domain_log2 : 0); !copies) {
         return Error{copies.error()};
       }
       stats.key_uploads++;
@@ -247,28 +263,41 @@ struct CudaBackend::Impl {
     if (auto st = ready(); !st) return Error{st.error()};
     if (c.device() != current_device(opt.device))
       return Error{"GPU prover: the key copy lives on GPU " + std::to_string(c.device())};
-    if (!c.shape) {
+    if (!c.shape && !c.rows_on_host) {
       auto s = GpuShape::upload(shape);
       if (!s) return Error{s.error()};
       c.shape = std::move(*s);
       stats.shape_uploads++;
     }
-    auto r = prover->start(*c.key, *c.shape, w, po, &last);
+    auto prove = [&] {
+      return c.rows_on_host ? prover->start_host_rows(*c.key, shape, w, po, &last)
+                            : prover->start(*c.key, *c.shape, w, po, &last);
+    };
+    auto r = prove();
     if (!r && is_oom(r.error())) {
       make_room(c);
-      (void)(r = prover->start(*c.key, *c.shape, w, po, &last));
+      (void)(r = prove());
     }
     if (!r && is_oom(r.error()) && c.key->drop_h_copies()) {  // the H MSM's copies: a few % of its speed
       note("out of device memory while proving: the key's H copies dropped");
       make_room(c);
-      (void)(r = prover->start(*c.key, *c.shape, w, po, &last));
+      (void)(r = prove());
     }
     if (!r && is_oom(r.error()) && !c.key->streamed() && opt.key_residency == KeyResidency::kAuto) {
       note("out of device memory while proving: the proving key is streamed from pinned host memory from now on");
       c.why = "streamed: a proof with the resident key ran out of device memory";
       make_room(c);
       if (auto st = make_streamed(c, key_options()); !st) return Error{st.error()};
-      (void)(r = prover->start(*c.key, *c.shape, w, po, &last));
+      (void)(r = prove());
+    }
+    if (!r && is_oom(r.error()) && !c.rows_on_host && opt.rows == RowsPlacement::kAuto &&
+        footprint(key, shape).host_rows_possible()) {
+      note("out of device memory while proving: rows evaluated on the host from now on (the shape leaves the device)");
+      c.why += "; rows on the host: a proof with the rows on the device ran out of device memory";
+      c.rows_on_host = true;
+      c.shape.reset();
+      make_room(c);
+      (void)(r = prove());
     }
     if (r) stats.proofs++;
     refresh();
@@ -283,6 +312,17 @@ struct CudaBackend::Impl {
     auto c = upload(key, &shape, {});
     if (!c) return Error{c.error()};
     return start(shape, w, key, static_cast<CudaKeyCopy&>(**c), cancelled);
+  }
+
+  static ProofFootprint footprint(const groth16::ProvingKey& key, const groth16::R1csShape& shape) {
+    ProofFootprint p;
+    p.domain_log2 = key.domain_log2;
+    p.num_variables = shape.num_variables();
+    p.a_n = key.query_size(groth16::Query::kA);
+    p.b_n = key.query_size(groth16::Query::kBG1);
+    p.snarkjs_layout = key.h_basis == groth16::HBasis::kOddCosetLagrange;
+    p.has_c = shape.has_c;
+    return p;
   }
 
   void refresh() { device_bytes_now.store(prover ? prover->device_bytes() : 0, std::memory_order_relaxed); }

@@ -5,7 +5,9 @@
 // shared groth16::finish() adds r and s. Per proof:
 //   1. upload the witness (pinned memory straight; pageable memory through two pinned staging
 //      buffers, so the host copy of one chunk overlaps the DMA of the previous one);
-//   2. a, b, c row evaluations on the GPU from the device-resident CSR shape (GpuShape);
+//   2. a, b, c row evaluations on the GPU from the device-resident CSR shape (GpuShape); or, on a card
+//      too small for the shape beside a proof, on the host threads, a matrix at a time, copied up
+//      through the staging buffers (start_host_rows; CudaBackend decides: gpu/proof_memory.hpp);
 //   3. H: bellperson layout (HBasis::kMonomialOverZ): 3 x (iNTT NR, coset NTT RN), (ab - c)/Z on the
 //      coset, coset iNTT NR, exactly the CPU backend's arithmetic; the output stays bit-reversed and
 //      the key's H bases are stored bit-reversed on the device (no permutation pass per proof).
@@ -50,6 +52,7 @@
 
 #include "base/result.hpp"
 #include "gpu/gpu.hpp"
+#include "gpu/proof_memory.hpp"
 #include "groth16/keys.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/r1cs.hpp"
@@ -77,7 +80,7 @@ struct GpuProveOptions {
 // (otherwise the stages overlap and only total_ms is meaningful).
 struct GpuProveTimings {
   double upload_ms = 0;   // witness host -> device
-  double eval_ms = 0;     // a, b, c row evaluations
+  double eval_ms = 0;     // a, b, c row evaluations (host rows: the host's evaluations and copies, all three)
   double ntt_ms = 0;      // H scalars: 7 NTTs + pointwise (+ snarkjs permutations)
   // Full or tail MSMs. A streamed key's H, with overlap, runs on its own thread: msm_h_ms is then the
   // sum of its chunk MSMs, concurrent with the witness queries.
@@ -92,6 +95,7 @@ struct GpuProveTimings {
   // A key streamed from its file: the prover's wait for chunks read and decoded on the host (the part
   // of the reading the GPU did not hide).
   double key_read_ms = 0;
+  bool rows_on_host = false;     // the rows were evaluated on the host (GpuProver::start_host_rows)
   bool compact = false;          // the witness came compact (bits + values) and was expanded on the device
   std::size_t msm_pieces = 1;    // the most pieces one full MSM of this proof was cut into (msm_pieces.hpp)
   std::size_t msm_piece_retries = 0;  // pieces halved after an out-of-memory (another stream took the room)
@@ -256,6 +260,15 @@ class GpuProver {
   // prefix sum over the bitmap words); the rest of the proof is unchanged. Checks the counts first.
   Result<groth16::PendingProof> start(GpuKey& key, const GpuShape& shape, const groth16::CompactAssignment& w,
                                       const GpuProveOptions& opt = {}, GpuProveTimings* timings = nullptr);
+  // The same with the rows evaluated on the host threads from `shape`, one matrix at a time, and
+  // uploaded (no GpuShape; two row vectors on the device instead of three: gpu/proof_memory.hpp). For
+  // the bellperson layout and shapes with C; the same proof byte for byte.
+  Result<groth16::PendingProof> start_host_rows(GpuKey& key, const groth16::R1csShape& shape,
+                                                std::span<const math::Fr> w, const GpuProveOptions& opt = {},
+                                                GpuProveTimings* timings = nullptr);
+  Result<groth16::PendingProof> start_host_rows(GpuKey& key, const groth16::R1csShape& shape,
+                                                const groth16::CompactAssignment& w, const GpuProveOptions& opt = {},
+                                                GpuProveTimings* timings = nullptr);
   // Frees the proof buffers and scratch MSMs (they are reallocated by the next start()).
   void release_workspace();
   std::size_t device_bytes() const;
@@ -287,6 +300,10 @@ struct CudaBackendOptions {
   std::size_t stream_chunk_bases = 0;      // streamed keys: GpuKeyOptions::chunk_bases
   int h_copies = 0;                        // resident keys: GpuKeyOptions::h_copies
   StreamRank stream_rank = StreamRank::kAlone;  // beside an urgent lane, or the lane itself
+  // Where each copy's proofs evaluate their rows (gpu/proof_memory.hpp): kAuto decides at upload from
+  // the device memory left after the key (under gpus.memory_limit); a device-rows proof that still
+  // runs out of memory moves its copy to host rows (with a note).
+  RowsPlacement rows = RowsPlacement::kAuto;
   // Receives one line whenever a copy takes a smaller form than asked (streamed instead of
   // resident, H copies dropped) so that the operator's log says why a proof got slower.
   std::function<void(const std::string&)> on_note;

@@ -210,6 +210,28 @@ struct GpuProver::Impl {
     return c.payload_bytes();
   }
 
+  // Host rows (proof_memory.hpp): matrix `mat`'s row values for w, evaluated on the host threads a
+  // chunk of rows at a time into the two pinned staging buffers and copied into dev[0, m) on s0 (rows
+  // past the matrix's are zero). Host evaluation of a chunk overlaps the copy of the one before.
+  void upload_rows(const groth16::CsrMatrix& mat, const groth16::AssignmentView& w, std::size_t m, Fr* dev) {
+    for (auto& p : pinned)
+      if (!p) CUZK_CUDA(cudaHostAlloc(&p, kStageBytes, cudaHostAllocDefault));
+    const std::size_t rows = std::min(mat.rows(), m), per = kStageBytes / sizeof(Fr);
+    const std::size_t threads = default_threads();
+    for (std::size_t off = 0, i = 0; off < rows; off += per, ++i) {
+      const int k = int(i & 1);
+      const std::size_t len = std::min(per, rows - off);
+      CUZK_CUDA(cudaEventSynchronize(ev_stage[k]));  // the DMA that last read this buffer is done
+      auto* stage = static_cast<HostFr*>(pinned[k]);
+      parallel_chunks(len, threads, [&](std::size_t b, std::size_t e, std::size_t) {
+        groth16::evaluate_rows_into(mat, w, off + b, off + e, stage + b);
+      });
+      CUZK_CUDA(cudaMemcpyAsync(dev + off, stage, len * sizeof(Fr), cudaMemcpyHostToDevice, s0));
+      CUZK_CUDA(cudaEventRecord(ev_stage[k], s0));
+    }
+    if (rows < m) CUZK_CUDA(cudaMemsetAsync(dev + rows, 0, (m - rows) * sizeof(Fr), s0));
+  }
+
   // `scratch` holds m elements (the rows' first buffer, overwritten afterwards).
   void ensure_domain(int log, std::size_t m, DeviceBuffer& scratch) {
     const int need = std::max(1, log);
@@ -502,23 +524,31 @@ struct GpuProver::Impl {
     return acc;
   }
 
-  PendingProof prove(GpuKey::Impl& k, const GpuShape::Impl& sh, const WitnessIn& w, const GpuProveOptions& opt,
-                     GpuProveTimings& t) {
+  // `sh`: the shape on the device; or, null, `host` and the rows evaluated on the host (upload_rows).
+  PendingProof prove(GpuKey::Impl& k, const GpuShape::Impl* sh, const groth16::R1csShape* host, const WitnessIn& w,
+                     const GpuProveOptions& opt, GpuProveTimings& t) {
     const bool profile = opt.profile;
+    const bool host_rows = sh == nullptr;
     const bool overlap = opt.overlap && !profile;
     const int log = int(k.log_m);
     const std::size_t m = std::size_t(1) << log;
     const std::size_t nvars = w.num_variables();
     // The fixed buffers: the witness and the rows a, b, c (bellperson's H needs no fourth vector:
-    // h_quotient.cuh), 128 bytes a domain element (17.2 GB at 2^27). d_q, the gathered A and B scalars,
-    // comes at the A query, after H's transforms, when the dead rows can make room for it.
+    // h_quotient.cuh), 128 bytes a domain element (17.2 GB at 2^27); with host rows a and b only
+    // (proof_memory.hpp). d_q, the gathered A and B scalars, comes at the A query, after H's
+    // transforms, when the dead rows can make room for it.
+    if (host_rows) {  // what a device-rows proof before left
+      d_c = DeviceBuffer();
+      d_tmp = DeviceBuffer();
+    }
     d_w.resize_discard(std::max<std::size_t>(nvars, 1) * sizeof(Fr));
     d_a.resize_discard(m * sizeof(Fr));
     ensure_domain(log, m, d_a);
     d_b.resize_discard(m * sizeof(Fr));
-    d_c.resize_discard(m * sizeof(Fr));
-    if (k.basis == HBasis::kOddCosetLagrange) d_tmp.resize_discard(m * sizeof(Fr));
+    if (!host_rows) d_c.resize_discard(m * sizeof(Fr));
+    if (!host_rows && k.basis == HBasis::kOddCosetLagrange) d_tmp.resize_discard(m * sizeof(Fr));
     t = GpuProveTimings{};
+    t.rows_on_host = host_rows;
     cancel_fn = &opt.cancelled;
     struct Reset {
       const std::function<bool()>*& f;
@@ -547,24 +577,27 @@ struct GpuProver::Impl {
     lap(t.upload_ms, s0);
     check_cancel();
 
-    // 2. rows
-    Fr *a = ptr<Fr>(d_a), *b = ptr<Fr>(d_b), *c = ptr<Fr>(d_c);
-    Fr* tmp = k.basis == HBasis::kOddCosetLagrange ? ptr<Fr>(d_tmp) : nullptr;
+    // 2. rows (host rows: in step 3, a matrix at a time)
+    Fr *a = ptr<Fr>(d_a), *b = ptr<Fr>(d_b), *c = host_rows ? nullptr : ptr<Fr>(d_c);
+    Fr* tmp = !host_rows && k.basis == HBasis::kOddCosetLagrange ? ptr<Fr>(d_tmp) : nullptr;
     // Long rows in pieces unless ProverTuning::long_rows_in_pieces is off (one thread per row, for comparison).
     const bool pieces = tuning.prover.long_rows_in_pieces;
-    eval_rows_kernel<<<grid_for(m, 128), 128, 0, s0>>>(sh.a.view(), sh.b.view(), sh.c.view(),
-                                                         pieces ? kLongRowWords : ~0u, sh.has_c, dw, sh.rows, m, a,
-                                                         b, c);
-    CUZK_CUDA_LAUNCH();
-    if (pieces) {
-      d_pieces.resize_discard(std::max({sh.a.pieces, sh.b.pieces, sh.c.pieces, 1u}) * sizeof(Fr));
+    if (!host_rows) {
+      eval_rows_kernel<<<grid_for(m, 128), 128, 0, s0>>>(sh->a.view(), sh->b.view(), sh->c.view(),
+                                                           pieces ? kLongRowWords : ~0u, sh->has_c, dw, sh->rows, m,
+                                                           a, b, c);
+      CUZK_CUDA_LAUNCH();
+    }
+    if (!host_rows && pieces) {
+      const GpuShape::Impl& sh_ = *sh;
+      d_pieces.resize_discard(std::max({sh_.a.pieces, sh_.b.pieces, sh_.c.pieces, 1u}) * sizeof(Fr));
       Fr* partial = ptr<Fr>(d_pieces);
-      eval_long_rows(sh.a, dw, a, partial, s0);
-      eval_long_rows(sh.b, dw, b, partial, s0);
-      if (sh.has_c) {
-        eval_long_rows(sh.c, dw, c, partial, s0);
+      eval_long_rows(sh_.a, dw, a, partial, s0);
+      eval_long_rows(sh_.b, dw, b, partial, s0);
+      if (sh_.has_c) {
+        eval_long_rows(sh_.c, dw, c, partial, s0);
       } else {
-        for (const DevCsr* mat : {&sh.a, &sh.b}) {
+        for (const DevCsr* mat : {&sh_.a, &sh_.b}) {
           if (mat->num_long == 0) continue;
           long_rows_product_kernel<<<grid_for(mat->num_long, 128), 128, 0, s0>>>(ptr<const u32>(mat->long_rows),
                                                                                  mat->num_long, a, b, c);
@@ -576,7 +609,20 @@ struct GpuProver::Impl {
     check_cancel();
 
     // 3. H scalars (h_quotient.cuh)
-    const Fr* h_scalars = compute_h_scalars(*dom, k, a, b, c, tmp, log, m, s0);
+    const Fr* h_scalars = nullptr;
+    if (host_rows) {
+      const groth16::AssignmentView view =
+          w.compact ? groth16::AssignmentView(*w.compact) : groth16::AssignmentView(w.dense);
+      const groth16::CsrMatrix* mats[3] = {&host->a, &host->b, &host->c};
+      const double t_rows = now_ms();
+      h_scalars = compute_h_scalars_two_rows(*dom, k, a, b, log, m, s0, [&](int i, Fr* dev) {
+        check_cancel();
+        upload_rows(*mats[i], view, m, dev);
+      });
+      t.eval_ms = now_ms() - t_rows;  // the host's evaluations (the transforms of the rows before overlap them)
+    } else {
+      h_scalars = compute_h_scalars(*dom, k, a, b, c, tmp, log, m, s0);
+    }
     CUZK_CUDA(cudaEventRecord(ev_ntt, s0));
     {
       std::lock_guard<std::mutex> lk(rows_mu);
@@ -591,6 +637,7 @@ struct GpuProver::Impl {
       }
     } keep_rows{*this};
     lap(t.ntt_ms, s0);
+    if (host_rows && profile) t.ntt_ms -= std::min(t.ntt_ms, t.eval_ms);
     check_cancel();
 
     // 4. witness MSMs (second stream when overlapping)
@@ -706,12 +753,18 @@ std::size_t GpuProver::device_bytes() const { return impl_->bytes(); }
 namespace {
 
 // Checks sizes, proves, and on an out-of-memory gives the MSM workspaces back and tries once more.
-Result<PendingProof> run_prover(GpuProver::Impl& impl, GpuKey& key, GpuKey::Impl& k, const GpuShape::Impl& sh,
-                                const WitnessIn& w, const GpuProveOptions& opt, GpuProveTimings* timings) {
-  if (sh.num_inputs != k.num_inputs || sh.num_aux != k.num_aux)
+// The shape is `sh` on the device, or `host` with the rows evaluated on the host.
+Result<PendingProof> run_prover(GpuProver::Impl& impl, GpuKey& key, GpuKey::Impl& k, const GpuShape::Impl* sh,
+                                const groth16::R1csShape* host, const WitnessIn& w, const GpuProveOptions& opt,
+                                GpuProveTimings* timings) {
+  const std::uint32_t inputs = sh ? sh->num_inputs : host->num_inputs, aux = sh ? sh->num_aux : host->num_aux;
+  const std::uint64_t rows = sh ? sh->rows : host->num_constraints();
+  if (inputs != k.num_inputs || aux != k.num_aux)
     return Error{"GPU prover: the proving key does not belong to this circuit (variable counts differ)"};
-  if (sh.rows > (std::uint64_t(1) << k.log_m))
+  if (rows > (std::uint64_t(1) << k.log_m))
     return Error{"GPU prover: the proving key does not belong to this circuit (rows exceed its domain)"};
+  if (!sh && (k.basis != HBasis::kMonomialOverZ || !host->has_c || host->b.rows() != rows || host->c.rows() != rows))
+    return Error{"GPU prover: rows on the host need the bellperson layout and a shape with A, B and C"};
   if (w.num_variables() != std::size_t(k.num_inputs) + k.num_aux)
     return Error{"GPU prover: witness has " + std::to_string(w.num_variables()) + " values, the circuit has " +
                  std::to_string(std::size_t(k.num_inputs) + k.num_aux) + " variables"};
@@ -725,7 +778,7 @@ Result<PendingProof> run_prover(GpuProver::Impl& impl, GpuKey& key, GpuKey::Impl
   GpuProveTimings& t = timings ? *timings : local;
   for (int attempt = 0;; ++attempt) {
     try {
-      return impl.prove(k, sh, w, opt, t);
+      return impl.prove(k, sh, host, w, opt, t);
     } catch (const GpuProver::Impl::Cancelled&) {
       cudaDeviceSynchronize();  // the work already queued ends before its buffers can be reused
       cudaGetLastError();
@@ -753,12 +806,24 @@ Result<PendingProof> run_prover(GpuProver::Impl& impl, GpuKey& key, GpuKey::Impl
 
 Result<PendingProof> GpuProver::start(GpuKey& key, const GpuShape& shape, std::span<const HostFr> w,
                                       const GpuProveOptions& opt, GpuProveTimings* timings) {
-  return run_prover(*impl_, key, *key.impl_, *shape.impl_, WitnessIn{w, nullptr}, opt, timings);
+  return run_prover(*impl_, key, *key.impl_, shape.impl_.get(), nullptr, WitnessIn{w, nullptr}, opt, timings);
 }
 
 Result<PendingProof> GpuProver::start(GpuKey& key, const GpuShape& shape, const groth16::CompactAssignment& w,
                                       const GpuProveOptions& opt, GpuProveTimings* timings) {
-  return run_prover(*impl_, key, *key.impl_, *shape.impl_, WitnessIn{{}, &w}, opt, timings);
+  return run_prover(*impl_, key, *key.impl_, shape.impl_.get(), nullptr, WitnessIn{{}, &w}, opt, timings);
+}
+
+Result<PendingProof> GpuProver::start_host_rows(GpuKey& key, const groth16::R1csShape& shape,
+                                                std::span<const HostFr> w, const GpuProveOptions& opt,
+                                                GpuProveTimings* timings) {
+  return run_prover(*impl_, key, *key.impl_, nullptr, &shape, WitnessIn{w, nullptr}, opt, timings);
+}
+
+Result<PendingProof> GpuProver::start_host_rows(GpuKey& key, const groth16::R1csShape& shape,
+                                                const groth16::CompactAssignment& w, const GpuProveOptions& opt,
+                                                GpuProveTimings* timings) {
+  return run_prover(*impl_, key, *key.impl_, nullptr, &shape, WitnessIn{{}, &w}, opt, timings);
 }
 
 }  // namespace cuzk::gpu

@@ -95,5 +95,28 @@ const Fr* compute_h_scalars(NttDomain& dom, const GpuKey::Impl& k, Fr* a, Fr* b,
   return h_scalars;
 }
 
+// The same H scalars as compute_h_scalars' bellperson layout with two row buffers instead of three,
+// for rows made on the host (proof_memory.hpp): fill(i, buffer) queues matrix i's rows (0: A, 1: B,
+// 2: C) into the buffer on s0. A and B to the coset, their product in a, then C's coefficients U in
+// b: the same operations on the same values as compute_h_scalars, so the same H. Returns a.
+template <class Fill>
+const Fr* compute_h_scalars_two_rows(NttDomain& dom, const GpuKey::Impl& k, Fr* a, Fr* b, int log, std::size_t m,
+                                     cudaStream_t s0, Fill&& fill) {
+  for (int i = 0; i < 2; ++i) {
+    Fr* v = i == 0 ? a : b;
+    fill(i, v);
+    dom.inverse(v, log, NttOrder::kNR, false, s0);
+    dom.forward(v, log, NttOrder::kRN, true, s0);
+  }
+  product_kernel<<<grid_for(m, 256), 256, 0, s0>>>(a, b, m);
+  CUZK_CUDA_LAUNCH();
+  fill(2, b);  // queued behind the product on s0
+  dom.inverse(b, log, NttOrder::kNR, false, s0);  // U, bit-reversed
+  dom.inverse(a, log, NttOrder::kNR, true, s0);
+  difference_times_kernel<<<grid_for(m, 256), 256, 0, s0>>>(a, b, m, to_dev(k.z_inv));
+  CUZK_CUDA_LAUNCH();
+  return a;
+}
+
 }  // namespace
 }  // namespace cuzk::gpu

@@ -74,6 +74,17 @@ RowEvaluations evaluate_rows(const R1csShape& shape, std::span<const Fr> w) {
   return ev;
 }
 
+void evaluate_rows_into(const CsrMatrix& m, const AssignmentView& w, std::size_t begin, std::size_t end, Fr* out) {
+  for (std::size_t row = begin; row < end; ++row) {
+    Fr acc = Fr::zero();
+    for (std::uint64_t k = m.row_ptr[row]; k < m.row_ptr[row + 1]; ++k) {
+      const Fr& v = m.val(k);
+      acc += v.is_one() ? w[m.cols[k]] : v * w[m.cols[k]];
+    }
+    out[row - begin] = acc;
+  }
+}
+
 std::optional<std::size_t> first_unsatisfied_row(const R1csShape& shape, std::span<const Fr> w) {
   if (!shape.has_c) return std::nullopt;  // without C every assignment "satisfies" a*b = a*b
   std::size_t n = shape.num_constraints();

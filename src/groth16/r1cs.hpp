@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "groth16/witness.hpp"
 #include "math/ff/bls12_381.hpp"
 
 namespace cuzk::groth16 {
@@ -92,6 +93,9 @@ struct RowEvaluations {
   std::vector<Fr> a, b, c;
 };
 RowEvaluations evaluate_rows(const R1csShape& shape, std::span<const Fr> w);
+// Rows [begin, end) of one matrix for an assignment, into out[0, end - begin), on the calling thread
+// (callers split the rows among threads): the GPU prover's host rows.
+void evaluate_rows_into(const CsrMatrix& m, const AssignmentView& w, std::size_t begin, std::size_t end, Fr* out);
 
 // First row k with a_k * b_k != c_k (only meaningful when has_c), or nullopt when all hold.
 std::optional<std::size_t> first_unsatisfied_row(const R1csShape& shape, std::span<const Fr> w);

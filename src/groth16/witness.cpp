@@ -103,4 +103,16 @@ CompactAssignment CompactAssignment::from_dense(std::span<const Fr> w, std::size
   return c;
 }
 
+AssignmentView::AssignmentView(const CompactAssignment& c)
+    : c_(&c), size_(c.num_variables()), ni_(c.inputs.size()) {
+  rank_.resize(c.is_binary.size());
+  std::uint64_t r = 0;
+  for (std::size_t k = 0; k < rank_.size(); ++k) {
+    rank_[k] = r;
+    const std::uint64_t j0 = std::uint64_t(k) * 64;
+    const unsigned valid = c.num_aux - j0 >= 64 ? 64u : unsigned(c.num_aux - j0);
+    r += valid - unsigned(std::popcount(c.is_binary[k]));
+  }
+}
+
 }  // namespace cuzk::groth16

@@ -84,4 +84,31 @@ struct CompactAssignment {
   static CompactAssignment from_dense(std::span<const Fr> w, std::size_t num_inputs);
 };
 
+// An assignment's values by variable index (ONE, inputs, aux), from the dense form or straight from
+// the compact one without expanding it: the GPU prover's host row evaluations (a card too small for
+// the shape beside a proof) read a 2^27 WindowPoSt witness this way instead of copying its 4.3 GB.
+// The compact form must have passed CompactAssignment::check; the view keeps a reference to it.
+class AssignmentView {
+ public:
+  explicit AssignmentView(std::span<const Fr> dense) : dense_(dense), size_(dense.size()) {}
+  explicit AssignmentView(const CompactAssignment& c);
+
+  std::size_t size() const { return size_; }
+  const Fr& operator[](std::size_t v) const {
+    if (!c_) return dense_[v];
+    if (v < ni_) return c_->inputs[v];
+    const std::uint64_t j = v - ni_, word = j >> 6, bit = std::uint64_t(1) << (j & 63);
+    const std::uint64_t binary = c_->is_binary[word];
+    if (binary & bit) return (c_->bits[word] & bit) ? one_ : zero_;
+    return c_->values[rank_[word] + std::size_t(std::popcount(~binary & (bit - 1)))];
+  }
+
+ private:
+  std::span<const Fr> dense_;
+  const CompactAssignment* c_ = nullptr;
+  std::size_t size_ = 0, ni_ = 0;
+  std::vector<std::uint64_t> rank_;  // non-binary aux before each bitmap word
+  Fr one_ = Fr::one(), zero_ = Fr::zero();
+};
+
 }  // namespace cuzk::groth16

@@ -830,6 +830,92 @@ int main(int argc, char** argv) {
     return all;
   });
 
+  // Rows on the host (gpu/proof_memory.hpp, issue 39: a card too small for the shape beside a proof):
+  // GpuProver::start_host_rows with resident and streamed keys, dense and compact witnesses, padded
+  // domains and long rows; CudaBackend with RowsPlacement::kHost, and kAuto under a memory limit
+  // that leaves no room for the shape; the snarkjs layout refused by name. Always the CPU's bytes.
+  check("host rows: GpuProver and CudaBackend, byte-identical to the CPU", [&](std::string& d) {
+    struct S {
+      int log_m;
+      Mode mode;
+      bool padded, long_rows, streamed;
+    };
+    const S cases[] = {
+        {10, Mode::kMixed, false, false, false}, {11, Mode::kMixed, true, false, true},
+        {12, Mode::kRandomAux, false, true, false}, {14, Mode::kMixed, true, true, true},
+        {16, Mode::kRandomAux, false, false, true}, {20, Mode::kMixed, false, true, false},
+        {22, Mode::kRandomAux, true, false, true},
+    };
+    bool all = true;
+    std::uint64_t sd = 2100;
+    for (const S& c : cases) {
+      if (c.log_m > max_log || (quick && c.log_m > 14)) continue;
+      sd += 3;
+      Circuit circ = random_circuit(c.log_m, c.mode, sd, c.padded, c.long_rows);
+      auto pk = generate_test_key(circ.shape, B::kMonomialOverZ, ToxicWaste::from_seed(sd + 1));
+      if (!pk) return d = pk.error(), false;
+      auto cpu = make_cpu_backend()->start(circ.shape, circ.w, *pk);
+      gpu::GpuKeyOptions ko;
+      ko.streamed = c.streamed;
+      ko.chunk_bases = 3000;
+      auto gk = gpu::GpuKey::upload(*pk, ko);
+      if (!cpu || !gk) return d = "setup failed: " + (gk ? std::string() : gk.error()), false;
+      gpu::GpuProver prover(g_tuning);
+      gpu::GpuProveTimings t1, t2;
+      auto g1 = prover.start_host_rows(**gk, circ.shape, circ.w, {}, &t1);
+      const auto cw = CompactAssignment::from_dense(circ.w, circ.shape.num_inputs);
+      auto g2 = prover.start_host_rows(**gk, circ.shape, cw, {}, &t2);
+      ProofRandomness rs{Fr::from_u64(sd), Fr::from_u64(sd + 1)};
+      const auto want = finish(*cpu, *pk, rs).to_bytes();
+      const bool dense_ok = g1 && component_diff(*cpu, *g1).empty() && finish(*g1, *pk, rs).to_bytes() == want;
+      const bool compact_ok = g2 && component_diff(*cpu, *g2).empty() && finish(*g2, *pk, rs).to_bytes() == want;
+      char b[240];
+      std::snprintf(b, sizeof b, "2^%d %s%s%s %s: dense %s compact %s (host rows %.1f ms); ", c.log_m,
+                    mode_name(c.mode), c.padded ? " padded" : "", c.long_rows ? " long-rows" : "",
+                    c.streamed ? "streamed" : "resident", dense_ok ? "ok" : (g1 ? "MISMATCH" : g1.error().c_str()),
+                    compact_ok ? "ok" : (g2 ? "MISMATCH" : g2.error().c_str()), t1.eval_ms);
+      d += b;
+      all = all && dense_ok && compact_ok && t1.rows_on_host && t2.rows_on_host;
+    }
+    // Through CudaBackend: asked, and decided under a memory limit with no room for the shape.
+    Circuit circ = random_circuit(16, Mode::kMixed, 2199, false, true);
+    auto pk = generate_test_key(circ.shape, B::kMonomialOverZ, ToxicWaste::from_seed(2200));
+    auto snark = generate_test_key(circ.shape, B::kOddCosetLagrange, ToxicWaste::from_seed(2201));
+    if (!pk || !snark) return d += "keygen failed", false;
+    auto cpu = make_cpu_backend()->start(circ.shape, circ.w, *pk);
+    ProofRandomness rs{Fr::from_u64(5), Fr::from_u64(6)};
+    const auto want = finish(*cpu, *pk, rs).to_bytes();
+    for (int variant = 0; variant < 2; ++variant) {
+      gpu::CudaBackendOptions o = tuned_options();
+      if (variant == 0) {
+        o.rows = gpu::RowsPlacement::kHost;
+      } else {  // what the device holds now plus the key's bases: no room left for the shape and a proof
+        std::size_t free_b = 0, total_b = 0;
+        cudaMemGetInfo(&free_b, &total_b);
+        o.prove.memory_limit = total_b - free_b + gpu::GpuKey::resident_bytes(*pk) + (std::size_t(1) << 30);
+      }
+      gpu::CudaBackend be(o);
+      auto copy = be.upload(*pk, &circ.shape, {});
+      if (!copy || !*copy) return d += "upload: " + (copy ? std::string("no copy") : copy.error()), false;
+      auto g = be.start(circ.shape, circ.w, *pk, **copy);
+      const bool ok = g && component_diff(*cpu, *g).empty() && finish(*g, *pk, rs).to_bytes() == want;
+      const std::string why = (*copy)->reason();
+      const bool said = why.find("rows on the host") != std::string::npos &&
+                        (*copy)->summary().find("rows on the host") != std::string::npos;
+      d += std::string(variant == 0 ? "CudaBackend kHost" : "CudaBackend kAuto under a limit") + ": " +
+           (ok ? "ok" : g ? "MISMATCH" : g.error()) + " (" + why + "); ";
+      all = all && ok && said && be.last_timings().rows_on_host && be.stats().shape_uploads == 0;
+    }
+    gpu::GpuKeyOptions ko;
+    auto sk = gpu::GpuKey::upload(*snark, ko);
+    if (!sk) return d += sk.error(), false;
+    gpu::GpuProver prover(g_tuning);
+    auto refused = prover.start_host_rows(**sk, circ.shape, circ.w);
+    const bool named = !refused && refused.error().find("bellperson layout") != std::string::npos;
+    d += std::string("snarkjs layout: ") + (refused ? "ACCEPTED" : refused.error());
+    return all && named;
+  });
+
   // Cancellation inside the prover (issue 41 item 5): a check that says "cancelled" at its k-th call
   // (k = 1: at the first check, after the upload; larger k: between queries or MSM pieces), through
   // CudaBackend::set_cancel with a resident key and through GpuProver with a streamed one; each start

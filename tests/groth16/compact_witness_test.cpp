@@ -77,6 +77,45 @@ TEST(CompactAssignment, ExpandsExactlyAndCountsBinaries) {
   }
 }
 
+TEST(AssignmentView, ReadsEveryValueOfTheCompactFormWithoutExpandingIt) {
+  test::Rng rng(11);
+  for (std::size_t n_aux : {0, 1, 63, 64, 65, 130, 4096, 100003}) {
+    std::vector<Fr> w{Fr::one(), rng.fr()};
+    for (std::size_t j = 0; j < n_aux; ++j) {
+      const auto r = rng.next() % 3;  // runs of bits and values across word boundaries
+      w.push_back(r == 0 ? Fr::zero() : r == 1 ? Fr::one() : rng.fr());
+    }
+    const auto c = CompactAssignment::from_dense(w, 2);
+    const AssignmentView compact(c), dense{std::span<const Fr>(w)};
+    ASSERT_EQ(compact.size(), w.size());
+    ASSERT_EQ(dense.size(), w.size());
+    for (std::size_t v = 0; v < w.size(); ++v) {
+      ASSERT_EQ(compact[v], w[v]) << "variable " << v << " of " << w.size();
+      ASSERT_EQ(dense[v], w[v]);
+    }
+  }
+}
+
+TEST(EvaluateRowsInto, AnyRangeOfAnyMatrixEqualsTheRowEvaluationsFromBothForms) {
+  const auto circuit = boolean_circuit(700, 5);
+  const auto& s = circuit.shape;
+  const auto all = evaluate_rows(s, circuit.witness);
+  const auto c = CompactAssignment::from_dense(circuit.witness, s.num_inputs);
+  const AssignmentView views[2] = {AssignmentView(c), AssignmentView(std::span<const Fr>(circuit.witness))};
+  const std::size_t n = s.num_constraints();
+  ASSERT_GT(n, 1000u);
+  for (const auto& view : views) {
+    for (auto [m, want] : {std::pair{&s.a, &all.a}, {&s.b, &all.b}, {&s.c, &all.c}}) {
+      for (auto [b, e] : {std::pair<std::size_t, std::size_t>{0, n}, {0, 1}, {17, 555}, {n - 3, n}, {9, 9}}) {
+        std::vector<Fr> out(e - b, Fr::from_u64(99));
+        evaluate_rows_into(*m, view, b, e, out.data());
+        ASSERT_EQ(out, std::vector<Fr>(want->begin() + std::ptrdiff_t(b), want->begin() + std::ptrdiff_t(e)))
+            << "rows " << b << ".." << e;
+      }
+    }
+  }
+}
+
 TEST(CompactAssignment, MalformedCountsAreNamed) {
   test::Rng rng(4);
   std::vector<Fr> w{Fr::one()};
