@@ -544,6 +544,7 @@ void Engine::Impl::prove(TaskPtr& t, groth16::Backend& backend, std::int32_t wor
     timeline("GPU_PICKUP", job->id, wdetail);
     Result<groth16::PendingProof> r = Error{"not run"};
     std::optional<std::string> fault;  // the executor blamed the device for the failure
+    bool abandoned = false;            // the watchdog gave the call up as stuck (watchdog_loop)
     {
       // The device (if any) was taken with the item: its wait was the queue's, by priority.
       {
@@ -558,6 +559,9 @@ void Engine::Impl::prove(TaskPtr& t, groth16::Backend& backend, std::int32_t wor
         watch.limit = hang_limit_locked(t->sizing_key);
         watch.job_id = job->id;
         watch.partition = t->index;
+        watch.mem = t->mem;
+        watch.sizing_key = t->sizing_key;
+        watch.urgency = t->urgency;
         dev[claim->device_index].watch = &watch;
       }
       // Checked between the backend's NTTs and MSMs: the job's cancel, or the watch's.
@@ -569,6 +573,7 @@ void Engine::Impl::prove(TaskPtr& t, groth16::Backend& backend, std::int32_t wor
         std::lock_guard<std::mutex> g(mu);
         DeviceState& d = dev[claim->device_index];
         d.watch = nullptr;
+        abandoned = watch.abandoned.load();
         const double ms = double(now() - watch.since) / 1000.0;
         if (r && !watch.overdue.load()) {
           auto [it, fresh] = backend_ms.try_emplace(t->sizing_key, ms);
@@ -576,7 +581,7 @@ void Engine::Impl::prove(TaskPtr& t, groth16::Backend& backend, std::int32_t wor
           d.suspect = false;
         }
       }
-      if (!r && watch.overdue.load() && !job->stop.load()) {
+      if (!r && !abandoned && watch.overdue.load() && !job->stop.load()) {
         // The watch cancelled it: the device's fault, whatever the backend answered.
         fault = fmt::format("hung: partition {} of job {} held it {:.1f} s, past its limit of {:.1f} s", t->index,
                             job->id, double(now() - watch.since) / 1e6, double(watch.limit) / 1e6);
@@ -588,7 +593,7 @@ void Engine::Impl::prove(TaskPtr& t, groth16::Backend& backend, std::int32_t wor
       }
       // Asked before the device is released, so that no other worker of a failed device takes work.
       const bool on_device = claim || opt.executor->uses_copies(BackendSlot{device, true});
-      if (!r && !fault && !job->stop.load() && on_device) fault = blame_device(device);
+      if (!r && !abandoned && !fault && !job->stop.load() && on_device) fault = blame_device(device);
       if (t->probe && partitions_in_flight.load() == 1) record_probe(*t);
       t->in_flight.end();
       if (claim) claim->release();
@@ -600,9 +605,16 @@ void Engine::Impl::prove(TaskPtr& t, groth16::Backend& backend, std::int32_t wor
       gpu_ms = ms_between(tm.backend_start, tm.backend_end);
     }
     timeline("GPU_END", job->id, wdetail + ",gpu_ms=" + std::to_string(gpu_ms));
-    if (r) log::engine()->debug("job {} partition {}: backend stage {} ms on {} {} (worker {}, device wait included)",
+    if (abandoned) {
+      // The watchdog gave this call up as stuck and the partition has its new task (or its job its
+      // answer): what the call returned, proof or error, is dropped with its witness and reservation.
+      log::engine()->warn("job {} partition {}: the call given up as stuck on GPU {} returned after all ({}); dropped",
+                          job->id, t->index, device, r ? "a proof" : r.error());
+    } else if (r) log::engine()->debug("job {} partition {}: backend stage {} ms on {} {} (worker {}, device wait included)",
                                 job->id, t->index, gpu_ms, claim ? "device" : "lane", device, worker);
-    if (!r && fault && !job->stop.load()) {
+    if (abandoned) {
+      t->synth.reset();
+    } else if (!r && fault && !job->stop.load()) {
       // The device's failure, not the partition's: its witness and reservation go with it to another
       // device (a lane's partition too); with none left, take_out_of_service failed the queued ones.
       t->probe = false;
@@ -837,6 +849,9 @@ void Engine::Impl::watchdog_loop() {
     std::shared_ptr<Job> job;
     std::uint32_t partition;
     double held_s, limit_s;
+    PartitionMemory mem;
+    std::string sizing_key;
+    Urgency urgency;
   };
   while (!stopping) {
     watchdog_cv.wait_for(lk, tick);
@@ -850,7 +865,8 @@ void Engine::Impl::watchdog_loop() {
                               t > w->since + w->limit + w->limit / 2) {
         w->abandoned.store(true);
         if (auto it = jobs.find(w->job_id); it != jobs.end())
-          stuck.push_back({i, it->second, w->partition, double(t - w->since) / 1e6, double(w->limit) / 1e6});
+          stuck.push_back({i, it->second, w->partition, double(t - w->since) / 1e6, double(w->limit) / 1e6, w->mem,
+                           w->sizing_key, w->urgency});
       }
       if (Watch* w = d.watch; w && w->limit && !w->overdue.load() && t > w->since + w->limit) {
         w->overdue.store(true);
@@ -890,18 +906,49 @@ void Engine::Impl::watchdog_loop() {
       d.probe.reset();
     }
     if (!stuck.empty()) {
-      // A kernel that never returns cannot be cancelled: its job gets its one answer now (Curio submits
-      // it again, to a device in service), the device leaves service, and the worker's late return,
-      // if any, finds the job finished.
+      // A kernel that never returns cannot be cancelled: the device leaves service without waiting for
+      // it, and the partition is synthesized again from its job's inputs as a new task (the stuck
+      // worker keeps its witness and reservation until it returns, if ever; what it returns is
+      // dropped). With no device left in service, the job gets its one answer now instead.
       lk.unlock();
-      for (const Stuck& s : stuck) {
+      for (Stuck& s : stuck) {
         const std::string why = fmt::format("hung: partition {} of job {} did not return {:.1f} s after its cancel",
                                             s.partition, s.job->id, s.held_s - s.limit_s);
+        const bool others = take_out_of_service(s.index, why);
+        std::shared_ptr<PreparedJob> prepared;
+        {
+          std::lock_guard<std::mutex> g(s.job->mu);
+          prepared = s.job->prepared;
+        }
+        if (others && prepared && !s.job->stop.load()) {
+          log::engine()->error("GPU {} {}; the device leaves service and the partition is synthesized again for "
+                               "another device",
+                               opt.devices[s.index], why);
+          auto task = std::make_unique<Task>();
+          task->job = s.job;
+          task->prepared = std::move(prepared);
+          task->index = s.partition;
+          task->mem = s.mem;
+          task->sizing_key = std::move(s.sizing_key);
+          task->urgency = s.urgency;
+          {
+            std::lock_guard<std::mutex> g(s.job->mu);
+            s.job->times[s.partition].queued = now();
+          }
+          {
+            std::lock_guard<std::mutex> g(mu);
+            ++dev[s.index].requeued;
+            sched.queue_partition(key_of(*s.job, s.partition), s.mem.full, std::move(task), s.urgency);
+          }
+          dispatch_cv.notify_all();
+          timeline("GPU_REQUEUE", s.job->id, "partition=" + std::to_string(s.partition) + ",stuck=1");
+          continue;
+        }
         log::engine()->error("GPU {} {}; the job fails and the device leaves service", opt.devices[s.index], why);
-        take_out_of_service(s.index, why);
         fail(s.job, fmt::format("partition {}: GPU {} hung ({:.1f} s in the backend, limit {:.1f} s, no answer to "
-                                "its cancel); the device is out of service, submit the job again",
-                                s.partition, opt.devices[s.index], s.held_s, s.limit_s));
+                                "its cancel); {}, submit the job again",
+                                s.partition, opt.devices[s.index], s.held_s, s.limit_s,
+                                others ? "the device is out of service" : "no device is left in service"));
       }
       lk.lock();
     }

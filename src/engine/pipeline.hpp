@@ -112,11 +112,16 @@ struct Engine::Impl {
   struct Watch {
     Micros since = 0, limit = 0;  // limit 0: not watched
     std::atomic<bool> overdue{false};
-    // Past 1.5 x its limit, still in the backend after the cancel: stuck in a kernel; its job is failed
-    // and its device taken out of service without waiting for it (watchdog_loop).
+    // Past 1.5 x its limit, still in the backend after the cancel: stuck in a kernel; its device is
+    // taken out of service without waiting for it, and the partition is synthesized again for another
+    // device (its job fails when none is left). Whatever the stuck call returns later is dropped.
     std::atomic<bool> abandoned{false};
     std::string job_id;
     std::uint32_t partition = 0;
+    // What a new task for the partition needs (the stuck worker keeps its own, witness and reservation).
+    PartitionMemory mem;
+    std::string sizing_key;
+    Urgency urgency = Urgency::kNormal;
   };
   // A probe of a device out of service (Executor::device_fault on a detached thread, which only
   // touches this and the executor: a hung device may never answer).
