@@ -100,6 +100,9 @@ struct GpuProveTimings {
   std::size_t msm_pieces = 1;    // the most pieces one full MSM of this proof was cut into (msm_pieces.hpp)
   std::size_t msm_piece_retries = 0;  // pieces halved after an out-of-memory (another stream took the room)
   std::size_t rows_freed_bytes = 0;   // dead row vectors freed for the MSMs' workspaces (memory was short)
+  // The most device memory in use (every process's: total - free) at the stage ends, the queries and
+  // the end: what gpus.memory_limit is checked against.
+  std::size_t device_used_max = 0;
   // Sizes: query length, scalars equal to 1, tail (neither 0 nor 1), and whether the split was used.
   struct Query {
     std::size_t n = 0, ones = 0, tail = 0;

@@ -80,6 +80,13 @@ struct GpuProver::Impl {
     return rows_freed > 0;
   }
 
+  // The device memory in use now (every process's), into t.device_used_max.
+  static void note_memory(GpuProveTimings& t) {
+    std::size_t free_b = 0, total_b = 0;
+    if (cudaMemGetInfo(&free_b, &total_b) == cudaSuccess)
+      t.device_used_max = std::max(t.device_used_max, total_b - free_b);
+  }
+
   // Device bytes still free under opt.memory_limit, less device_room's margin.
   static std::size_t room(const GpuProveOptions& opt) {
     std::size_t free_b = 0, total_b = 0;
@@ -90,6 +97,19 @@ struct GpuProver::Impl {
   MsmConfig msm_cfg() const {
     MsmConfig c;
     c.tuning = tuning.msm;
+    return c;
+  }
+  // A streamed chunk's MSM under gpus.memory_limit: at most two windows per batch-affine group. By
+  // default a group takes windows until it holds 2^28 digits, so a 2^22-base chunk's workspace is that
+  // of a 2^26 MSM (~10 GB in G2), and each of a ring's two buffers keeps one (measured: 48 GB in use on
+  // an H100 under a 24 GiB limit). MsmTuning::aff_group_log, when set, wins.
+  MsmConfig chunk_cfg(std::size_t chunk, const GpuProveOptions& opt) const {
+    MsmConfig c = msm_cfg();
+    if (opt.memory_limit && !c.tuning.aff_group_log) {
+      int lg = 1;
+      while ((std::size_t(1) << lg) < chunk) ++lg;
+      c.tuning.aff_group_log = lg + 1;
+    }
     return c;
   }
 
@@ -469,18 +489,24 @@ struct GpuProver::Impl {
   // bases, so a slice starts on a 64-bit word) and the chunk's tail bases gathered into `scratch` at
   // their place in the query's tail; then one tail MSM over the whole tail (a tail MSM per chunk
   // measured 9x slower: small MSMs are mostly fixed costs).
+  // Under gpus.memory_limit the ring's two workspaces are given back after the query (the next
+  // query's ring then has the room).
   template <class C>
   math::Jacobian<C> run_streamed(ChunkRing<C>& ring, const QueryBases<C>& q, std::unique_ptr<Msm<C>>& scratch,
-                                 const Fr* s, const Split& sp, cudaStream_t st, double& t_msm, GpuProveTimings& t) {
+                                 const Fr* s, const Split& sp, cudaStream_t st, double& t_msm, GpuProveTimings& t,
+                                 const GpuProveOptions& opt) {
     using Jac = math::Jacobian<C>;
     using Aff = AffineT<std::conditional_t<std::is_same_v<C, math::G1Curve>, Fp, Fp2>>;
     Jac acc = Jac::identity();
     if (!sp.split) {
+      const MsmConfig cfg = chunk_cfg(ring.chunk, opt);
       for_each_chunk(ring, q, sp.n, st, t, [&](Msm<C>& buf, std::size_t off, std::size_t len) {
         const double t0 = now_ms();
-        acc = acc + buf.msm_device(s + off, len, msm_cfg(), st);
+        acc = acc + buf.msm_device(s + off, len, cfg, st);
         t_msm += now_ms() - t0;
       });
+      if (opt.memory_limit)
+        for (auto& b : ring.buf) b->release_workspace();
       return acc;
     }
     // The tail positions of chunk j are tail_idx[first[j] .. first[j + 1]) (tail_idx is ascending).
@@ -569,11 +595,17 @@ struct GpuProver::Impl {
     if (w.compact) {
       t.upload_bytes = upload_compact(*w.compact, dw);
       t.compact = true;
+      if (host_rows) {  // memory is short: the compact form's buffers (a dense witness's values: 4 GB at 2^27) go
+        CUZK_CUDA(cudaStreamSynchronize(s0));
+        for (DeviceBuffer* cb : {&cw_binary, &cw_bits, &cw_values, &cw_counts, &cw_offsets, &cw_scan_tmp})
+          *cb = DeviceBuffer();
+      }
     } else {
       upload_host(w.dense.data(), nvars * sizeof(Fr), dw);
       t.upload_bytes = nvars * sizeof(Fr);
     }
     CUZK_CUDA(cudaEventRecord(ev_w, s0));
+    note_memory(t);
     lap(t.upload_ms, s0);
     check_cancel();
 
@@ -636,6 +668,7 @@ struct GpuProver::Impl {
         self.rows_keep = nullptr;
       }
     } keep_rows{*this};
+    note_memory(t);
     lap(t.ntt_ms, s0);
     if (host_rows && profile) t.ntt_ms -= std::min(t.ntt_ms, t.eval_ms);
     check_cancel();
@@ -671,7 +704,7 @@ struct GpuProver::Impl {
       CUZK_CUDA(cudaGetDevice(&dev));
       h_async = std::async(std::launch::async, [&, dev] {
         CUZK_CUDA(cudaSetDevice(dev));  // the device is per host thread
-        if (k.streamed()) return run_streamed(*k.ring_h, k.h, h_no_scratch, h_scalars, h_all, s0, th.msm_h_ms, th);
+        if (k.streamed()) return run_streamed(*k.ring_h, k.h, h_no_scratch, h_scalars, h_all, s0, th.msm_h_ms, th, opt);
         const double t0 = now_ms();
         const math::G1Jacobian r = full_msm(*k.h.dev, h_scalars, k.h_n, s0, opt, th);
         th.msm_h_ms = now_ms() - t0;
@@ -682,7 +715,7 @@ struct GpuProver::Impl {
     // One witness query's sum from its classified scalars, through the key's ring (a streamed key;
     // `ring` is its unique_ptr, null for a resident key) or its resident bases.
     auto query_sum = [&](auto& q, auto& ring, auto& scratch, const Fr* s, const Split& sp, double& t_msm) {
-      return k.streamed() ? run_streamed(*ring, q, scratch, s, sp, ms, t_msm, t)
+      return k.streamed() ? run_streamed(*ring, q, scratch, s, sp, ms, t_msm, t, opt)
                           : run_query(*q.dev, scratch, s, sp, ms, opt, t_msm, t);
     };
     double tq = now_ms();
@@ -690,6 +723,7 @@ struct GpuProver::Impl {
       const Fr* s = dw + k.num_inputs;
       const Split sp = classify_query(s, k.l_n, max_tail, ms, profile, tq, t, t.l);
       p.l_acc = query_sum(k.l, k.ring_g1, scratch1, s, sp, t.msm_l_ms);
+      note_memory(t);
     }
     tq = now_ms();
     {  // A
@@ -703,6 +737,7 @@ struct GpuProver::Impl {
       const Fr* s = ptr<Fr>(d_q);
       const Split sp = classify_query(s, k.a_n, max_tail, ms, profile, tq, t, t.a);
       p.a_acc = query_sum(k.a, k.ring_g1, scratch1, s, sp, t.msm_a_ms);
+      note_memory(t);
     }
     tq = now_ms();
     {  // B in G1 and G2 share one classification
@@ -711,7 +746,9 @@ struct GpuProver::Impl {
       const Fr* s = ptr<Fr>(d_q);
       const Split sp = classify_query(s, k.b_n, max_tail, ms, profile, tq, t, t.b);
       p.b1_acc = query_sum(k.b1, k.ring_g1, scratch1, s, sp, t.msm_b1_ms);
+      note_memory(t);
       p.b2_acc = query_sum(k.b2, k.ring_g2, scratch2, s, sp, t.msm_b2_ms);
+      note_memory(t);
     }
 
     // 5. H
@@ -725,10 +762,11 @@ struct GpuProver::Impl {
     } else {
       double h_unused = 0;
       p.h_acc = !k.h_n        ? math::G1Jacobian::identity()
-                : k.streamed() ? run_streamed(*k.ring_h, k.h, h_no_scratch, h_scalars, h_all, s0, h_unused, t)
+                : k.streamed() ? run_streamed(*k.ring_h, k.h, h_no_scratch, h_scalars, h_all, s0, h_unused, t, opt)
                                : full_msm(*k.h.dev, h_scalars, k.h_n, s0, opt, t);
       t.msm_h_ms = now_ms() - tq;
     }
+    note_memory(t);
     sync(s0);
     sync(s1x);
     t.rows_freed_bytes = rows_freed;

@@ -33,10 +33,12 @@ void print_gpu_profile(const gpu::GpuProveTimings& t) {
   std::fprintf(stderr,
                "GPU_PROFILE total_ms=%.1f upload=%.1f eval=%.1f ntt_h=%.1f msm_h=%.1f msm_l=%.1f msm_a=%.1f msm_b1=%.1f "
                "msm_b2=%.1f batch_add=%.1f split=%.1f upload_bytes=%zu l_tail=%zu/%zu a_tail=%zu/%zu b_tail=%zu/%zu "
-               "key=%s h_copies=%d key_stream_bytes=%zu\n",
+               "key=%s h_copies=%d key_stream_bytes=%zu key_read=%.1f rows=%s msm_pieces=%zu rows_freed=%zu "
+               "device_used_max=%zu\n",
                t.total_ms, t.upload_ms, t.eval_ms, t.ntt_ms, t.msm_h_ms, t.msm_l_ms, t.msm_a_ms, t.msm_b1_ms, t.msm_b2_ms,
                t.batch_add_ms, t.split_ms, std::size_t(t.upload_bytes), t.l.tail, t.l.n, t.a.tail, t.a.n, t.b.tail, t.b.n,
-               t.streamed ? "streamed" : "resident", t.h_copies, t.key_stream_bytes);
+               t.streamed ? "streamed" : "resident", t.h_copies, t.key_stream_bytes, t.key_read_ms,
+               t.rows_on_host ? "host" : "device", t.msm_pieces, t.rows_freed_bytes, t.device_used_max);
 }
 
 // A worker's view of its device's shared backend. With GpuEnvTuning::profile (CUZK_GPU_PROFILE=1)

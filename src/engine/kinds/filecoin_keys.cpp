@@ -7,6 +7,7 @@
 #include "engine/log.hpp"
 #include "filecoin/common/shape_cache.hpp"
 #include "filecoin/params/cache_names.hpp"
+#include "filecoin/params/param_files.hpp"
 #include "formats/bellperson/params.hpp"
 
 namespace cuzk::engine::kinds {
@@ -112,6 +113,49 @@ Result<std::shared_ptr<LoadedKey>> load_key_with_shape(const std::string& path, 
   log::srs()->info("{}: mapped, its counts checked against the shape's densities in {} ms", path,
                    std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count());
   return key;
+}
+
+namespace {
+
+class ShapedParamsLoader final : public FilecoinLoader {
+ public:
+  ShapedParamsLoader(ShapedParams p, bool shape_cache)
+      : FilecoinLoader(p.family), p_(std::move(p)), shape_cache_(shape_cache) {}
+
+  Result<std::string> path(const KeyId& id, const std::string& param_cache) const override {
+    auto paths = fp::param_paths(p_.files, id.sector_size, cache_dir(param_cache));
+    if (!paths) return Error{paths.error()};
+    return paths->params;
+  }
+
+  LoadEstimate load_estimate(const KeyId&, const std::string& path) const override {
+    return params_load_estimate(path, kShapeBytesPerRow);
+  }
+
+  Result<std::shared_ptr<LoadedKey>> load(const KeyId& id, const std::string& path) const override {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) return Error{"parameter file not found: " + path};
+    // The file's counts are checked against the circuit before anything is decoded (a .params of
+    // another circuit fails naming the count that differs); an unwritable cache only costs the
+    // recording next time.
+    const std::string cache = filecoin::shape_cache_path(path);
+    auto shape_load = p_.shape(id.sector_size, cache,
+                               shape_cache_ ? filecoin::ShapeCachePolicy::kEnabled : filecoin::ShapeCachePolicy::kDisabled);
+    if (!shape_load) return Error{shape_load.error()};
+    log_shape_load(id.text, cache, *shape_load);
+    return load_key_with_shape(path, std::move(shape_load->shape));
+  }
+
+ private:
+  static constexpr std::uint64_t kShapeBytesPerRow = 80;  // filecoin_keys.hpp says why
+  ShapedParams p_;
+  bool shape_cache_;
+};
+
+}  // namespace
+
+std::shared_ptr<const KeyLoader> shaped_params_loader(ShapedParams family, bool shape_cache) {
+  return std::make_shared<ShapedParamsLoader>(std::move(family), shape_cache);
 }
 
 Result<SrsLease> acquire_proving_key(PrepareContext& ctx, const std::string& family, std::uint64_t sector_size,

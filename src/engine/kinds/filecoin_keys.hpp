@@ -1,9 +1,8 @@
 // The Filecoin proving keys as KeyLoaders: ids "<family>-<size>" (porep-32g, wpost-2k, winning-512m,
 // snap-64g) for the five published sector sizes, each naming the official .params file in the
-// parameter cache (filecoin/params). A family whose circuit is proved here decodes its key with the
-// recorded partition shape (PoRep: porep_key_loader.cpp; WindowPoSt and WinningPoSt:
-// post_key_loader.cpp; SnapDeals: snap_key_loader.cpp), An empty
-// parameter cache directory means default_param_cache("").
+// parameter cache (filecoin/params), mapped and checked against the recorded partition shape of that
+// size. One loader for every family (shaped_params_loader); what differs is the family's ShapedParams
+// (family_key_loaders.cpp). An empty parameter cache directory means default_param_cache("").
 #pragma once
 
 #include <cstdint>
@@ -19,9 +18,8 @@
 #include "engine/key_loader.hpp"
 #include "engine/srs_manager.hpp"
 
-namespace cuzk::filecoin {
-struct ShapeLoad;
-}
+#include "filecoin/common/shape_cache.hpp"
+#include "filecoin/params/cache_names.hpp"
 
 namespace cuzk::engine::kinds {
 
@@ -42,13 +40,30 @@ class FilecoinLoader : public KeyLoader {
   std::string family_;
 };
 
-// PoRep keys (porep-<size>): mapped, with the recorded partition shape (cached beside the .params
-// when shape_cache). porep_key_loader.cpp.
+// What a family gives the one Filecoin key loader: its ids' prefix, its parameter files' family, and
+// the partition shape of a sector size (filecoin::load_or_record_shape over the family's circuit: from
+// `cache_path` when a valid one is there, else recorded, and cached there under kEnabled).
+struct ShapedParams {
+  std::string family;                      // "porep", "wpost", "winning", "snap"
+  filecoin::params::ProofFamily files;     // the official .params name of each size (params::param_paths)
+  std::function<Result<filecoin::ShapeLoad>(std::uint64_t sector_size, const std::string& cache_path,
+                                            filecoin::ShapeCachePolicy policy)>
+      shape;
+};
+// The loader of a ShapedParams family: ids "<family>-<size>", the .params under its official name in
+// the parameter cache, its counts checked against the shape before any point is decoded, the shape
+// cached beside it ("<params>.shape") when shape_cache. Load estimate: params_load_estimate at 80
+// bytes per domain row (three CSR matrices, u64 row pointers, 8 bytes per entry; measured 66 B for
+// StackedDrg32GiBV1_1 (bench/RESULTS_circuit.md), 66-67 B for the 2 KiB PoSt circuits; recording the
+// shape with no cache peaks ~15% above it); the reservation is trimmed to the real size after the load.
+std::shared_ptr<const KeyLoader> shaped_params_loader(ShapedParams family, bool shape_cache);
+
+// The families' loaders (family_key_loaders.cpp): PoRep (porep-<size>), WindowPoSt (wpost-<size>),
+// WinningPoSt (winning-<size>), SnapDeals (snap-<size>).
 std::shared_ptr<const KeyLoader> porep_key_loader(bool shape_cache = true);
-// WindowPoSt (wpost-<size>) and WinningPoSt (winning-<size>) keys: mapped, with the recorded
-// partition shape (cached beside the .params when shape_cache). post_key_loader.cpp.
 std::shared_ptr<const KeyLoader> wpost_key_loader(bool shape_cache = true);
 std::shared_ptr<const KeyLoader> winning_key_loader(bool shape_cache = true);
+std::shared_ptr<const KeyLoader> snap_key_loader(bool shape_cache = true);
 // A loader's peak (KeyLoader::load_estimate): the recorded shape at shape_bytes_per_row per domain
 // row + 1 GiB (a GPU copy's upload reads the file's bases a piece at a time); decode: the whole file
 // mapped and its points at sizeof(G1Affine) / sizeof(G2Affine). The file's size (decode 0) when its
@@ -65,9 +80,6 @@ void log_shape_load(const std::string& key_id, const std::string& cache_path, co
 // The parameter directory when the config names none: FIL_PROOFS_PARAMETER_CACHE's value as the
 // executable read it, else filecoin-proofs' default.
 std::string default_param_cache(const std::string& env_value);
-// SnapDeals keys (snap-<size>): decoded, with the recorded partition shape (cached beside the .params
-// when shape_cache). snap_key_loader.cpp.
-std::shared_ptr<const KeyLoader> snap_key_loader(bool shape_cache = true);
 
 // Every Filecoin kind's last step of prepare: the lease of <family>-<size>, which must hold a decoded
 // proving key whose shape `check_key` accepts (the job's own check). Errors name the key id.

@@ -19,7 +19,7 @@
 //
 //   prepare     decode and check every sector's vanilla proof (the failed check named, before any key
 //               is touched), derive the public inputs, acquire wpost-<size> / winning-<size> from the
-//               SrsManager (post_key_loader.cpp: the .params decoded against the recorded shape);
+//               SrsManager (family_key_loaders.cpp: the .params decoded against the recorded shape);
 //               64 GiB is wpost-64g / winning-64g, never a 32 GiB key
 //   synthesize  the one partition's witness; its inputs must equal the derived ones
 //   verify      the proof against inputs re-derived from the public values and the key's vk

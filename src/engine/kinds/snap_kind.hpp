@@ -13,7 +13,7 @@
 // through the same pipeline as PoRep (partitioned_prepared.hpp); this kind only adds the key:
 //
 //   prepare     decode and check every partition proof (the failed check named, before any key is
-//               touched), derive the public inputs, acquire snap-<size> (snap_key_loader.cpp: the
+//               touched), derive the public inputs, acquire snap-<size> (family_key_loaders.cpp: the
 //               .params decoded against the recorded shape)
 //   synthesize  partition k's witness; its inputs must equal the derived ones
 //   verify      every partition proof against inputs re-derived from the commitments and the key's vk
