@@ -94,7 +94,7 @@ int run_case(const std::string& name, const std::string& save_dir, bool check, b
     loaded = Error{"released"};
     // The daemon's path: the cache validated against the circuit's counts (a CountingCS pass).
     auto cached = filecoin::porep::load_or_record_porep_shape(config, path);
-    cells.push_back(filecoin::porep::to_string(cached.source));
+    cells.push_back(filecoin::to_string(cached.source));
     cells.push_back(cached.load_s + cached.record_s + cached.save_s);
     if (!cached.note.empty()) bench::note(table.format(), "%s: load_or_record_porep_shape: %s", name.c_str(), cached.note.c_str());
     bench::note(table.format(), "%s: saved %s", name.c_str(), path.c_str());

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -32,6 +33,11 @@ struct KindRow {
   // Its proof is worth nothing once a chain deadline passes (WindowPoSt, WinningPoSt): by default a
   // job of it is cancelled when the last caller waiting for it goes away (scheduler.cancel_abandoned).
   bool deadline_bound = false;
+  // What a tool sends as the request's registered_proof when it is given none (cuzk-bench: the 32 GiB
+  // code of PoSt and SnapDeals; 0: none, the input carries it), and the code of a registered-proof
+  // name ("StackedDrgWindow32GiBV1_1"); no function: the kind takes numbers only.
+  std::uint64_t default_registered_proof = 0;
+  std::function<Result<std::uint64_t>(std::string_view name)> registered_proof_by_name;
 
   std::string label() const;           // Prometheus label value: name with '-' as '_'
 };

@@ -251,5 +251,21 @@ TEST(KindRegistry, BuiltinRowsDriveNamesPrioritiesAndMessages) {
   EXPECT_EQ(r.name(77), "other");
 }
 
+// The registered proof a tool sends when given none, and the names each kind's row knows.
+TEST(KindRegistry, RowsCarryTheirDefaultRegisteredProofAndItsNames) {
+  KindRegistry r;
+  kinds::register_builtin_kinds(r);
+  EXPECT_EQ(r.find(1)->default_registered_proof, 0u);   // PoRep: the C1 carries it
+  EXPECT_EQ(r.find(2)->default_registered_proof, 3u);   // SnapDeals 32 GiB
+  EXPECT_EQ(r.find(3)->default_registered_proof, 13u);  // StackedDrgWindow32GiBV1_1
+  EXPECT_EQ(r.find(4)->default_registered_proof, 3u);   // StackedDrgWinning32GiBV1
+  EXPECT_FALSE(r.find(1)->registered_proof_by_name);
+  EXPECT_FALSE(r.find(1000)->registered_proof_by_name);
+  EXPECT_EQ(*r.find(3)->registered_proof_by_name("StackedDrgWindow2KiBV1_1"), 10u);
+  EXPECT_EQ(*r.find(4)->registered_proof_by_name("StackedDrgWinning64GiBV1"), 4u);
+  EXPECT_EQ(*r.find(2)->registered_proof_by_name("StackedDrg32GiBV1"), 3u);
+  EXPECT_FALSE(r.find(3)->registered_proof_by_name("StackedDrgWindow3GiBV1_1"));
+}
+
 }  // namespace
 }  // namespace cuzk::engine

@@ -24,7 +24,7 @@ TEST(PorepJobProve, CpuProofsVerifyAndAreBoundToTheirSector) {
   ASSERT_TRUE(job) << job.error();
   auto paths = porep_param_paths(cfg, params_dir());
   ASSERT_TRUE(paths) << paths.error();
-  const auto shape = load_or_record_porep_shape(cfg, porep_shape_cache_path(paths->params)).shape;
+  const auto shape = load_or_record_porep_shape(cfg, filecoin::shape_cache_path(paths->params)).shape;
   ASSERT_TRUE(job->check_key(shape)) << job->check_key(shape).error();
   auto key = load_porep_proving_key(cfg, params_dir(), shape);
   ASSERT_TRUE(key) << key.error();

@@ -76,18 +76,18 @@ class ShapeCache : public ::testing::Test {
 };
 
 TEST_F(ShapeCache, PathIsBesideTheParams) {
-  EXPECT_EQ(porep_shape_cache_path("/p/v28-x.params"), "/p/v28-x.params.shape");
+  EXPECT_EQ(filecoin::shape_cache_path("/p/v28-x.params"), "/p/v28-x.params.shape");
 }
 
 TEST_F(ShapeCache, RecordsAndSavesThenLoads) {
   auto first = load_or_record_porep_shape(k2_, path_);
-  EXPECT_EQ(first.source, PorepShapeLoad::Source::kRecordedSaved) << first.note;
+  EXPECT_EQ(first.source, filecoin::ShapeLoad::Source::kRecordedSaved) << first.note;
   EXPECT_EQ(first.note, "");
   EXPECT_GT(first.record_s, 0.0);
   EXPECT_TRUE(std::filesystem::exists(path_));
   EXPECT_FALSE(std::filesystem::exists(path_ + ".tmp"));
   auto second = load_or_record_porep_shape(k2_, path_);
-  EXPECT_EQ(second.source, PorepShapeLoad::Source::kCache) << second.note;
+  EXPECT_EQ(second.source, filecoin::ShapeLoad::Source::kCache) << second.note;
   EXPECT_GT(second.load_s, 0.0);
   EXPECT_EQ(second.record_s, 0.0);
   EXPECT_EQ(second.shape.num_constraints(), 2'687'961u);
@@ -98,30 +98,30 @@ TEST_F(ShapeCache, ACacheOfAnotherCircuitIsReplaced) {
   ASSERT_TRUE(circuit::save_shape(record_porep_shape(k2_), path_).ok());
   const auto& k8 = porep::porep_config_by_name("StackedDrg8MiBV1_1");
   auto r = load_or_record_porep_shape(k8, path_);
-  EXPECT_EQ(r.source, PorepShapeLoad::Source::kRecordedSaved);
+  EXPECT_EQ(r.source, filecoin::ShapeLoad::Source::kRecordedSaved);
   EXPECT_EQ(r.note, path_ + ": aux count differs from StackedDrg8MiBV1_1");
   auto again = load_or_record_porep_shape(k8, path_);
-  EXPECT_EQ(again.source, PorepShapeLoad::Source::kCache) << again.note;
+  EXPECT_EQ(again.source, filecoin::ShapeLoad::Source::kCache) << again.note;
   EXPECT_EQ(again.shape.num_aux, r.shape.num_aux);
 }
 
 TEST_F(ShapeCache, ACorruptCacheIsReportedAndReplaced) {
-  ASSERT_EQ(load_or_record_porep_shape(k2_, path_).source, PorepShapeLoad::Source::kRecordedSaved);
+  ASSERT_EQ(load_or_record_porep_shape(k2_, path_).source, filecoin::ShapeLoad::Source::kRecordedSaved);
   {
     std::fstream f(path_, std::ios::in | std::ios::out | std::ios::binary);
     f.seekp(100'000'000);
     f.put('\x5a');
   }
   auto r = load_or_record_porep_shape(k2_, path_);
-  EXPECT_EQ(r.source, PorepShapeLoad::Source::kRecordedSaved);
+  EXPECT_EQ(r.source, filecoin::ShapeLoad::Source::kRecordedSaved);
   EXPECT_EQ(r.note.rfind(path_ + ": shape file: ", 0), 0u) << r.note;
-  EXPECT_EQ(load_or_record_porep_shape(k2_, path_).source, PorepShapeLoad::Source::kCache);
+  EXPECT_EQ(load_or_record_porep_shape(k2_, path_).source, filecoin::ShapeLoad::Source::kCache);
 }
 
 TEST_F(ShapeCache, AnUnwritableCacheIsNotAnError) {
   const std::string nowhere = (dir_ / "missing-dir" / "x.params.shape").string();
   auto r = load_or_record_porep_shape(k2_, nowhere);
-  EXPECT_EQ(r.source, PorepShapeLoad::Source::kRecordedUnsaved);
+  EXPECT_EQ(r.source, filecoin::ShapeLoad::Source::kRecordedUnsaved);
   EXPECT_EQ(r.note, "cannot create " + nowhere + ".tmp: No such file or directory");
   EXPECT_EQ(r.shape.num_constraints(), 2'687'961u);
 }
@@ -132,9 +132,9 @@ TEST_F(ShapeCache, AFifoAtTheCachePathIsRefusedNotWaitedFor) {
   ASSERT_EQ(::mkfifo(path_.c_str(), 0600), 0);
   auto r = load_or_record_porep_shape(k2_, path_);
   EXPECT_EQ(r.note, path_ + ": not a regular file");
-  EXPECT_EQ(r.source, PorepShapeLoad::Source::kRecordedSaved);
+  EXPECT_EQ(r.source, filecoin::ShapeLoad::Source::kRecordedSaved);
   EXPECT_TRUE(std::filesystem::is_regular_file(path_));
-  EXPECT_EQ(load_or_record_porep_shape(k2_, path_).source, PorepShapeLoad::Source::kCache);
+  EXPECT_EQ(load_or_record_porep_shape(k2_, path_).source, filecoin::ShapeLoad::Source::kCache);
 }
 
 // Under a file-size limit below the cache's size (ulimit -f, with SIGXFSZ ignored as the daemon and
@@ -148,7 +148,7 @@ TEST_F(ShapeCache, AFileSizeLimitFailsTheWriteWithItsReason) {
     const rlimit lim{4u << 20, 4u << 20};
     if (::setrlimit(RLIMIT_FSIZE, &lim) != 0) std::_Exit(3);
     auto r = load_or_record_porep_shape(k2_, path_);
-    const bool ok = r.source == PorepShapeLoad::Source::kRecordedUnsaved &&
+    const bool ok = r.source == filecoin::ShapeLoad::Source::kRecordedUnsaved &&
                     r.note == "cannot write " + path_ + ".tmp: File too large" &&
                     !std::filesystem::exists(path_ + ".tmp") && !std::filesystem::exists(path_) &&
                     r.shape.num_constraints() == 2'687'961u;
@@ -162,9 +162,9 @@ TEST_F(ShapeCache, AFileSizeLimitFailsTheWriteWithItsReason) {
 
 TEST_F(ShapeCache, DisabledByPolicy) {
   auto r = load_or_record_porep_shape(k2_, path_, ShapeCachePolicy::kDisabled);
-  EXPECT_EQ(r.source, PorepShapeLoad::Source::kRecordedNoCache);
+  EXPECT_EQ(r.source, filecoin::ShapeLoad::Source::kRecordedNoCache);
   EXPECT_FALSE(std::filesystem::exists(path_));
-  EXPECT_EQ(load_or_record_porep_shape(k2_, "").source, PorepShapeLoad::Source::kRecordedNoCache);
+  EXPECT_EQ(load_or_record_porep_shape(k2_, "").source, filecoin::ShapeLoad::Source::kRecordedNoCache);
 }
 
 }  // namespace

@@ -18,9 +18,6 @@
 #include "formats/binfile.hpp"
 #include "server/auth.hpp"
 #include "filecoin/common/vanilla_file.hpp"
-#include "filecoin/post/config.hpp"
-#include "filecoin/post/vanilla.hpp"
-#include "filecoin/snap/config.hpp"
 #include "engine/kinds/builtin_kinds.hpp"
 #include "engine/process_memory.hpp"
 #include "engine/units.hpp"
@@ -70,25 +67,19 @@ Result<std::uint32_t> parse_type(const std::string& t) {
   return Error{"unknown proof type: " + t + ". Use: " + names};
 }
 
-// --registered-proof: a number as it is; for PoSt and Snap also a registered-proof name (PoSt
-// StackedDrgWindow32GiBV1_1, Snap StackedDrg32GiBV1); empty: the kind's default (the 32 GiB codes).
+// --registered-proof: a number as it is, else a name the kind's row knows (PoSt
+// StackedDrgWindow32GiBV1_1, Snap StackedDrg32GiBV1); empty: the row's default (the 32 GiB codes).
 static Result<std::uint64_t> registered_proof_code(const std::string& text, std::uint32_t kind) {
-  const bool wpost = kind == std::uint32_t(engine::ProofKind::kWindowPoSt);
-  const bool winning = kind == std::uint32_t(engine::ProofKind::kWinningPoSt);
-  const bool snap = kind == std::uint32_t(engine::ProofKind::kSnapUpdate);
-  if (text.empty()) return wpost ? 13 : winning || snap ? 3 : 0;
+  const engine::KindRow* row = kind_table().find(kind);
+  if (!row) return Error{"--registered-proof: unknown proof kind " + std::to_string(kind)};
+  if (text.empty()) return row->default_registered_proof;
   std::uint64_t code = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), code);
   if (ec == std::errc() && end == text.data() + text.size()) return code;
-  if (snap) {
-    auto c = filecoin::snap::update_config_by_name(text);
-    if (!c) return Error{"--registered-proof: " + c.error()};
-    return std::uint64_t((*c)->code);
-  }
-  if (!wpost && !winning) return Error{"--registered-proof: expected a number, got '" + text + "'"};
-  auto c = filecoin::post::post_config_by_name(text);
+  if (!row->registered_proof_by_name) return Error{"--registered-proof: expected a number, got '" + text + "'"};
+  auto c = row->registered_proof_by_name(text);
   if (!c) return Error{"--registered-proof: " + c.error()};
-  return std::uint64_t((*c)->code);
+  return *c;
 }
 
 // The request for the inputs of `a`, with the c1_index-th --c1 file.

@@ -49,7 +49,7 @@ int run_prove_porep(const PorepC2Args& a) {
   // The shape cache beside the .params (written by `cuzk setup` or an earlier run).
   const auto param_paths = porep::porep_param_paths(config, a.params_dir);
   auto shape_load = porep::load_or_record_porep_shape(
-      config, param_paths ? porep::porep_shape_cache_path(param_paths->params) : "", shape_cache_policy());
+      config, param_paths ? filecoin::shape_cache_path(param_paths->params) : "", shape_cache_policy());
   const auto shape = std::move(shape_load.shape);
   const double shape_ms = clock.ms();
   clock = {};
@@ -58,7 +58,7 @@ int run_prove_porep(const PorepC2Args& a) {
   const double key_ms = clock.ms();
   if (!a.quiet)
     std::fprintf(stderr, "cuzk prove-porep: %s, %zu partition(s); shape %.0f ms (%s), key %.0f ms; backend %s\n",
-                 config.name.c_str(), config.partitions, shape_ms, porep::to_string(shape_load.source), key_ms,
+                 config.name.c_str(), config.partitions, shape_ms, filecoin::to_string(shape_load.source), key_ms,
                  backend_name->c_str());
   porep::PorepProveOptions opt;
   opt.self_verify = !a.no_self_verify;

@@ -16,7 +16,7 @@ namespace cuzk::cli {
 
 struct CliEnvironment {
   std::string param_cache;  // FIL_PROOFS_PARAMETER_CACHE as given ("" when unset)
-  filecoin::porep::ShapeCachePolicy shape_cache = filecoin::porep::ShapeCachePolicy::kEnabled;
+  filecoin::ShapeCachePolicy shape_cache = filecoin::ShapeCachePolicy::kEnabled;
   apps::GpuEnvTuning gpu;  // for DeviceBackends::create
 };
 
@@ -28,6 +28,6 @@ void set_environment(CliEnvironment env);
 
 // Shorthands for the subcommands.
 std::string default_param_dir();  // params::parameter_cache_dir(environment().param_cache)
-inline filecoin::porep::ShapeCachePolicy shape_cache_policy() { return environment().shape_cache; }
+inline filecoin::ShapeCachePolicy shape_cache_policy() { return environment().shape_cache; }
 
 }  // namespace cuzk::cli

@@ -60,8 +60,8 @@ groth16::R1csShape record_porep_shape(const porep::PorepConfig& config) {
   return record_porep_shape_sequential(config);
 }
 
-PorepShapeLoad load_or_record_porep_shape(const porep::PorepConfig& config, const std::string& cache_path,
-                                          ShapeCachePolicy policy) {
+filecoin::ShapeLoad load_or_record_porep_shape(const porep::PorepConfig& config, const std::string& cache_path,
+                                              ShapeCachePolicy policy) {
   auto counts = [&] {
     const auto params = porep::StackedCircuitParams::from_config(config);
     const auto values = porep::dummy_partition_values(params);

@@ -7,7 +7,8 @@
 // nothing, then every challenge (all of the same shape) on its own thread straight into the final,
 // pre-sized CSR arrays (circuit/slice_recorder.hpp); the result is bit-identical to the sequential
 // recording.
-// The shape is cached next to the .params file (load_or_record_porep_shape, over filecoin/common/shape_cache.hpp).
+// The shape is cached next to the .params file (load_or_record_porep_shape, over filecoin/common/shape_cache.hpp:
+// filecoin::shape_cache_path, filecoin::ShapeLoad).
 #pragma once
 
 #include <cstdint>
@@ -24,16 +25,9 @@ groth16::R1csShape record_porep_shape(const porep::PorepConfig& config);
 // One thread, in plain synthesis order (the reference the parallel recording is tested against).
 groth16::R1csShape record_porep_shape_sequential(const porep::PorepConfig& config);
 
-// Where the shape cache of a parameter file lives: "<params path>.shape" (filecoin/common/shape_cache.hpp).
-inline std::string porep_shape_cache_path(const std::string& params_path) { return shape_cache_path(params_path); }
-
-using filecoin::ShapeCachePolicy;
-using PorepShapeLoad = filecoin::ShapeLoad;
-using filecoin::to_string;
-
 // filecoin::load_or_record_shape for this configuration's partition circuit (counts from a counting pass).
-PorepShapeLoad load_or_record_porep_shape(const porep::PorepConfig& config, const std::string& cache_path,
-                                          ShapeCachePolicy policy = ShapeCachePolicy::kEnabled);
+filecoin::ShapeLoad load_or_record_porep_shape(const porep::PorepConfig& config, const std::string& cache_path,
+                                              ShapeCachePolicy policy = ShapeCachePolicy::kEnabled);
 
 // Variable counts of one partition's witness, from a counting run over dummy values (the same for
 // every partition: the gadgets never branch on values). `binary_aux` says how compact the witness is
