@@ -438,13 +438,13 @@ Result<DaemonConfig> load_config(const std::string& path, bool* missing) {
   return parse_config(ss.str(), path);
 }
 
-Result<std::string> resolve_backend(const std::string& kind, const BackendAvailability& avail) {
-  if (kind == "cpu") return std::string("cpu");
-  if (kind == "auto") return std::string(avail.cuda_built && avail.cuda_devices > 0 ? "cuda" : "cpu");
+Result<BackendKind> resolve_backend(const std::string& kind, const BackendAvailability& avail) {
+  if (kind == "cpu") return BackendKind::kCpu;
+  if (kind == "auto") return avail.cuda_built && avail.cuda_devices > 0 ? BackendKind::kCuda : BackendKind::kCpu;
   if (kind != "cuda") return Error{"backend.kind: expected \"auto\", \"cpu\" or \"cuda\", got \"" + kind + "\""};
   if (!avail.cuda_built) return Error{"backend.kind = \"cuda\": this build has no CUDA backend; use \"cpu\" or \"auto\""};
   if (avail.cuda_devices == 0) return Error{"backend.kind = \"cuda\": no CUDA device found; use \"cpu\" or \"auto\""};
-  return std::string("cuda");
+  return BackendKind::kCuda;
 }
 
 Result<EngineOptions> engine_options_from(const DaemonConfig& c, unsigned hardware_threads,
@@ -486,11 +486,12 @@ Result<EngineOptions> engine_options_from(const DaemonConfig& c, unsigned hardwa
   o.allow_witness_paths = c.allow_witness_paths;
   auto backend = resolve_backend(c.backend, avail);
   if (!backend) return Error{backend.error()};
-  o.backend_name = *backend;
+  o.backend = *backend;
+  const bool cuda = o.backend == BackendKind::kCuda;
   if (o.devices.empty()) {
-    if (o.backend_name == "cuda" && !avail.usable_devices.empty()) {
+    if (cuda && !avail.usable_devices.empty()) {
       o.devices = avail.usable_devices;
-    } else if (o.backend_name == "cuda") {
+    } else if (cuda) {
       for (std::uint32_t d = 0; d < avail.cuda_devices; ++d) o.devices.push_back(d);
     } else {
       o.devices = {0};  // the CPU backend's one device slot
@@ -511,19 +512,23 @@ Result<EngineOptions> engine_options_from(const DaemonConfig& c, unsigned hardwa
     }
     o.urgent_memory_reserve = c.urgent_reserve;
   }
-  std::string lane = c.urgent_lane == "auto" ? (o.backend_name == "cuda" ? "gpu" : "cpu") : c.urgent_lane;
-  if (lane == "gpu" && o.backend_name != "cuda") {
-    return Error{"gpus.urgent_lane = \"gpu\" needs the CUDA backend (backend.kind resolved to \"" + o.backend_name +
-                 "\"); use \"cpu\", \"off\" or \"auto\""};
+  // gpus.urgent_lane was checked at parse: auto, gpu, cpu or off
+  LaneKind lane = c.urgent_lane == "gpu"   ? LaneKind::kGpu
+                  : c.urgent_lane == "cpu" ? LaneKind::kCpu
+                  : c.urgent_lane == "off" ? LaneKind::kOff
+                                           : (cuda ? LaneKind::kGpu : LaneKind::kCpu);
+  if (lane == LaneKind::kGpu && !cuda) {
+    return Error{std::string("gpus.urgent_lane = \"gpu\" needs the CUDA backend (backend.kind resolved to \"") +
+                 backend_name(o.backend) + "\"); use \"cpu\", \"off\" or \"auto\""};
   }
-  if (!o.urgent_priority) lane = "off";  // nothing is urgent, so nothing takes the lane
+  if (!o.urgent_priority) lane = LaneKind::kOff;  // nothing is urgent, so nothing takes the lane
   o.lane_max_domain_log2 = c.urgent_lane_max_domain_log2;
-  o.lane_name = lane == "off" ? "" : lane;
-  if (lane == "gpu") o.lane_devices = o.devices;  // one lane per device, beside its main backend
-  if (lane == "cpu") o.lane_devices = {0};
-  o.lane_only_when_devices_busy = lane == "cpu" && o.backend_name == "cuda";
+  o.lane = lane;
+  if (lane == LaneKind::kGpu) o.lane_devices = o.devices;  // one lane per device, beside its main backend
+  if (lane == LaneKind::kCpu) o.lane_devices = {0};
+  o.lane_only_when_devices_busy = lane == LaneKind::kCpu && cuda;
   // Hung devices: GPUs only (the CPU backend's one slot has nothing to fail over to).
-  if (o.backend_name == "cuda") {
+  if (cuda) {
     o.hang_multiple = c.hang_multiple;
     o.hang_min = c.hang_min;
     o.probe_after = c.probe_interval;
@@ -531,7 +536,7 @@ Result<EngineOptions> engine_options_from(const DaemonConfig& c, unsigned hardwa
     o.hang_multiple = 0;
     o.probe_after = std::chrono::milliseconds(0);
   }
-  if (o.backend_name == "cuda") {
+  if (cuda) {
     for (std::uint32_t d : o.devices) {
       if (d >= avail.cuda_devices) {
         return Error{"gpus.devices: device " + std::to_string(d) + " does not exist (" +

@@ -119,7 +119,7 @@ struct BackendAvailability {
 
 // backend.kind -> the backend to run: "cpu" as asked; "cuda" when built and a device is present (else
 // a one-line error that says which is missing); "auto" -> "cuda" when it would succeed, else "cpu".
-Result<std::string> resolve_backend(const std::string& kind, const BackendAvailability& avail);
+Result<BackendKind> resolve_backend(const std::string& kind, const BackendAvailability& avail);
 
 // Engine options from a config: resolves total_budget = "auto" (MemTotal - safety_margin), the
 // worker counts and the backend (resolve_backend; with "cuda", gpus.devices must name present

@@ -102,8 +102,8 @@ Engine::Engine(EngineOptions options) : options_(std::move(options)) {
   const std::uint32_t backend_workers = std::uint32_t(options_.devices.size()) * options_.workers_per_device;
   im.backend_q.set_capacity(options_.backend_queue_depth ? options_.backend_queue_depth : 2 * backend_workers);
   im.final_q.set_capacity(backend_workers + options_.finalizer_threads);
-  if (!options_.lane_devices.empty() && options_.lane_name.empty())
-    options_.lane_name = options_.executor->uses_copies({options_.lane_devices[0], true}) ? "gpu" : "cpu";
+  if (!options_.lane_devices.empty() && options_.lane == LaneKind::kOff)
+    options_.lane = options_.executor->uses_copies({options_.lane_devices[0], true}) ? LaneKind::kGpu : LaneKind::kCpu;
   im.policy = UrgencyPolicy{options_.urgent_priority, !options_.lane_devices.empty(), options_.lane_max_domain_log2};
   im.free_slots = {options_.synthesis_workers, options_.urgent_priority ? options_.urgent_synthesis_workers : 0,
                    im.policy.lane ? options_.lane_synthesis_workers : 0};
@@ -432,7 +432,7 @@ void Engine::shutdown() {
 StatusSnapshot Engine::status() const {
   Impl& im = *impl_;
   StatusSnapshot s;
-  s.backend = options_.backend_name;
+  s.backend = backend_name(options_.backend);
   s.gpu_bytes = options_.executor->workspace_bytes();
   for (const SrsInfo& k : srs_->list())
     for (const SrsCopyInfo& c : k.copies) s.gpu_bytes += c.device_bytes;
@@ -459,7 +459,7 @@ StatusSnapshot Engine::status() const {
   s.sched_depth = std::uint32_t(im.sched.queued_partitions());
   s.synth_queue = 0;
   for (const auto& q : im.synth_q) s.synth_queue += std::uint32_t(q.size());
-  s.lane = options_.lane_devices.empty() ? "" : options_.lane_name;
+  s.lane = options_.lane_devices.empty() ? "" : lane_name(options_.lane);
   s.lane_queue = std::uint32_t(im.lane_q.size());
   s.lane_partitions = im.lane_partitions;
   s.urgent_headroom_bytes = im.headroom();

@@ -108,7 +108,7 @@ struct EngineOptions {
   // A lane slower than an idle device (the CPU lane on a GPU machine) is used only while every
   // device is busy or has work queued.
   bool lane_only_when_devices_busy = false;
-  std::string lane_name;  // "gpu" or "cpu", for status
+  LaneKind lane = LaneKind::kOff;  // kOff with lane_devices: from the executor (a GPU lane if it uses copies)
 
   // Called (on an engine thread, no lock held; it must be quick) each time a device is taken out of
   // service, with the number still in service (docs/daemon.md, "Several GPUs"). The daemon turns its
@@ -121,8 +121,8 @@ struct EngineOptions {
   // hang_multiple x its key's measured backend time (the recent average; unmeasured: hang_min), and
   // at least hang_min, marks the device suspect and is cancelled there (the backends check between
   // their stages and MSM pieces); when the call returns the device is taken out of service and the
-  // partition goes to another device, as after a fault. A call that never returns keeps its worker,
-  // but the device takes no more work. hang_multiple 0 (the default; the daemon sets its
+  // partition goes to another device, as after a fault. A call that never returns (1.5 x the limit)
+  // keeps its worker; the device is taken out and the partition synthesized again for another device. hang_multiple 0 (the default; the daemon sets its
   // gpus.hang_multiple for the CUDA backend only): no watch.
   double hang_multiple = 0;
   std::chrono::milliseconds hang_min{std::chrono::seconds(60)};
@@ -138,7 +138,7 @@ struct EngineOptions {
   // deadline_bound (the two PoSt kinds); the daemon sets it from scheduler.cancel_abandoned.
   std::optional<std::vector<std::uint32_t>> cancel_abandoned;
 
-  std::string backend_name = "cpu";  // as configured, for status
+  BackendKind backend = BackendKind::kCpu;  // as resolved from the config, for status and the daemon's wiring
   // The backends every worker proves on and the uploads of keys into them (executor.hpp); unset:
   // make_cpu_executor(). The daemon's CUDA executor hands every worker of a device a handle to one
   // shared CudaBackend, and the SrsManager keeps each key's copy per device.

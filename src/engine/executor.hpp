@@ -22,6 +22,13 @@
 
 namespace cuzk::engine {
 
+// The backend the engine's devices prove on, and where the urgent lane's small partitions go.
+enum class BackendKind : std::uint8_t { kCpu, kCuda };
+// "cpu", "cuda" (status, logs, metrics)
+constexpr const char* backend_name(BackendKind b) { return b == BackendKind::kCuda ? "cuda" : "cpu"; }
+enum class LaneKind : std::uint8_t { kOff, kCpu, kGpu };
+constexpr const char* lane_name(LaneKind l) { return l == LaneKind::kGpu ? "gpu" : l == LaneKind::kCpu ? "cpu" : ""; }
+
 // A place backends prove at: a device's main backend, or its urgent lane's.
 struct BackendSlot {
   std::uint32_t device = 0;

@@ -240,11 +240,11 @@ TEST(Config, AutoBudgetUsesMemTotal) {
 TEST(Config, BackendSelection) {
   const BackendAvailability none{}, built_no_gpu{true, 0, {}}, one_gpu{true, 1, {}}, two_gpus{true, 2, {}};
   // "auto" takes the GPU only when the build has CUDA and a device is present.
-  EXPECT_EQ(*resolve_backend("auto", none), "cpu");
-  EXPECT_EQ(*resolve_backend("auto", built_no_gpu), "cpu");
-  EXPECT_EQ(*resolve_backend("auto", one_gpu), "cuda");
-  EXPECT_EQ(*resolve_backend("cpu", two_gpus), "cpu");
-  EXPECT_EQ(*resolve_backend("cuda", one_gpu), "cuda");
+  EXPECT_EQ(*resolve_backend("auto", none), BackendKind::kCpu);
+  EXPECT_EQ(*resolve_backend("auto", built_no_gpu), BackendKind::kCpu);
+  EXPECT_EQ(*resolve_backend("auto", one_gpu), BackendKind::kCuda);
+  EXPECT_EQ(*resolve_backend("cpu", two_gpus), BackendKind::kCpu);
+  EXPECT_EQ(*resolve_backend("cuda", one_gpu), BackendKind::kCuda);
   // "cuda" without it is a one-line error that says what is missing.
   EXPECT_EQ(resolve_backend("cuda", none).error(),
             "backend.kind = \"cuda\": this build has no CUDA backend; use \"cpu\" or \"auto\"");
@@ -262,7 +262,7 @@ TEST(Config, BackendSelection) {
   EXPECT_EQ(cpu_only.error(), "backend.kind = \"cuda\": this build has no CUDA backend; use \"cpu\" or \"auto\"");
   auto o = engine_options_from(c, 4, two_gpus);
   ASSERT_TRUE(o) << o.error();
-  EXPECT_EQ(o->backend_name, "cuda");
+  EXPECT_EQ(o->backend, BackendKind::kCuda);
   EXPECT_EQ(o->workers_per_device, 3u);
   // gpus.devices = [] means every device (the Rust daemon's default), or every usable one when the
   // daemon checked them (device 0 not loadable here: only device 1 serves).
@@ -279,7 +279,7 @@ TEST(Config, BackendSelection) {
   c.backend = "auto";
   auto fallback = engine_options_from(c, 4, built_no_gpu);
   ASSERT_TRUE(fallback) << fallback.error();
-  EXPECT_EQ(fallback->backend_name, "cpu");
+  EXPECT_EQ(fallback->backend, BackendKind::kCpu);
   // A config file selects it with [backend] kind.
   auto parsed = parse_config("[backend]\nkind = \"cpu\"\n", "t.toml");
   ASSERT_TRUE(parsed) << parsed.error();
@@ -342,7 +342,7 @@ urgent_synthesis_workers = 3
   EXPECT_EQ(o->urgent_synthesis_workers, 3u);
   EXPECT_EQ(o->urgent_memory_reserve, 2ull << 30);
   EXPECT_EQ(o->lane_devices, std::vector<std::uint32_t>{0});
-  EXPECT_EQ(o->lane_name, "cpu");
+  EXPECT_EQ(o->lane, LaneKind::kCpu);
   EXPECT_EQ(o->lane_max_domain_log2, 20u);
   EXPECT_TRUE(o->lane_only_when_devices_busy);  // the CPU lane beside a GPU: only while it is busy
 
@@ -356,13 +356,13 @@ urgent_synthesis_workers = 3
   EXPECT_EQ(cuda->urgent_priority, Priority::kHigh);
   EXPECT_EQ(cuda->urgent_synthesis_workers, 1u);
   EXPECT_FALSE(cuda->urgent_memory_reserve);
-  EXPECT_EQ(cuda->lane_name, "gpu");
+  EXPECT_EQ(cuda->lane, LaneKind::kGpu);
   EXPECT_EQ(cuda->lane_devices, (std::vector<std::uint32_t>{0, 1}));  // one lane per device
   EXPECT_EQ(cuda->lane_max_domain_log2, 22u);
   EXPECT_FALSE(cuda->lane_only_when_devices_busy);
   auto cpu = engine_options_from(d, 4);
   ASSERT_TRUE(cpu) << cpu.error();
-  EXPECT_EQ(cpu->lane_name, "cpu");
+  EXPECT_EQ(cpu->lane, LaneKind::kCpu);
   EXPECT_EQ(cpu->lane_devices, std::vector<std::uint32_t>{0});
   EXPECT_FALSE(cpu->lane_only_when_devices_busy);
   // "gpu" needs the CUDA backend; "off" and urgent_priority = "off" leave no lane.

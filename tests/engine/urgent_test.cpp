@@ -234,7 +234,7 @@ struct Rig {
 TEST(Urgent, SmallCriticalJobRunsOnTheLaneWhileNormalWorkHoldsSlotsAndDevice) {
   Rig rig([](EngineOptions& o) {
     o.lane_devices = {0};  // the CPU lane (no lane_backend_factory)
-    o.lane_name = "cpu";
+    o.lane = LaneKind::kCpu;
   });
   rig.latches.backend.hold({"n0"});
   rig.latches.synthesis.hold({"n1"});

@@ -717,6 +717,8 @@ int main(int argc, char** argv) {
     return all;
   });
 
+  // `limited`: under a memory limit (the whole card), whose chunk MSMs group at most two windows and
+  // give their workspaces back after each query (GpuProver::Impl::chunk_cfg).
   check("streamed keys: GpuProver, odd chunk sizes, both layouts, dense and compact", [&](std::string& d) {
     struct S {
       int log_m;
@@ -725,6 +727,7 @@ int main(int argc, char** argv) {
       std::size_t chunk;
       double max_tail;
       bool profile;
+      bool limited = false;
     };
     const S cases[] = {
         {10, Mode::kMixed, B::kMonomialOverZ, 100, 0.5, false},
@@ -734,7 +737,9 @@ int main(int argc, char** argv) {
         {12, Mode::kMixed, B::kOddCosetLagrange, 4096, 0.0, false},
         {12, Mode::kMixed, B::kMonomialOverZ, std::size_t(1) << 20, 1.0, false},
         {14, Mode::kMixed, B::kMonomialOverZ, 5000, 0.5, false},
+        {14, Mode::kRandomAux, B::kMonomialOverZ, 5000, 0.0, false, true},
         {20, Mode::kMixed, B::kMonomialOverZ, 300000, 0.5, false},
+        {20, Mode::kRandomAux, B::kMonomialOverZ, 300000, 0.0, false, true},
     };
     bool all = true;
     std::uint64_t sd = 500;
@@ -754,6 +759,11 @@ int main(int argc, char** argv) {
       gpu::GpuProveOptions po;
       po.split_max_tail = c.max_tail;
       po.profile = c.profile;
+      if (c.limited) {
+        std::size_t free_b = 0, total_b = 0;
+        cudaMemGetInfo(&free_b, &total_b);
+        po.memory_limit = total_b;
+      }
       gpu::GpuProveTimings t1, t2;
       auto g1 = prover.start(**gk, **gs, circ.w, po, &t1);
       const auto cw = CompactAssignment::from_dense(circ.w, circ.shape.num_inputs);
@@ -766,9 +776,9 @@ int main(int argc, char** argv) {
                              t2.key_stream_bytes == (*gk)->host_bytes();
       const bool counts = t1.l.n == pk->l.size() && t1.a.n == pk->a.size() && t1.b.n == pk->b_g1.size();
       char b[240];
-      std::snprintf(b, sizeof b, "2^%d %s %s chunk %zu split %.1f: dense %s compact %s, %zu of %zu host bytes sent%s; ",
+      std::snprintf(b, sizeof b, "2^%d %s %s chunk %zu split %.1f%s: dense %s compact %s, %zu of %zu host bytes sent%s; ",
                     c.log_m, mode_name(c.mode), c.basis == B::kMonomialOverZ ? "bellperson" : "snarkjs", c.chunk,
-                    c.max_tail, dense_ok ? "ok" : (g1 ? "MISMATCH" : g1.error().c_str()),
+                    c.max_tail, c.limited ? " limited" : "", dense_ok ? "ok" : (g1 ? "MISMATCH" : g1.error().c_str()),
                     compact_ok ? "ok" : (g2 ? "MISMATCH" : g2.error().c_str()), t1.key_stream_bytes,
                     (*gk)->host_bytes(), counts ? "" : " (query counts WRONG)");
       d += b;

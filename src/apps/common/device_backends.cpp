@@ -214,15 +214,16 @@ void device_memory(std::uint32_t ordinal, std::uint64_t* free_bytes, std::uint64
 #endif
 }
 
-Result<std::string> choose_backend(const std::string& requested, const BackendProbe& probe) {
-  if (requested == "cpu") return std::string("cpu");
+Result<engine::BackendKind> choose_backend(const std::string& requested, const BackendProbe& probe) {
+  using engine::BackendKind;
+  if (requested == "cpu") return BackendKind::kCpu;
   const bool usable = !probe.usable().empty();
-  if (requested == "auto") return std::string(probe.cuda_built && usable ? "cuda" : "cpu");
+  if (requested == "auto") return probe.cuda_built && usable ? BackendKind::kCuda : BackendKind::kCpu;
   if (requested != "cuda") return Error{"backend: expected auto, cpu or cuda, got \"" + requested + "\""};
   if (!probe.cuda_built) return Error{"backend cuda: this build has no CUDA backend; use cpu or auto"};
   if (!probe.cuda_devices) return Error{"backend cuda: no CUDA device found; use cpu or auto"};
   if (!usable) return Error{"backend cuda: no usable CUDA device (" + describe(probe.devices[0]) + "); use cpu or auto"};
-  return std::string("cuda");
+  return BackendKind::kCuda;
 }
 
 Result<std::uint32_t> resolve_h_copies(std::uint32_t configured, const char* env_value) {
@@ -232,24 +233,24 @@ Result<std::uint32_t> resolve_h_copies(std::uint32_t configured, const char* env
   return std::uint32_t(v->value_or(0));
 }
 
-Result<std::shared_ptr<DeviceBackends>> DeviceBackends::create(const std::string& name,
+Result<std::shared_ptr<DeviceBackends>> DeviceBackends::create(engine::BackendKind backend,
                                                                 const KeyResidencySettings& keys,
                                                                 const GpuEnvTuning& gpu_env, bool gpu_lane,
                                                                 std::function<void(const std::string&)> on_note) {
-  if (name == "cpu") {
+  if (backend == engine::BackendKind::kCpu) {
     (void)on_note;
     return std::shared_ptr<DeviceBackends>(std::make_shared<CpuBackends>());
   }
   if (keys.residency != "auto" && keys.residency != "resident" && keys.residency != "streamed" && keys.residency != "file")
     return Error{"key residency: expected auto, resident, streamed or file, got \"" + keys.residency + "\""};
 #if CUZK_HAVE_CUDA
-  if (name == "cuda") {
+  if (backend == engine::BackendKind::kCuda) {
     KeyResidencySettings resolved = keys;
     if (resolved.h_copies == 0) resolved.h_copies = gpu_env.h_copies;  // the config wins
     return std::shared_ptr<DeviceBackends>(std::make_shared<CudaBackends>(resolved, gpu_env, gpu_lane, std::move(on_note)));
   }
 #endif
-  return Error{"backend " + name + " is not available in this build"};
+  return Error{std::string("backend ") + engine::backend_name(backend) + " is not available in this build"};
 }
 
 }  // namespace cuzk::apps

@@ -71,8 +71,8 @@ std::string describe(const GpuDevice& d);
 // Free and total memory of one device now (0, 0 without CUDA).
 void device_memory(std::uint32_t ordinal, std::uint64_t* free_bytes, std::uint64_t* total_bytes);
 
-// "auto" | "cpu" | "cuda" as the command line spells it -> "cpu" | "cuda", or a one-line error.
-Result<std::string> choose_backend(const std::string& requested, const BackendProbe& probe);
+// "auto" | "cpu" | "cuda" as the command line spells it -> the backend, or a one-line error.
+Result<engine::BackendKind> choose_backend(const std::string& requested, const BackendProbe& probe);
 
 // Where the CUDA backend keeps proving keys (config [gpus]; gpu::KeyResidency and its options).
 struct KeyResidencySettings {
@@ -90,12 +90,12 @@ Result<std::uint32_t> resolve_h_copies(std::uint32_t configured, const char* env
 
 class DeviceBackends : public engine::Executor {
  public:
-  // name: "cpu" or "cuda" (already resolved; "cuda" needs a CUDA build). keys, gpu_env: ignored by "cpu".
+  // backend: already resolved (kCuda needs a CUDA build). keys, gpu_env: ignored by kCpu.
   // gpu_env: the tuning read by gpu_tuning_from_env (the defaults when not given).
   // gpu_lane: the lane slots get CUDA backends (the main backends' streams then leave them the
   // highest priority); otherwise the lane slots get CPU backends.
   // on_note: lines about a key taking a smaller form than asked (streamed, fewer H copies).
-  static Result<std::shared_ptr<DeviceBackends>> create(const std::string& name, const KeyResidencySettings& keys = {},
+  static Result<std::shared_ptr<DeviceBackends>> create(engine::BackendKind backend, const KeyResidencySettings& keys = {},
                                                         const GpuEnvTuning& gpu_env = {}, bool gpu_lane = false,
                                                         std::function<void(const std::string&)> on_note = {});
   ~DeviceBackends() override = default;

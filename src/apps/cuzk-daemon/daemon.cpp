@@ -267,9 +267,9 @@ int run_daemon(int argc, char** argv, const std::string& prog) {
   auto gpu_env = apps::gpu_tuning_from_env([](const char* n) { return std::getenv(n); });
   if (!gpu_env) return fail(gpu_env.error());
   for (const auto& v : gpu_env->non_default) spdlog::info("tuning: {} (from the environment)", v);
-  const bool gpu_lane = opts->lane_name == "gpu";
+  const bool gpu_lane = opts->lane == engine::LaneKind::kGpu;
   auto backends = apps::DeviceBackends::create(
-      opts->backend_name, {cfg->key_residency, cfg->max_resident_key_bytes, cfg->stream_chunk_bases, cfg->h_copies, cfg->memory_limit},
+      opts->backend, {cfg->key_residency, cfg->max_resident_key_bytes, cfg->stream_chunk_bases, cfg->h_copies, cfg->memory_limit},
       *gpu_env, gpu_lane, [](const std::string& note) { spdlog::warn("{}", note); });
   if (!backends) return fail(backends.error());
   // The executor: the backends every worker proves on and the devices' copies of each key, which
@@ -291,7 +291,7 @@ int run_daemon(int argc, char** argv, const std::string& prog) {
                 (opts->urgent_memory_reserve ? engine::format_bytes(*opts->urgent_memory_reserve) : std::string("auto")) +
                 "), lane " +
                 (opts->lane_devices.empty() ? std::string("off")
-                                            : opts->lane_name + " up to 2^" + std::to_string(opts->lane_max_domain_log2));
+                                            : engine::lane_name(opts->lane) + (" up to 2^" + std::to_string(opts->lane_max_domain_log2)));
   const std::string abandoned_line = [&] {
     std::string k;
     for (std::uint32_t w : opts->cancel_abandoned ? *opts->cancel_abandoned : opts->kinds.deadline_bound())
@@ -302,7 +302,7 @@ int run_daemon(int argc, char** argv, const std::string& prog) {
     std::printf("config ok: budget %s, %u synthesis workers, %zu device(s) x %u backend workers, backend %s\n"
                 "deadlines: %s; %s\n",
                 engine::format_bytes(opts->memory_budget_bytes).c_str(), opts->synthesis_workers,
-                opts->devices.size(), opts->workers_per_device, opts->backend_name.c_str(), urgent_line.c_str(),
+                opts->devices.size(), opts->workers_per_device, engine::backend_name(opts->backend), urgent_line.c_str(),
                 abandoned_line.c_str());
     return 0;
   }
@@ -327,7 +327,7 @@ int run_daemon(int argc, char** argv, const std::string& prog) {
     notify("STATUS=GPU " + std::to_string(ordinal) + " back in service; " + std::to_string(in_service) + " in service");
   };
   engine::Engine eng(*opts);
-  if (opts->backend_name == "cuda") {
+  if (opts->backend == engine::BackendKind::kCuda) {
     spdlog::info("CUDA backend: {} device(s) present ({}); serving device(s) {} with one shared backend each; "
                  "proving keys {}{}{}",
                  probe.cuda_devices, probe.device_name, [&] {
@@ -345,7 +345,7 @@ int run_daemon(int argc, char** argv, const std::string& prog) {
   }
   spdlog::info("engine: backend {}, memory budget {}, {} preparers, {} synthesis workers, {} device(s) x {} backend "
                "workers, {} finalizers, self-verify {}",
-               opts->backend_name, engine::format_bytes(opts->memory_budget_bytes), opts->prepare_workers,
+               engine::backend_name(opts->backend), engine::format_bytes(opts->memory_budget_bytes), opts->prepare_workers,
                opts->synthesis_workers, opts->devices.size(), opts->workers_per_device, opts->finalizer_threads,
                opts->self_verify ? "on" : "off");
   spdlog::info("deadlines: {}; {}", urgent_line, abandoned_line);
@@ -383,7 +383,7 @@ int run_daemon(int argc, char** argv, const std::string& prog) {
   // The devices as the status outputs show them: name and capability from the start-up check, free
   // memory read again at each request. Empty on the CPU backend (the outputs then say "cpu").
   server::DeviceProvider devices;
-  if (opts->backend_name == "cuda") {
+  if (opts->backend == engine::BackendKind::kCuda) {
     std::vector<server::DeviceInfo> known;
     for (std::uint32_t d : opts->devices) {
       if (d >= probe.devices.size()) continue;

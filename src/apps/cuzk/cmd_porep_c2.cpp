@@ -41,9 +41,9 @@ int run_prove_porep(const PorepC2Args& a) {
   if (!job) return fail(cmd, a.c1 + ": " + job.error());
   const porep::PorepConfig& config = job->config();
   // The backend before the key: "cuda" on a machine without one fails in milliseconds.
-  auto backend_name = apps::choose_backend(a.backend, apps::probe_backends());
-  if (!backend_name) return fail(cmd, backend_name.error());
-  auto backends = apps::DeviceBackends::create(*backend_name, {}, environment().gpu);
+  auto chosen = apps::choose_backend(a.backend, apps::probe_backends());
+  if (!chosen) return fail(cmd, chosen.error());
+  auto backends = apps::DeviceBackends::create(*chosen, {}, environment().gpu);
   if (!backends) return fail(cmd, backends.error());
   Stopwatch clock;
   // The shape cache beside the .params (written by `cuzk setup` or an earlier run).
@@ -59,7 +59,7 @@ int run_prove_porep(const PorepC2Args& a) {
   if (!a.quiet)
     std::fprintf(stderr, "cuzk prove-porep: %s, %zu partition(s); shape %.0f ms (%s), key %.0f ms; backend %s\n",
                  config.name.c_str(), config.partitions, shape_ms, filecoin::to_string(shape_load.source), key_ms,
-                 backend_name->c_str());
+                 engine::backend_name(*chosen));
   porep::PorepProveOptions opt;
   opt.self_verify = !a.no_self_verify;
   opt.on_partition = [&](std::size_t k, const porep::PartitionTiming& t) {

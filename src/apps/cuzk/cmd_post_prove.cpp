@@ -60,9 +60,9 @@ int run_prove_post(const ProvePostArgs& a) {
   const double prepare_ms = clock.ms();
   *blobs = {};
   // The backend before the key: "cuda" on a machine without one fails in milliseconds.
-  auto backend_name = apps::choose_backend(a.backend, apps::probe_backends());
-  if (!backend_name) return fail(cmd, backend_name.error());
-  auto backends = apps::DeviceBackends::create(*backend_name, {}, environment().gpu);
+  auto chosen = apps::choose_backend(a.backend, apps::probe_backends());
+  if (!chosen) return fail(cmd, chosen.error());
+  auto backends = apps::DeviceBackends::create(*chosen, {}, environment().gpu);
   if (!backends) return fail(cmd, backends.error());
   if (a.test_key_seed.has_value() == !a.params_dir.empty())
     return fail(cmd, "give exactly one of --params DIR and --test-key-seed N");
@@ -87,7 +87,7 @@ int run_prove_post(const ProvePostArgs& a) {
                  "cuzk prove-post: %s partition %u, %zu sector(s); vanilla checks %.0f ms, shape %.0f ms (%s), key %.0f ms; "
                  "backend %s\n",
                  config.name.c_str(), req->partition, job->sectors().size(), prepare_ms, shape_ms,
-                 filecoin::to_string(shape_load.source), key_ms, backend_name->c_str());
+                 filecoin::to_string(shape_load.source), key_ms, engine::backend_name(*chosen));
   // The key's device copy made once for every partition (the CPU backend proves from the host key).
   auto bound = groth16::with_copy((*backends)->make({0, false}), *key, &shape);
   if (!bound) return fail(cmd, bound.error());

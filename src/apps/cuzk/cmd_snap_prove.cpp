@@ -69,9 +69,9 @@ int run_prove_snap(const ProveSnapArgs& a) {
   const double prepare_ms = clock.ms();
   *blobs = {};
   // The backend before the key: "cuda" on a machine without one fails in milliseconds.
-  auto backend_name = apps::choose_backend(a.backend, apps::probe_backends());
-  if (!backend_name) return fail(cmd, backend_name.error());
-  auto backends = apps::DeviceBackends::create(*backend_name, {}, environment().gpu);
+  auto chosen = apps::choose_backend(a.backend, apps::probe_backends());
+  if (!chosen) return fail(cmd, chosen.error());
+  auto backends = apps::DeviceBackends::create(*chosen, {}, environment().gpu);
   if (!backends) return fail(cmd, backends.error());
   if (a.test_key_seed.has_value() == !a.params_dir.empty())
     return fail(cmd, "give exactly one of --params DIR and --test-key-seed N");
@@ -97,7 +97,7 @@ int run_prove_snap(const ProveSnapArgs& a) {
                  "cuzk prove-snap: %s, %u partition(s); vanilla checks %.0f ms, shape %.0f ms (%s), key %.0f ms; "
                  "backend %s\n",
                  label(*req).c_str(), job->partitions(), prepare_ms, shape_ms, filecoin::to_string(shape_load.source),
-                 key_ms, backend_name->c_str());
+                 key_ms, engine::backend_name(*chosen));
   snap::SnapProveOptions opt;
   opt.self_verify = !a.no_self_verify;
   opt.on_partition = [&](std::size_t k, const snap::SnapPartitionTiming& t) {
