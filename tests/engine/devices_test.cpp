@@ -330,6 +330,18 @@ TEST(Devices, AHungDeviceIsSuspectedItsPartitionMovesAndAProbeBringsItBack) {
   EXPECT_GT(f.d1.calls.load(), 3);
 }
 
+// A stuck call's device lets it go before the engine stops, whatever the test found.
+struct Unstick {
+  SimDevice& d;
+  ~Unstick() { d.unstick = true; }
+};
+// The watch of the stuck-call tests: a 200 ms floor, 4x the measured time, no probes (a device out stays out).
+void stuck_watch(EngineOptions& o) {
+  o.hang_multiple = 4;
+  o.hang_min = 200ms;
+  o.probe_after = 0ms;
+}
+
 // A partition stuck in a kernel (its backend never looks at the cancel): at 1.5x its limit its device
 // leaves service and the partition is synthesized again as a new task for the other device, so every
 // job completes, each with one result; the stuck call's late proof is dropped and changes nothing.
@@ -338,15 +350,8 @@ TEST(Devices, APartitionStuckInAKernelIsProvedAgainOnAnotherDeviceWhichLeavesSer
   f.d0.per_partition = 5ms;
   f.d1.per_partition = 5ms;
   f.d1.stuck_at = 2;
-  struct Unstick {
-    SimDevice& d;
-    ~Unstick() { d.unstick = true; }  // before the engine stops, whatever the test found
-  } unstick{f.d1};
-  f.tweak = [](EngineOptions& o) {
-    o.hang_multiple = 4;
-    o.hang_min = 200ms;
-    o.probe_after = 0ms;  // no probes: it stays out
-  };
+  Unstick unstick{f.d1};
+  f.tweak = stuck_watch;
   f.start(4);
   const auto t0 = std::chrono::steady_clock::now();
   auto jobs = f.submit("stuck-", 3);
@@ -377,15 +382,8 @@ TEST(Devices, ALateAnswerOfAStuckCallIsDroppedEvenWhenItComesFirst) {
   f.d1.per_partition = 5ms;
   f.d1.stuck_at = 1;
   f.d1.late_garbage = true;
-  struct Unstick {
-    SimDevice& d;
-    ~Unstick() { d.unstick = true; }
-  } unstick{f.d1};
-  f.tweak = [](EngineOptions& o) {
-    o.hang_multiple = 4;
-    o.hang_min = 200ms;
-    o.probe_after = 0ms;
-  };
+  Unstick unstick{f.d1};
+  f.tweak = stuck_watch;
   f.start(1);
   auto jobs = f.submit("late-", 2);
   // As soon as the stuck device is out of service (its partition re-queued), the call answers.
@@ -410,15 +408,8 @@ TEST(Devices, APartitionStuckOnTheLastDeviceInServiceFailsItsJobOnce) {
   f.d0.faulty = true;              // fails its first partition (which goes to device 1): out of service
   f.d1.per_partition = 50ms;       // busy while the first jobs queue, so device 0 takes one of them
   f.d1.stuck_at = 7;               // six first jobs, then the stuck one
-  struct Unstick {
-    SimDevice& d;
-    ~Unstick() { d.unstick = true; }
-  } unstick{f.d1};
-  f.tweak = [](EngineOptions& o) {
-    o.hang_multiple = 4;
-    o.hang_min = 200ms;
-    o.probe_after = 0ms;
-  };
+  Unstick unstick{f.d1};
+  f.tweak = stuck_watch;
   f.start(1);
   auto first = f.submit("first-", 6);
   for (auto& j : first) ASSERT_EQ(f.e->wait(j, 60s).status, ResultStatus::kCompleted);
