@@ -31,6 +31,7 @@
 #include "../harness.hpp"
 #include "base/parallel.hpp"
 #include "gpu/cuda_util.cuh"
+#include "gpu/generators.hpp"
 #include "gpu/gpu.hpp"
 
 using namespace cuzk;

@@ -1,5 +1,6 @@
-// The proving engine: jobs, a priority scheduler and the partition pipeline (ARCHITECTURE.md). This
-// file is the executor (threads and stages); the decisions are scheduler.hpp's, a job's exactly-once
+// The proving engine: jobs, a priority scheduler and the partition pipeline. This file is the
+// engine's public face (the threads and stages are pipeline.hpp's; the backends they prove on are the
+// Executor's, executor.hpp); the decisions are scheduler.hpp's, a job's exactly-once
 // end is job.hpp's, what each kind does is its JobKind's (from the KindRegistry the executable
 // fills), and the status it reports is rendered by server/status_render.hpp.
 //

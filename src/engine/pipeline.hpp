@@ -1,4 +1,5 @@
-// The engine's executor (private to src/engine/): the threads and stages behind Engine. Decisions
+// The engine's pipeline (private to src/engine/): the threads and stages behind Engine (the backends
+// they prove on come from the Executor, executor.hpp). Decisions
 // are the Scheduler's (scheduler.hpp), the queues and worker loop are stage.hpp's, a job's end is
 // job.hpp's; this struct wires them to the memory budget, the SrsManager, the kinds and the
 // backends, and records what status reports. Only engine.cpp (public API, status) and pipeline.cpp

@@ -7,6 +7,7 @@
 
 #include "base/parallel.hpp"
 #include "gpu/cuda_util.cuh"
+#include "gpu/generators.hpp"
 #include "gpu/gpu.hpp"
 #include "gpu/groth16_device.cuh"
 

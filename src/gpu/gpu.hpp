@@ -253,20 +253,7 @@ extern template class Msm<math::G2Curve>;
 using MsmG1 = Msm<math::G1Curve>;
 using MsmG2 = Msm<math::G2Curve>;
 
-// ------------------------------------------------------------------------------------------------
-// Device-side generators for tests and benchmarks (so large inputs need not come from the CPU).
-// P_i = (i + 1) * G for i < n, written as device affine bases (G1: 96 bytes, G2: 192 bytes).
-void gen_bases_sequential(void* d_bases, std::size_t n, void* stream = nullptr);
-void gen_g2_bases_sequential(void* d_bases, std::size_t n, void* stream = nullptr);
-// P_i = a_i * G, a_i from a device array of Montgomery Fr (a_i = 0 gives the point at infinity).
-void gen_bases_from_scalars(void* d_bases, const void* d_scalars, std::size_t n, void* stream = nullptr);
-void gen_g2_bases_from_scalars(void* d_bases, const void* d_scalars, std::size_t n, void* stream = nullptr);
-// n pseudo-random Fr (each < r, taken as a Montgomery representation), splitmix64 from seed.
-void gen_random_scalars(void* d_scalars, std::size_t n, std::uint64_t seed, void* stream = nullptr);
-// Download device bases as host points.
-void download_bases(math::G1Affine* host, const void* d_bases, std::size_t n);
-void download_g2_bases(math::G2Affine* host, const void* d_bases, std::size_t n);
-
+// Device-side generators of test and benchmark inputs: gpu/generators.hpp.
 // The Groth16 prover on the GPU (device-resident keys, make_cuda_backend()): gpu/groth16_backend.hpp.
 
 }  // namespace cuzk::gpu

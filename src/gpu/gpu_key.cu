@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "base/parallel.hpp"
+#include "gpu/generators.hpp"
 #include "gpu/groth16_device.cuh"
 #include "groth16/snarkjs_domain.hpp"
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "gpu/generators.hpp"
 #include "gpu/groth16_device.cuh"
 
 namespace cuzk::gpu {

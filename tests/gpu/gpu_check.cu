@@ -28,6 +28,7 @@
 #include "../common/test_random.hpp"
 #include "apps/common/gpu_tuning.hpp"
 #include "base/parallel.hpp"
+#include "gpu/generators.hpp"
 #include "gpu/gpu.hpp"
 #include "math/msm/msm.hpp"
 #include "math/poly/ntt.hpp"
