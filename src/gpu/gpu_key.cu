@@ -80,8 +80,6 @@ const HA* held_bases(const groth16::ProvingKey& key, Query q) {
   }
 }
 
-// The bases of one query of `key`, piece by piece: from its vectors when it holds them, else decoded
-// from its source (ProvingKey::source), which gives the file's pages back after each piece.
 // Bases [first, first + out.size()) of query q from a key's source (it gives the file's pages back).
 template <class HA>
 Status read_source(const groth16::BaseSource& src, Query q, std::size_t first, std::span<HA> out) {
@@ -103,6 +101,8 @@ Status stage_bases_t(const groth16::BaseSource& src, Query q, std::size_t first,
   return ok_status();
 }
 
+// The bases of one query of `key`, piece by piece: from its vectors when it holds them, else decoded
+// from its source (ProvingKey::source), which gives the file's pages back after each piece.
 template <class HA>
 Status read_piece(const groth16::ProvingKey& key, Query q, std::size_t first, std::span<HA> out) {
   if (key.holds_bases()) {

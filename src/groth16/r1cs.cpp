@@ -35,15 +35,21 @@ std::vector<Fr> CsrMatrix::values() const {
   return out;
 }
 
-Fr CsrMatrix::dot_row(std::size_t row, std::span<const Fr> w) const {
+namespace {
+// Row `row` of m dotted with the assignment w (a span or an AssignmentView).
+template <class W>
+Fr dot(const CsrMatrix& m, std::size_t row, const W& w) {
   Fr acc = Fr::zero();
-  for (std::uint64_t k = row_ptr[row]; k < row_ptr[row + 1]; ++k) {
-    const Fr& v = val(k);
+  for (std::uint64_t k = m.row_ptr[row]; k < m.row_ptr[row + 1]; ++k) {
+    const Fr& v = m.val(k);
     // Most coefficients are 1 (bits, copies); skip the multiplication for them.
-    acc += v.is_one() ? w[cols[k]] : v * w[cols[k]];
+    acc += v.is_one() ? w[m.cols[k]] : v * w[m.cols[k]];
   }
   return acc;
 }
+}  // namespace
+
+Fr CsrMatrix::dot_row(std::size_t row, std::span<const Fr> w) const { return dot(*this, row, w); }
 
 void R1csShape::append_input_rows() {
   for (std::uint32_t i = 0; i < num_inputs; ++i) {
@@ -75,14 +81,7 @@ RowEvaluations evaluate_rows(const R1csShape& shape, std::span<const Fr> w) {
 }
 
 void evaluate_rows_into(const CsrMatrix& m, const AssignmentView& w, std::size_t begin, std::size_t end, Fr* out) {
-  for (std::size_t row = begin; row < end; ++row) {
-    Fr acc = Fr::zero();
-    for (std::uint64_t k = m.row_ptr[row]; k < m.row_ptr[row + 1]; ++k) {
-      const Fr& v = m.val(k);
-      acc += v.is_one() ? w[m.cols[k]] : v * w[m.cols[k]];
-    }
-    out[row - begin] = acc;
-  }
+  for (std::size_t row = begin; row < end; ++row) out[row - begin] = dot(m, row, w);
 }
 
 std::optional<std::size_t> first_unsatisfied_row(const R1csShape& shape, std::span<const Fr> w) {
