@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "circuit/constraint_system.hpp"
-#include "engine/config.hpp"
+#include "apps/cuzk-daemon/config.hpp"
 #include "engine/engine.hpp"
 #include "engine/job_kind.hpp"
 #include "filecoin/porep/c1_json.hpp"
@@ -191,10 +191,10 @@ int main(int argc, char** argv) {
                       {"scaling %", 1}, {"device busy %", 1}, {"host CPU %", 1}, {"prepare s/proof", 2},
                       {"synth s/partition", 3}, {"preparers", 0}, {"synthesis workers", 0}});
   for (unsigned n : counts) {
-    DaemonConfig cfg;
+    apps::DaemonConfig cfg;
     cfg.devices.clear();
     for (unsigned d = 0; d < n; ++d) cfg.devices.push_back(d);
-    auto o = engine_options_from(cfg, threads, BackendAvailability{false, 0, {}});
+    auto o = apps::engine_options_from(cfg, threads, apps::BackendAvailability{false, 0, {}});
     if (!o) {
       std::fprintf(stderr, "device_scaling_bench: %s\n", o.error().c_str());
       return 1;

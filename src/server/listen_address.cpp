@@ -5,16 +5,36 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 
-#include "engine/config.hpp"
 
 namespace cuzk::server {
 
 std::string ListenAddress::grpc_target() const { return unix_socket ? "unix:" + path : host + ":" + port; }
 std::string ListenAddress::display() const { return unix_socket ? "unix://" + path : host + ":" + port; }
+
+Status check_listen_address(const std::string& addr) {
+  if (addr.empty()) return Error{"empty listen address"};
+  if (addr.rfind("unix:", 0) == 0) {
+    std::string path = addr.rfind("unix://", 0) == 0 ? addr.substr(7) : addr.substr(5);
+    if (path.empty() || path[0] != '/') return Error{"\"" + addr + "\": a unix socket needs an absolute path (unix:///run/cuzk.sock)"};
+    if (path.size() > 100) return Error{"\"" + addr + "\": unix socket paths are limited to about 100 characters"};
+    return ok_status();
+  }
+  auto colon = addr.rfind(':');
+  if (colon == std::string::npos || colon == 0 || colon + 1 >= addr.size()) {
+    return Error{"\"" + addr + "\": expected host:port, [ipv6]:port or unix:///path"};
+  }
+  std::string port = addr.substr(colon + 1);
+  for (char c : port)
+    if (!std::isdigit(static_cast<unsigned char>(c))) return Error{"\"" + addr + "\": the port is not a number"};
+  if (port.size() > 5 || std::stoul(port) > 65535) return Error{"\"" + addr + "\": the port is out of range"};
+  if (addr[0] == '[' && addr[colon - 1] != ']') return Error{"\"" + addr + "\": unbalanced [ ] around an IPv6 address"};
+  return ok_status();
+}
 
 Result<ListenAddress> parse_listen_address(const std::string& text) {
   std::string t = text;
@@ -22,7 +42,7 @@ Result<ListenAddress> parse_listen_address(const std::string& text) {
     if (t.rfind(scheme, 0) == 0) t = t.substr(std::strlen(scheme));
   }
   while (!t.empty() && t.back() == '/' && t.rfind("unix:", 0) != 0) t.pop_back();
-  if (auto st = engine::check_listen_address(t); !st) return Error{st.error()};
+  if (auto st = check_listen_address(t); !st) return Error{st.error()};
   ListenAddress a;
   if (t.rfind("unix:", 0) == 0) {
     a.unix_socket = true;

@@ -17,6 +17,10 @@ struct ListenAddress {
   std::string display() const;      // "unix:///abs/path" or "host:port"
 };
 
+// Checks a listen address as the daemon's config and --listen take it: "unix:///abs/path",
+// "unix:/abs/path", "host:port", "[v6]:port".
+Status check_listen_address(const std::string& addr);
+
 Result<ListenAddress> parse_listen_address(const std::string& text);
 
 // Before binding a unix socket: creates the parent directory, refuses when another process is

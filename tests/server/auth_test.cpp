@@ -16,7 +16,7 @@
 #include <sstream>
 
 #include "cuzk/v1/proving.grpc.pb.h"
-#include "engine/config.hpp"
+#include "apps/cuzk-daemon/config.hpp"
 #include "engine/engine.hpp"
 #include "engine/kinds/builtin_kinds.hpp"
 #include "engine/types.hpp"
@@ -643,7 +643,7 @@ TEST(Auth, TheFileOpenedIsTheFileChecked) {
 }
 
 TEST(Auth, ConfigKeys) {
-  auto c = engine::parse_config(R"(
+  auto c = apps::parse_config(R"(
 [auth]
 token_file = "/etc/cuzk/token"
 admin_token_file = "/etc/cuzk/admin-token"
@@ -666,20 +666,20 @@ max_jobs_per_client = 50
   EXPECT_EQ(c->allowed_dirs, (std::vector<std::string>{"/data/zk", "/var/tmp/cuzk"}));
   EXPECT_EQ(c->max_jobs_per_client, 50u);
   EXPECT_TRUE(c->warnings.empty());
-  auto d = engine::parse_config("", "t.toml");
+  auto d = apps::parse_config("", "t.toml");
   ASSERT_TRUE(d);
   EXPECT_FALSE(d->insecure);
   EXPECT_EQ(d->unix_socket_mode, 0660u);
   EXPECT_TRUE(d->allowed_dirs.empty());
   EXPECT_EQ(d->max_jobs_per_client, 1000u);
-  EXPECT_EQ(engine::parse_config("[auth]\nunix_socket_group = 1000\n", "t.toml")->unix_socket_group, "1000");
-  EXPECT_EQ(engine::parse_config("[auth]\nunix_socket_mode = 660\n", "t.toml").error(),
+  EXPECT_EQ(apps::parse_config("[auth]\nunix_socket_group = 1000\n", "t.toml")->unix_socket_group, "1000");
+  EXPECT_EQ(apps::parse_config("[auth]\nunix_socket_mode = 660\n", "t.toml").error(),
             "t.toml:2: auth.unix_socket_mode: expected an octal mode as a string, such as \"0660\"");
-  EXPECT_EQ(engine::parse_config("[auth]\nunix_socket_mode = \"0689\"\n", "t.toml").error(),
+  EXPECT_EQ(apps::parse_config("[auth]\nunix_socket_mode = \"0689\"\n", "t.toml").error(),
             "t.toml:2: auth.unix_socket_mode: expected an octal mode as a string, such as \"0660\"");
-  EXPECT_EQ(engine::parse_config("[auth]\ntls_cert = \"/c.pem\"\n", "t.toml").error(),
+  EXPECT_EQ(apps::parse_config("[auth]\ntls_cert = \"/c.pem\"\n", "t.toml").error(),
             "t.toml:2: auth.tls_cert: tls_cert and tls_key go together (PEM certificate and its key)");
-  EXPECT_EQ(engine::parse_config("[auth]\nallowed_dirs = [\"data\"]\n", "t.toml").error(),
+  EXPECT_EQ(apps::parse_config("[auth]\nallowed_dirs = [\"data\"]\n", "t.toml").error(),
             "t.toml:2: auth.allowed_dirs: \"data\" is not an absolute path");
 }
 

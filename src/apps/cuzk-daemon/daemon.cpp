@@ -1,5 +1,6 @@
-// The proving daemon (apps/cuzk-daemon/daemon.hpp): config, logging, devices, engine, keys, servers,
-// signals. Start-up order: config (file, then flags), logging, the devices' check, engine, proving
+// The proving daemon (apps/cuzk-daemon/daemon.hpp) as small named steps: the command line, the config
+// (file, then flags), logging, access control, the math tuning, the devices' probe and the plan
+// (plan.hpp: backend, devices, lane, kinds; pure and unit-tested), the backends, the engine, proving
 // keys from the config, gRPC on every listen address, HTTP status, then READY (stdout line and
 // sd_notify). SIGTERM / SIGINT: stop accepting jobs, drain (or cancel, per daemon.shutdown) within
 // daemon.drain_timeout, then stop the servers and exit 0. A second signal cancels what is left.
@@ -17,6 +18,7 @@
 #include <fstream>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <thread>
 #include <tuple>
@@ -30,13 +32,13 @@
 #include "apps/common/gpu_tuning.hpp"
 #include "apps/common/input_file.hpp"
 #include "apps/common/logging.hpp"
-#include "engine/config.hpp"
+#include "apps/cuzk-daemon/config.hpp"
+#include "apps/cuzk-daemon/plan.hpp"
 #include "engine/engine.hpp"
-#include "engine/kinds/builtin_kinds.hpp"
-#include "engine/kinds/filecoin_keys.hpp"
 #include "engine/units.hpp"
 #include "server/grpc_server.hpp"
 #include "server/http_status.hpp"
+#include "server/listen_address.hpp"
 #include "server/status_render.hpp"
 
 #if CUZK_HAVE_SYSTEMD
@@ -106,7 +108,7 @@ Result<std::string> read_pem(const std::string& key, const std::string& path) {
 }
 
 // [auth] into the server's options: the token files and TLS files are read here, once, at start.
-cuzk::Status auth_options(const engine::DaemonConfig& cfg, server::ServerOptions& o) {
+cuzk::Status auth_options(const apps::DaemonConfig& cfg, server::ServerOptions& o) {
   for (auto [key, path, out] : {std::tuple{"token_file", &cfg.token_file, &o.auth.client_token},
                                 std::tuple{"admin_token_file", &cfg.admin_token_file, &o.auth.admin_token}}) {
     if (path->empty()) continue;
@@ -135,26 +137,20 @@ cuzk::Status auth_options(const engine::DaemonConfig& cfg, server::ServerOptions
 }  // namespace
 
 namespace cuzk::apps {
+namespace {
 
-int run_daemon(int argc, char** argv, const std::string& prog) {
-  g_prog = prog;
-  // Signals are taken synchronously by sigwait below; every thread started from here inherits the mask.
-  sigset_t sigs;
-  sigemptyset(&sigs);
-  sigaddset(&sigs, SIGTERM);
-  sigaddset(&sigs, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &sigs, nullptr);
-  signal(SIGPIPE, SIG_IGN);
-  // Under a file-size limit (ulimit -f, LimitFSIZE=) a write past it fails with EFBIG instead of
-  // killing the daemon: the shape cache is then "not written", with the reason in the log.
-  signal(SIGXFSZ, SIG_IGN);
-
-  CLI::App app{prog + ": Groth16 proving daemon for Filecoin (cuzk.v1.ProvingEngine over gRPC)", prog};
+// The daemon's own flags; each overrides its config key.
+struct Flags {
   std::string config_path = "/data/zk/cuzk.toml";
   std::vector<std::string> listen;
   std::string status_listen, log_level;
   bool check_only = false;
-  app.add_option("-c,--config", config_path, "TOML config file (defaults are used if it does not exist)")
+};
+
+// The command line, or the exit status CLI11 asks for (--help, --version, a usage error).
+std::optional<int> parse_flags(int argc, char** argv, const std::string& prog, Flags& f) {
+  CLI::App app{prog + ": Groth16 proving daemon for Filecoin (cuzk.v1.ProvingEngine over gRPC)", prog};
+  app.add_option("-c,--config", f.config_path, "TOML config file (defaults are used if it does not exist)")
       ->capture_default_str()
       ->check(CLI::Validator(
           [](std::string& p) {
@@ -162,66 +158,81 @@ int run_daemon(int argc, char** argv, const std::string& prog) {
             return ::stat(p.c_str(), &st) != 0 && errno == ENOENT ? std::string() : apps::input_file_problem(p);
           },
           "FILE"));
-  app.add_option("-l,--listen", listen, "gRPC address, repeatable: unix:///path or host:port (overrides daemon.listen)");
-  app.add_option("--status-listen", status_listen, "HTTP /status and /metrics address host:port (overrides daemon.status_listen)");
-  app.add_option("--log-level", log_level, "trace, debug, info, warn, error or off (overrides logging.level)");
-  app.add_flag("--check-config", check_only, "validate the config, print the effective settings and exit");
+  app.add_option("-l,--listen", f.listen, "gRPC address, repeatable: unix:///path or host:port (overrides daemon.listen)");
+  app.add_option("--status-listen", f.status_listen, "HTTP /status and /metrics address host:port (overrides daemon.status_listen)");
+  app.add_option("--log-level", f.log_level, "trace, debug, info, warn, error or off (overrides logging.level)");
+  app.add_flag("--check-config", f.check_only, "validate the config, print the effective settings and exit");
   app.set_version_flag("--version", prog + " " CUZK_VERSION_STRING);
-  if (auto rc = parse_command_line(app, argc, argv, prog)) return *rc;
+  return parse_command_line(app, argc, argv, prog);
+}
 
-  bool missing = false;
-  auto cfg = engine::load_config(config_path, &missing);
-  if (!cfg) return fail(cfg.error());
-  if (!listen.empty()) {
-    for (auto& l : listen) {
-      if (auto st = engine::check_listen_address(l); !st) return fail("--listen: " + st.error());
+// The config file (the defaults when it does not exist: *missing), then the flags over it.
+Result<DaemonConfig> effective_config(const Flags& f, bool* missing) {
+  auto cfg = load_config(f.config_path, missing);
+  if (!cfg) return cfg;
+  if (!f.listen.empty()) {
+    for (const auto& l : f.listen) {
+      if (auto st = server::check_listen_address(l); !st) return Error{"--listen: " + st.error()};
     }
-    cfg->listen = listen;
+    cfg->listen = f.listen;
   }
-  if (!status_listen.empty()) cfg->status_listen = status_listen;
-  if (!log_level.empty()) {
+  if (!f.status_listen.empty()) cfg->status_listen = f.status_listen;
+  if (!f.log_level.empty()) {
     static const char* levels[] = {"trace", "debug", "info", "warn", "error", "off"};
-    if (std::find(std::begin(levels), std::end(levels), log_level) == std::end(levels)) {
-      return fail("--log-level: expected trace, debug, info, warn, error or off");
+    if (std::find(std::begin(levels), std::end(levels), f.log_level) == std::end(levels)) {
+      return Error{"--log-level: expected trace, debug, info, warn, error or off"};
     }
-    cfg->log_level = log_level;
+    cfg->log_level = f.log_level;
   }
-  // RUST_LOG (CUZK_LOG its synonym) wins over --log-level and logging.level (apps/common/logging.hpp).
+  return cfg;
+}
+
+// RUST_LOG (CUZK_LOG its synonym) wins over --log-level and logging.level (apps/common/logging.hpp).
+Status start_logging(const DaemonConfig& cfg, const std::string& prog, const Flags& f, bool missing) {
   const char* rust_log = std::getenv("RUST_LOG");
   const char* cuzk_log = std::getenv("CUZK_LOG");
   const std::string log_filter = rust_log && *rust_log ? rust_log : cuzk_log ? cuzk_log : "";
-  if (auto st = apps::setup_logging({cfg->log_level, cfg->log_format, log_filter, "daemon"}); !st)
-    return fail((rust_log && *rust_log ? "RUST_LOG: " : !log_filter.empty() ? "CUZK_LOG: " : "") + st.error());
+  if (auto st = apps::setup_logging({cfg.log_level, cfg.log_format, log_filter, "daemon"}); !st)
+    return Error{(rust_log && *rust_log ? "RUST_LOG: " : !log_filter.empty() ? "CUZK_LOG: " : "") + st.error()};
   if (prog == "cuzk") {
     spdlog::info("cuzk: running the proving daemon (the Rust cuzk's command line; `cuzk --help` lists the tool's subcommands)");
   }
   server::route_grpc_logs_to_spdlog();
-  if (missing) spdlog::warn("config file {} not found; using the defaults", config_path);
-  else spdlog::info("config: {}", config_path);
-  for (const auto& w : cfg->warnings) spdlog::warn("{}", w);
+  if (missing) spdlog::warn("config file {} not found; using the defaults", f.config_path);
+  else spdlog::info("config: {}", f.config_path);
+  for (const auto& w : cfg.warnings) spdlog::warn("{}", w);
+  return ok_status();
+}
 
-  // Access control before anything slow: token and TLS files read, and every listener checked
-  // (a TCP listener without a token refuses to start unless auth.insecure).
-  server::ServerOptions sopts;
-  sopts.listen = cfg->listen;
-  sopts.max_message_bytes = cfg->max_message_bytes;
-  if (auto st = auth_options(*cfg, sopts); !st) return fail(st.error());
-  if (auto st = server::check_listeners(sopts); !st) return fail(st.error());
+// Access control before anything slow: token and TLS files read, and every listener checked (a TCP
+// listener without a token refuses to start unless auth.insecure).
+Result<server::ServerOptions> server_options(const DaemonConfig& cfg) {
+  server::ServerOptions o;
+  o.listen = cfg.listen;
+  o.max_message_bytes = cfg.max_message_bytes;
+  if (auto st = auth_options(cfg, o); !st) return st.failure();
+  if (auto st = server::check_listeners(o); !st) return st.failure();
+  return o;
+}
 
-  // The math layers' tuning: the environment first, then the config's thread count (synthesis.threads,
-  // else gpus.gpu_threads, the Rust daemon's name for the prover's host pool) where it sets one.
+// The math layers' tuning: the environment first, then the config's thread count (synthesis.threads,
+// else gpus.gpu_threads, the Rust daemon's name for the prover's host pool) where it sets one.
+Status apply_cpu_tuning(const DaemonConfig& cfg) {
   auto tuning = apps::cpu_tuning_from_env([](const char* n) { return std::getenv(n); });
-  if (!tuning) return fail(tuning.error());
-  const std::uint32_t cfg_threads = cfg->synthesis_threads ? cfg->synthesis_threads : cfg->gpu_threads;
+  if (!tuning) return tuning.failure();
+  const std::uint32_t cfg_threads = cfg.synthesis_threads ? cfg.synthesis_threads : cfg.gpu_threads;
   if (cfg_threads > 0) tuning->threads = cfg_threads;
   apps::apply(*tuning);
   for (const auto& v : tuning->non_default) spdlog::info("tuning: {} (from the environment)", v);
   if (cfg_threads > 0) spdlog::info("tuning: {} math threads (from the config)", cfg_threads);
+  return ok_status();
+}
 
-  // backend.kind: "auto" takes the CUDA backend when this build has it and a device is present.
-  // The devices: each one's name, capability and memory, and whether this binary can prove on it.
-  // A device it cannot use is left out with the reason; with none left, the CPU backend serves.
-  const apps::BackendProbe probe = apps::probe_backends();
+// The devices (each one's name, capability and memory, and whether this binary can prove on it) and
+// the plan made from them and the config: a device it cannot use is left out with the reason; with
+// none left, the CPU backend serves.
+Result<DaemonPlan> probe_and_plan(const DaemonConfig& cfg, BackendProbe& probe) {
+  probe = apps::probe_backends();
   if (probe.cuda_built) {
     spdlog::info("CUDA build for {}; {} device(s) present", probe.architectures, probe.cuda_devices);
     for (const auto& d : probe.devices) {
@@ -229,136 +240,95 @@ int run_daemon(int argc, char** argv, const std::string& prog) {
       else spdlog::warn("{}", apps::describe(d));
     }
   }
-  const std::vector<std::uint32_t> usable = probe.usable();
-  const bool cfg_devices_was_empty = cfg->devices.empty();
-  if (cfg->backend != "cpu" && !cfg->devices.empty()) {
-    std::vector<std::uint32_t> kept;
-    for (std::uint32_t d : cfg->devices) {
-      const bool present = d < probe.devices.size();
-      if (!present || std::find(usable.begin(), usable.end(), d) != usable.end()) kept.push_back(d);
-      else spdlog::warn("gpus.devices: GPU {} is left out: {}", d, probe.devices[d].problem);
-    }
-    cfg->devices = kept;
-  }
-  // None usable, or none of the listed ones (never another daemon's GPU instead): the CPU backend.
-  const bool none_listed = cfg->backend != "cpu" && probe.cuda_devices > 0 && !usable.empty() &&
-                           cfg->devices.empty() && !cfg_devices_was_empty;
-  if (cfg->backend != "cpu" && probe.cuda_devices > 0 && (usable.empty() || none_listed)) {
-    spdlog::warn("no usable CUDA device{}: proving on the CPU backend (backend.kind = \"{}\")",
-                 none_listed ? " among gpus.devices" : "", cfg->backend);
-    cfg->backend = "cpu";
-    cfg->devices.clear();
-  }
-  auto opts = engine::engine_options_from(*cfg, std::thread::hardware_concurrency(),
-                                          {probe.cuda_built, probe.cuda_devices, usable});
-  if (!opts) return fail(opts.error());
   // The Filecoin libraries' environment (FIL_PROOFS_PARAMETER_CACHE, CUZK_SHAPE_CACHE), read once.
   auto fil_env = apps::filecoin_env_from([](const char* n) { return std::getenv(n); });
-  if (!fil_env) return fail(fil_env.error());
+  if (!fil_env) return fil_env.failure();
   for (const auto& v : fil_env->non_default) spdlog::info("environment: {}", v);
-  if (opts->param_cache.empty()) opts->param_cache = engine::kinds::default_param_cache(fil_env->param_cache);
-  engine::kinds::register_builtin_kinds(opts->kinds, {fil_env->shape_cache});
-  if (cfg->cancel_abandoned) {
-    auto kinds = opts->kinds.wires(*cfg->cancel_abandoned);
-    if (!kinds) return fail("scheduler.cancel_abandoned: " + kinds.error());
-    opts->cancel_abandoned = *kinds;
+  auto plan = plan_daemon(cfg, probe, {std::thread::hardware_concurrency(), fil_env->param_cache, fil_env->shape_cache});
+  if (plan) {
+    for (const auto& w : plan->warnings) spdlog::warn("{}", w);
   }
-  // The GPU backend's tuning (CUZK_MSM_*, CUZK_NTT_*, CUZK_GPU_*): read and checked here, once.
+  return plan;
+}
+
+// The backends every worker proves on (the engine's executor) with the GPU backend's tuning
+// (CUZK_MSM_*, CUZK_NTT_*, CUZK_GPU_*), read and checked here, once.
+Status make_backends(const DaemonConfig& cfg, engine::EngineOptions& opts) {
   auto gpu_env = apps::gpu_tuning_from_env([](const char* n) { return std::getenv(n); });
-  if (!gpu_env) return fail(gpu_env.error());
+  if (!gpu_env) return gpu_env.failure();
   for (const auto& v : gpu_env->non_default) spdlog::info("tuning: {} (from the environment)", v);
-  const bool gpu_lane = opts->lane == engine::LaneKind::kGpu;
   auto backends = apps::DeviceBackends::create(
-      opts->backend, {cfg->key_residency, cfg->max_resident_key_bytes, cfg->stream_chunk_bases, cfg->h_copies, cfg->memory_limit},
-      *gpu_env, gpu_lane, [](const std::string& note) { spdlog::warn("{}", note); });
-  if (!backends) return fail(backends.error());
-  // The executor: the backends every worker proves on and the devices' copies of each key, which
-  // the SrsManager keeps (one per device) and drops with the key.
-  opts->executor = *backends;
-  if (cfg->timeline) {
+      opts.backend, {cfg.key_residency, cfg.max_resident_key_bytes, cfg.stream_chunk_bases, cfg.h_copies, cfg.memory_limit},
+      *gpu_env, opts.lane == engine::LaneKind::kGpu, [](const std::string& note) { spdlog::warn("{}", note); });
+  if (!backends) return backends.failure();
+  // The devices' copies of each key are kept by the SrsManager (one per device) and dropped with the key.
+  opts.executor = *backends;
+  if (cfg.timeline) {
     // The Rust daemon's raw TIMELINE lines on stderr; with JSON logs, one JSON line each (msg = the line).
-    if (cfg->log_format == "json") {
-      opts->timeline_sink = [](const std::string& line) { spdlog::info("{}", line); };
+    if (cfg.log_format == "json") {
+      opts.timeline_sink = [](const std::string& line) { spdlog::info("{}", line); };
     } else {
-      opts->timeline_sink = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
+      opts.timeline_sink = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
     }
   }
-  const std::string urgent_line =
-      !opts->urgent_priority
-          ? std::string("urgent work off")
-          : std::string("urgent from ") + engine::priority_name(*opts->urgent_priority) + " (" +
-                std::to_string(opts->urgent_synthesis_workers) + " reserved synthesis workers, headroom " +
-                (opts->urgent_memory_reserve ? engine::format_bytes(*opts->urgent_memory_reserve) : std::string("auto")) +
-                "), lane " +
-                (opts->lane_devices.empty() ? std::string("off")
-                                            : engine::lane_name(opts->lane) + (" up to 2^" + std::to_string(opts->lane_max_domain_log2)));
-  const std::string abandoned_line = [&] {
-    std::string k;
-    for (std::uint32_t w : opts->cancel_abandoned ? *opts->cancel_abandoned : opts->kinds.deadline_bound())
-      k += (k.empty() ? "" : ", ") + opts->kinds.name(w);
-    return "cancelled when abandoned: " + (k.empty() ? std::string("none") : k);
-  }();
-  if (check_only) {
-    std::printf("config ok: budget %s, %u synthesis workers, %zu device(s) x %u backend workers, backend %s\n"
-                "deadlines: %s; %s\n",
-                engine::format_bytes(opts->memory_budget_bytes).c_str(), opts->synthesis_workers,
-                opts->devices.size(), opts->workers_per_device, engine::backend_name(opts->backend), urgent_line.c_str(),
-                abandoned_line.c_str());
-    return 0;
-  }
+  return ok_status();
+}
 
-  // A device taken out of service is logged by the engine; with none left the health check says
-  // NOT_SERVING (every proof would fail) and systemd's status line says why.
-  struct HealthHook {
-    std::mutex mu;
-    server::GrpcServer* grpc = nullptr;
-    bool draining = false;  // NOT_SERVING for good: a device coming back does not change it
-  };
-  auto health = std::make_shared<HealthHook>();
-  opts->on_device_out = [health](std::uint32_t, const std::string& fault, std::uint32_t left) {
+// A device taken out of service is logged by the engine; with none left the health check says
+// NOT_SERVING (every proof would fail) and systemd's status line says why.
+struct HealthHook {
+  std::mutex mu;
+  server::GrpcServer* grpc = nullptr;
+  bool draining = false;  // NOT_SERVING for good: a device coming back does not change it
+};
+
+void hook_health(engine::EngineOptions& opts, const std::shared_ptr<HealthHook>& health) {
+  opts.on_device_out = [health](std::uint32_t, const std::string& fault, std::uint32_t left) {
     if (left > 0) return;
     std::lock_guard<std::mutex> g(health->mu);
     if (health->grpc) health->grpc->set_serving(false);
     notify("STATUS=no GPU left in service (last: " + fault + "); every proof fails until one comes back (gpus.probe_interval)");
   };
-  opts->on_device_back = [health](std::uint32_t ordinal, std::uint32_t in_service) {
+  opts.on_device_back = [health](std::uint32_t ordinal, std::uint32_t in_service) {
     std::lock_guard<std::mutex> g(health->mu);
     if (health->grpc && !health->draining) health->grpc->set_serving(true);
     notify("STATUS=GPU " + std::to_string(ordinal) + " back in service; " + std::to_string(in_service) + " in service");
   };
-  engine::Engine eng(*opts);
-  if (opts->backend == engine::BackendKind::kCuda) {
+}
+
+void log_engine(const DaemonConfig& cfg, const BackendProbe& probe, const DaemonPlan& plan) {
+  const engine::EngineOptions& opts = plan.engine;
+  if (opts.backend == engine::BackendKind::kCuda) {
+    std::string devices;
+    for (auto x : opts.devices) devices += (devices.empty() ? "" : ",") + std::to_string(x);
     spdlog::info("CUDA backend: {} device(s) present ({}); serving device(s) {} with one shared backend each; "
                  "proving keys {}{}{}",
-                 probe.cuda_devices, probe.device_name, [&] {
-                   std::string d;
-                   for (auto x : opts->devices) d += (d.empty() ? "" : ",") + std::to_string(x);
-                   return d;
-                 }(), cfg->key_residency,
-                 cfg->key_residency == "auto" && cfg->max_resident_key_bytes
-                     ? " (streamed above " + engine::format_bytes(cfg->max_resident_key_bytes) + ")"
-                     : std::string(cfg->key_residency == "auto" ? " (streamed when they do not fit)" : ""),
-                 cfg->memory_limit ? "; each card used up to gpus.memory_limit = " + engine::format_bytes(cfg->memory_limit)
-                                   : std::string());
+                 probe.cuda_devices, probe.device_name, devices, cfg.key_residency,
+                 cfg.key_residency == "auto" && cfg.max_resident_key_bytes
+                     ? " (streamed above " + engine::format_bytes(cfg.max_resident_key_bytes) + ")"
+                     : std::string(cfg.key_residency == "auto" ? " (streamed when they do not fit)" : ""),
+                 cfg.memory_limit ? "; each card used up to gpus.memory_limit = " + engine::format_bytes(cfg.memory_limit)
+                                  : std::string());
   } else if (probe.cuda_built) {
-    spdlog::info("CPU backend ({} CUDA device(s) present, backend.kind = {})", probe.cuda_devices, cfg->backend);
+    spdlog::info("CPU backend ({} CUDA device(s) present, backend.kind = {})", probe.cuda_devices, cfg.backend);
   }
   spdlog::info("engine: backend {}, memory budget {}, {} preparers, {} synthesis workers, {} device(s) x {} backend "
                "workers, {} finalizers, self-verify {}",
-               engine::backend_name(opts->backend), engine::format_bytes(opts->memory_budget_bytes), opts->prepare_workers,
-               opts->synthesis_workers, opts->devices.size(), opts->workers_per_device, opts->finalizer_threads,
-               opts->self_verify ? "on" : "off");
-  spdlog::info("deadlines: {}; {}", urgent_line, abandoned_line);
-  for (const auto& c : cfg->circuits) {
-    if (auto st = eng.srs().register_zkey(c.id, c.zkey); !st) return fail("srs.circuits: " + c.id + ": " + st.error());
+               engine::backend_name(opts.backend), engine::format_bytes(opts.memory_budget_bytes), opts.prepare_workers,
+               opts.synthesis_workers, opts.devices.size(), opts.workers_per_device, opts.finalizer_threads,
+               opts.self_verify ? "on" : "off");
+  spdlog::info("deadlines: {}; {}", plan.urgent_line, plan.abandoned_line);
+}
+
+// srs.circuits registered, then every preloaded key loaded (with its devices' copies) before READY.
+// A key that fails to load is a warning: the daemon serves the others.
+Status load_keys(engine::Engine& eng, const DaemonConfig& cfg) {
+  for (const auto& c : cfg.circuits) {
+    if (auto st = eng.srs().register_zkey(c.id, c.zkey); !st) return Error{"srs.circuits: " + c.id + ": " + st.error()};
     spdlog::info("circuit {} registered: {}", c.id, c.zkey);
   }
-  // SIGTERM / SIGINT before the daemon serves (a slow or stuck key load): nothing is accepted yet,
-  // so there is nothing to drain; it stops at once, exit 0. Watched here until the serving loop's
-  // sigwait below takes over.
-  StartupSignals startup_signals(sigs);
-  std::vector<std::string> preload = cfg->preload;
-  for (const auto& c : cfg->circuits)
+  std::vector<std::string> preload = cfg.preload;
+  for (const auto& c : cfg.circuits)
     if (c.preload) preload.push_back(c.id);
   for (const auto& id : preload) {
     notify("STATUS=loading proving key " + id);
@@ -373,37 +343,123 @@ int run_daemon(int argc, char** argv, const std::string& prog) {
       spdlog::warn("preload {}: {}", id, r.error());
       continue;
     }
-    // The key's copies (one per device, resident or streamed) were made by the load, before READY.
     spdlog::info("preloaded {} in {} ms", id, r->load_ms);
   }
-  // From here a signal waits (blocked) for the serving loop's sigwait, which drains and removes the
-  // sockets: the watcher must be gone before anything is bound.
-  startup_signals.stop();
+  return ok_status();
+}
 
-  // The devices as the status outputs show them: name and capability from the start-up check, free
-  // memory read again at each request. Empty on the CPU backend (the outputs then say "cpu").
-  server::DeviceProvider devices;
-  if (opts->backend == engine::BackendKind::kCuda) {
-    std::vector<server::DeviceInfo> known;
-    for (std::uint32_t d : opts->devices) {
-      if (d >= probe.devices.size()) continue;
-      const auto& g = probe.devices[d];
-      known.push_back({g.ordinal, g.name, g.total_bytes, g.free_bytes, g.cc_major, g.cc_minor});
-    }
-    devices = [known] {
-      auto now = known;
-      for (auto& d : now) {
-        std::uint64_t free_b = 0, total_b = 0;
-        apps::device_memory(d.ordinal, &free_b, &total_b);
-        if (total_b) d.free_bytes = free_b;
-      }
-      return now;
-    };
+// The devices as the status outputs show them: name and capability from the start-up check, free
+// memory read again at each request. Empty on the CPU backend (the outputs then say "cpu").
+server::DeviceProvider device_provider(const engine::EngineOptions& opts, const BackendProbe& probe) {
+  if (opts.backend != engine::BackendKind::kCuda) return {};
+  std::vector<server::DeviceInfo> known;
+  for (std::uint32_t d : opts.devices) {
+    if (d >= probe.devices.size()) continue;
+    const auto& g = probe.devices[d];
+    known.push_back({g.ordinal, g.name, g.total_bytes, g.free_bytes, g.cc_major, g.cc_minor});
   }
-  sopts.devices = devices;
+  return [known] {
+    auto now = known;
+    for (auto& d : now) {
+      std::uint64_t free_b = 0, total_b = 0;
+      apps::device_memory(d.ordinal, &free_b, &total_b);
+      if (total_b) d.free_bytes = free_b;
+    }
+    return now;
+  };
+}
+
+// After the first signal: no new jobs, drain (or cancel) within daemon.drain_timeout; a second
+// signal while draining cancels what is left. Then the servers stop and the engine shuts down.
+void drain_and_stop(engine::Engine& eng, const DaemonConfig& cfg, server::GrpcServer& grpc,
+                    server::HttpStatusServer* http, HealthHook& health, sigset_t& sigs, int sig) {
+  spdlog::info("received {}: no new jobs; {}", sig == SIGTERM ? "SIGTERM" : "SIGINT",
+               cfg.shutdown_drain ? "draining running jobs" : "cancelling running jobs");
+  notify(std::string("STOPPING=1\nSTATUS=") + (cfg.shutdown_drain ? "draining running jobs" : "cancelling running jobs"));
+  {
+    std::lock_guard<std::mutex> g(health.mu);
+    health.draining = true;
+    grpc.set_serving(false);  // grpc.health.v1: NOT_SERVING while draining
+  }
+  eng.stop_accepting();
+  std::atomic<bool> drained{false};
+  std::thread second([&] {
+    int s2 = 0;
+    sigwait(&sigs, &s2);
+    if (!drained.load()) {
+      spdlog::warn("second signal: cancelling running jobs");
+      eng.cancel_all("the daemon is shutting down");
+    }
+  });
+  if (cfg.shutdown_drain) {
+    if (!eng.drain(cfg.drain_timeout)) {
+      spdlog::warn("drain timed out after {} ms; cancelling what is left", cfg.drain_timeout.count());
+      eng.cancel_all("the daemon is shutting down (drain timed out)");
+    }
+  } else {
+    eng.cancel_all("the daemon is shutting down");
+  }
+  eng.drain(std::chrono::seconds(30));
+  drained = true;
+  // Callers waiting in Prove/AwaitProof now have their results; give them a moment to receive them.
+  grpc.shutdown(std::chrono::seconds(2));
+  if (http) http->stop();
+  eng.shutdown();
+  auto s = eng.status();
+  spdlog::info("stopped: {} completed, {} failed, {} cancelled", s.completed, s.failed, s.cancelled);
+  pthread_kill(second.native_handle(), SIGTERM);  // wake the second-signal waiter
+  second.join();
+}
+
+}  // namespace
+
+int run_daemon(int argc, char** argv, const std::string& prog) {
+  g_prog = prog;
+  // Signals are taken synchronously by sigwait below; every thread started from here inherits the mask.
+  sigset_t sigs;
+  sigemptyset(&sigs);
+  sigaddset(&sigs, SIGTERM);
+  sigaddset(&sigs, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &sigs, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+  // Under a file-size limit (ulimit -f, LimitFSIZE=) a write past it fails with EFBIG instead of
+  // killing the daemon: the shape cache is then "not written", with the reason in the log.
+  signal(SIGXFSZ, SIG_IGN);
+
+  Flags flags;
+  if (auto rc = parse_flags(argc, argv, prog, flags)) return *rc;
+  bool missing = false;
+  auto cfg = effective_config(flags, &missing);
+  if (!cfg) return fail(cfg.error());
+  if (auto st = start_logging(*cfg, prog, flags, missing); !st) return fail(st.error());
+  auto sopts = server_options(*cfg);
+  if (!sopts) return fail(sopts.error());
+  if (auto st = apply_cpu_tuning(*cfg); !st) return fail(st.error());
+  BackendProbe probe;
+  auto plan = probe_and_plan(*cfg, probe);
+  if (!plan) return fail(plan.error());
+  if (auto st = make_backends(*cfg, plan->engine); !st) return fail(st.error());
+  if (flags.check_only) {
+    std::printf("%s\n", plan->summary().c_str());
+    return 0;
+  }
+  log_engine(*cfg, probe, *plan);
+  auto health = std::make_shared<HealthHook>();
+  hook_health(plan->engine, health);
+  engine::Engine eng(plan->engine);
+  {
+    // SIGTERM / SIGINT before the daemon serves (a slow or stuck key load): nothing is accepted yet,
+    // so there is nothing to drain; it stops at once, exit 0. From the end of this block a signal
+    // waits (blocked) for the serving loop's sigwait, which drains and removes the sockets.
+    StartupSignals startup_signals(sigs);
+    if (auto st = load_keys(eng, *cfg); !st) return fail(st.error());
+  }
+
+  const server::DeviceProvider devices = device_provider(plan->engine, probe);
+  sopts->devices = devices;
   // gRPC may hold the requests' slice plus one largest message while it receives (issue 41 item 4).
-  if (opts->request_budget_bytes) sopts.memory_quota_bytes = opts->request_budget_bytes + cfg->max_message_bytes;
-  auto grpc = server::GrpcServer::start(eng, sopts);
+  if (plan->engine.request_budget_bytes) sopts->memory_quota_bytes = plan->engine.request_budget_bytes + cfg->max_message_bytes;
+  auto grpc = server::GrpcServer::start(eng, *sopts);
   if (!grpc) return fail(grpc.error());
   {
     std::lock_guard<std::mutex> g(health->mu);
@@ -424,10 +480,10 @@ int run_daemon(int argc, char** argv, const std::string& prog) {
   } unhook{health};
   std::unique_ptr<server::HttpStatusServer> http;
   if (!cfg->status_listen.empty()) {
+    auto list = [devices] { return devices ? devices() : std::vector<server::DeviceInfo>{}; };
     auto h = server::HttpStatusServer::start(
-        cfg->status_listen,
-        {[&eng, devices] { return server::status_json(eng.status(), eng.kinds(), devices ? devices() : std::vector<server::DeviceInfo>{}); },
-         [&eng, devices] { return server::prometheus_text(eng.status(), eng.kinds(), devices ? devices() : std::vector<server::DeviceInfo>{}); }});
+        cfg->status_listen, {[&eng, list] { return server::status_json(eng.status(), eng.kinds(), list()); },
+                             [&eng, list] { return server::prometheus_text(eng.status(), eng.kinds(), list()); }});
     if (!h) return fail(h.error());
     http = std::move(*h);
   }
@@ -440,43 +496,7 @@ int run_daemon(int argc, char** argv, const std::string& prog) {
 
   int sig = 0;
   sigwait(&sigs, &sig);
-  spdlog::info("received {}: no new jobs; {}", sig == SIGTERM ? "SIGTERM" : "SIGINT",
-               cfg->shutdown_drain ? "draining running jobs" : "cancelling running jobs");
-  notify(std::string("STOPPING=1\nSTATUS=") + (cfg->shutdown_drain ? "draining running jobs" : "cancelling running jobs"));
-  {
-    std::lock_guard<std::mutex> g(health->mu);
-    health->draining = true;
-    (*grpc)->set_serving(false);  // grpc.health.v1: NOT_SERVING while draining
-  }
-  eng.stop_accepting();
-  std::atomic<bool> drained{false};
-  // A second signal while draining cancels what is left.
-  std::thread second([&] {
-    int s2 = 0;
-    sigwait(&sigs, &s2);
-    if (!drained.load()) {
-      spdlog::warn("second signal: cancelling running jobs");
-      eng.cancel_all("the daemon is shutting down");
-    }
-  });
-  if (cfg->shutdown_drain) {
-    if (!eng.drain(cfg->drain_timeout)) {
-      spdlog::warn("drain timed out after {} ms; cancelling what is left", cfg->drain_timeout.count());
-      eng.cancel_all("the daemon is shutting down (drain timed out)");
-    }
-  } else {
-    eng.cancel_all("the daemon is shutting down");
-  }
-  eng.drain(std::chrono::seconds(30));
-  drained = true;
-  // Callers waiting in Prove/AwaitProof now have their results; give them a moment to receive them.
-  (*grpc)->shutdown(std::chrono::seconds(2));
-  if (http) http->stop();
-  eng.shutdown();
-  auto s = eng.status();
-  spdlog::info("stopped: {} completed, {} failed, {} cancelled", s.completed, s.failed, s.cancelled);
-  pthread_kill(second.native_handle(), SIGTERM);  // wake the second-signal waiter
-  second.join();
+  drain_and_stop(eng, *cfg, **grpc, http.get(), *health, sigs, sig);
   return 0;
 }
 

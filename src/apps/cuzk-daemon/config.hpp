@@ -1,4 +1,6 @@
-// The daemon's TOML configuration. The schema is the Rust daemon's (cuzk-behaviour.md 2.2) so that
+// The daemon's TOML configuration (the daemon app's, not the engine's: listeners, auth, TLS and
+// logging are the daemon's business; engine_options_from maps the rest to engine::EngineOptions).
+// The schema is the Rust daemon's (cuzk-behaviour.md 2.2) so that
 // existing cuzk.toml files keep working; keys the Rust daemon ignored are accepted with a warning,
 // and what it lacked lives in new keys and sections (docs/daemon.md lists every key). Unlike the
 // Rust parser, a malformed value is an error that names the key, never a silent default.
@@ -14,7 +16,7 @@
 #include "base/result.hpp"
 #include "engine/engine.hpp"
 
-namespace cuzk::engine {
+namespace cuzk::apps {
 
 struct CircuitConfig {
   std::string id;
@@ -104,9 +106,6 @@ Result<DaemonConfig> parse_config(std::string_view text, const std::string& name
 // daemon's behaviour, but the daemon logs it).
 Result<DaemonConfig> load_config(const std::string& path, bool* missing = nullptr);
 
-// Checks a listen address: "unix:///abs/path", "unix:/abs/path", "host:port", "[v6]:port".
-Status check_listen_address(const std::string& addr);
-
 // What the binary and the machine offer for backend.kind (the daemon probes it; the engine does not
 // link the CUDA code).
 struct BackendAvailability {
@@ -119,7 +118,7 @@ struct BackendAvailability {
 
 // backend.kind -> the backend to run: "cpu" as asked; "cuda" when built and a device is present (else
 // a one-line error that says which is missing); "auto" -> "cuda" when it would succeed, else "cpu".
-Result<BackendKind> resolve_backend(const std::string& kind, const BackendAvailability& avail);
+Result<engine::BackendKind> resolve_backend(const std::string& kind, const BackendAvailability& avail);
 
 // Engine options from a config: resolves total_budget = "auto" (MemTotal - safety_margin), the
 // worker counts and the backend (resolve_backend; with "cuda", gpus.devices must name present
@@ -127,7 +126,7 @@ Result<BackendKind> resolve_backend(const std::string& kind, const BackendAvaila
 // executor is left empty: the daemon sets it (apps::DeviceBackends, which links the CUDA backend when
 // built; its lane slots are CUDA backends with the GPU lane, CPU backends otherwise).
 // gpus.urgent_lane = "auto" resolves to "gpu" on the CUDA backend and "cpu" on the CPU backend.
-Result<EngineOptions> engine_options_from(const DaemonConfig& cfg, unsigned hardware_threads,
+Result<engine::EngineOptions> engine_options_from(const DaemonConfig& cfg, unsigned hardware_threads,
                                           const BackendAvailability& avail = {});
 
-}  // namespace cuzk::engine
+}  // namespace cuzk::apps

@@ -1,4 +1,4 @@
-#include "engine/config.hpp"
+#include "apps/cuzk-daemon/config.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -11,8 +11,13 @@
 #include <toml++/toml.h>
 
 #include "engine/units.hpp"
+#include "server/listen_address.hpp"
 
-namespace cuzk::engine {
+namespace cuzk::apps {
+
+using namespace cuzk::engine;  // the engine's options, units and kinds, which this file maps the config to
+using server::check_listen_address;
+
 namespace {
 
 // Reads one table, remembering which keys were consumed, so that the rest can be reported.
@@ -165,26 +170,6 @@ class Section {
 };
 
 }  // namespace
-
-Status check_listen_address(const std::string& addr) {
-  if (addr.empty()) return Error{"empty listen address"};
-  if (addr.rfind("unix:", 0) == 0) {
-    std::string path = addr.rfind("unix://", 0) == 0 ? addr.substr(7) : addr.substr(5);
-    if (path.empty() || path[0] != '/') return Error{"\"" + addr + "\": a unix socket needs an absolute path (unix:///run/cuzk.sock)"};
-    if (path.size() > 100) return Error{"\"" + addr + "\": unix socket paths are limited to about 100 characters"};
-    return ok_status();
-  }
-  auto colon = addr.rfind(':');
-  if (colon == std::string::npos || colon == 0 || colon + 1 >= addr.size()) {
-    return Error{"\"" + addr + "\": expected host:port, [ipv6]:port or unix:///path"};
-  }
-  std::string port = addr.substr(colon + 1);
-  for (char c : port)
-    if (!std::isdigit(static_cast<unsigned char>(c))) return Error{"\"" + addr + "\": the port is not a number"};
-  if (port.size() > 5 || std::stoul(port) > 65535) return Error{"\"" + addr + "\": the port is out of range"};
-  if (addr[0] == '[' && addr[colon - 1] != ']') return Error{"\"" + addr + "\": unbalanced [ ] around an IPv6 address"};
-  return ok_status();
-}
 
 Result<DaemonConfig> parse_config(std::string_view text, const std::string& name) {
   toml::table root;
@@ -547,4 +532,4 @@ Result<EngineOptions> engine_options_from(const DaemonConfig& c, unsigned hardwa
   return o;
 }
 
-}  // namespace cuzk::engine
+}  // namespace cuzk::apps
