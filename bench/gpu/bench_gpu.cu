@@ -1,6 +1,6 @@
 // GPU benchmark: field multiplication rate, NTT 2^20..2^28, G1 MSM 2^20..2^27, G2 MSM 2^20..2^24 and
 // the 0/1 path (bitmaps with 50% and 25% of the bits set),
-// printed as one table with supranational/sppark's H200 figures (shared/reference/gpu-anchors.md)
+// printed as one table with supranational/sppark's H200 figures (docs/reference/gpu-anchors.md)
 // beside. All data stays on the device: NTT inputs and MSM scalars are random Fr made on the GPU;
 // MSM bases are P_i = (i+1) G made on the GPU (distinct points, checked against the CPU on a sample,
 // and the MSM result at 2^20 is checked exactly); base generation and upload are not timed.

@@ -1,6 +1,6 @@
 // PoRep challenges: the synthetic-PoRep KATs of storage-proofs-porep challenges.rs
 // (test_synth_challenges_against_hardcoded; filecoin-formats.md §6.9) and the interactive / NI
-// derivation against values computed with shared/tools/filecoin-kat.
+// derivation against values computed with tools/filecoin-kat.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -31,7 +31,7 @@ TEST(SdrChallenges, SyntheticKat) {
 }
 
 TEST(SdrChallenges, InteractiveMatchesOracle) {
-  // Expected values: python3 with shared/tools/filecoin-kat (SHA-256(replica_id ‖ seed ‖ j LE) mod 63 + 1)
+  // Expected values: python3 with tools/filecoin-kat (SHA-256(replica_id ‖ seed ‖ j LE) mod 63 + 1)
   // for the replica_id of the Ids.PorepIdAndReplicaId test and seed [2;32].
   const Bytes32 rid = test::hex32("4368b07d340a62540b0722af597baf46a874ec9f769256b1d043ea737b7bd211");
   EXPECT_EQ(interactive_challenges(64, rid, test::filled(2), 2, 0), (V{52, 51}));

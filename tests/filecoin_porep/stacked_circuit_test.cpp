@@ -140,7 +140,7 @@ TEST(StackedCircuit, Registered32GiBPartition) {
 }
 
 // No published numbers for these two: the expected values come from the §4.6 model
-// (shared/tools/filecoin-kat/constraint_model.py: porep(2^24, 2, 2, (8,0,0)) and
+// (tools/filecoin-kat/constraint_model.py: porep(2^24, 2, 2, (8,0,0)) and
 // porep(2^31, 11, 18, (8,8,2))), which reproduces every published count above.
 TEST(StackedCircuit, Registered512MiBAnd64GiBMatchTheModel) {
   auto m512 = count(StackedCircuitParams::from_config(porep_config_by_name("StackedDrg512MiBV1_1")));

@@ -7,7 +7,7 @@ filecoin-formats.md §7) and not from cuzk's C++ sources, of what cuzk's PoSt co
 C++ tests compare `cuzk post inputs` with `post_oracle.py inputs` byte for byte, or with the files
 regen_expected.sh writes under expected/ when Python is not at hand. Standard library only
 (python3 >= 3.11) plus poseidon_ref.py next to this file (a copy of the team's
-shared/tools/filecoin-kat/poseidon_ref.py). Measured reason it exists: the leaf-challenge index
+tools/filecoin-kat/poseidon_ref.py). Measured reason it exists: the leaf-challenge index
 rule differs between V1 and V1_2 codes and is invisible in a round-trip test of one
 implementation; only a second, independent statement catches a wrong j.
 

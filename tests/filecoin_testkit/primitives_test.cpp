@@ -127,7 +127,7 @@ TEST(SdrIds, PorepIdAndReplicaId) {
   EXPECT_EQ(porep_id(porep::porep_config_by_name("StackedDrg2KiBV1_1")), want);
   want[0] = 18;
   EXPECT_EQ(porep_id(porep::porep_config_by_id(18)), want);
-  // Expected value computed with shared/tools/filecoin-kat (sdr_ref.sha254 over
+  // Expected value computed with tools/filecoin-kat (sdr_ref.sha254 over
   // prover_id(actor 1000) ‖ 7 u64 BE ‖ ticket 01..20 ‖ zero 2 KiB comm_d ‖ porep_id(5)).
   Bytes32 ticket;
   for (std::size_t i = 0; i < 32; ++i) ticket[i] = std::uint8_t(i + 1);

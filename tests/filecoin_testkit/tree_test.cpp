@@ -32,7 +32,7 @@ TEST(SdrTreeD, ZeroSectorCommD2KiB) {
 
 TEST(SdrTreeD, ZeroSectorCommD8MiB) {
   // §6.7 gives 65f29e5d…421c; the full value is zero-tree level 18 (computed with
-  // shared/tools/filecoin-kat sdr_ref.sha254; it has that prefix and suffix).
+  // tools/filecoin-kat sdr_ref.sha254; it has that prefix and suffix).
   const ShaTree t(std::vector<Bytes32>(std::size_t(1) << 18));
   EXPECT_EQ(bytes32_hex(t.root()), "65f29e5d98d246c38b388cfc06db1f6b021303c5a289000bdce832a9c3ec421c");
 }
