@@ -17,11 +17,7 @@ install(CODE "set(CUZK_SOURCE_DIR \"${PROJECT_SOURCE_DIR}\")" COMPONENT cuzk)
 install(SCRIPT ${PROJECT_SOURCE_DIR}/cmake/install_unit.cmake COMPONENT cuzk)
 install(FILES README.md docs/operator.md docs/daemon.md docs/DESIGN.md deploy/cuzk.example.toml DESTINATION ${CMAKE_INSTALL_DOCDIR}
         COMPONENT cuzk)
-foreach(dir grafana prometheus)
-  if(EXISTS ${PROJECT_SOURCE_DIR}/deploy/${dir})
-    install(DIRECTORY deploy/${dir} DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT cuzk)
-  endif()
-endforeach()
+install(DIRECTORY deploy/grafana deploy/prometheus DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT cuzk)
 
 # The .deb. One package per build; the flavour is the build's: a CUDA build links the CUDA runtime
 # statically (only the NVIDIA driver is needed on the host) and carries the architectures of
