@@ -1,5 +1,5 @@
 // PorepJob end to end on the CPU with the shared TEST-ONLY 2 KiB parameters (fixture.porep_params_2k):
-// prepare -> check_key -> prove_porep (synthesize + prove + self-verify) -> verify true, and verify
+// prepare -> check_key -> filecoin::prove_job (synthesize + prove + self-verify) -> verify true, and verify
 // false (naming the partition) for a proof that belongs to another sector.
 #include <gtest/gtest.h>
 
@@ -30,12 +30,12 @@ TEST(PorepJobProve, CpuProofsVerifyAndAreBoundToTheirSector) {
   ASSERT_TRUE(key) << key.error();
   auto backend = groth16::make_cpu_backend();
   std::size_t reported = 0;
-  PorepProveOptions opt;
-  opt.on_partition = [&](std::size_t, const PartitionTiming& t) {
+  filecoin::PartitionProveOptions opt;
+  opt.on_partition = [&](std::size_t, const filecoin::PartitionTiming& t) {
     ++reported;
     EXPECT_GT(t.prove_ms, 0);
   };
-  auto proofs = prove_porep(*job, shape, *key, *backend, opt);
+  auto proofs = filecoin::prove_job(*job, shape, *key, *backend, opt);
   ASSERT_TRUE(proofs) << proofs.error();
   ASSERT_EQ(proofs->size(), job->partitions());
   EXPECT_EQ(reported, job->partitions());

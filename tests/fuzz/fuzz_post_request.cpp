@@ -21,6 +21,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   auto job = PostJob::prepare(**config, randomness, partition, blobs);
   if (!job) return 0;
   CUZK_FUZZ_CHECK(job->sectors().size() == blobs.size());
-  CUZK_FUZZ_CHECK(job->public_inputs().size() == (**config).num_public_inputs());
+  CUZK_FUZZ_CHECK(job->public_inputs(0).size() == (**config).num_public_inputs());
   return 0;
 }

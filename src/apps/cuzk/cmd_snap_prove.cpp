@@ -22,14 +22,13 @@
 #include "apps/common/device_backends.hpp"
 #include "apps/cuzk/commands.hpp"
 #include "apps/cuzk/environment.hpp"
-#include "apps/cuzk/multiplier.hpp"
 #include "apps/cuzk/post_common.hpp"
+#include "apps/cuzk/prove_driver.hpp"
 #include "apps/cuzk/snap_common.hpp"
 #include "filecoin/params/param_files.hpp"
 #include "filecoin/snap/shape.hpp"
 #include "filecoin/snap/snap_job.hpp"
 #include "groth16/proof.hpp"
-#include "groth16/test_setup.hpp"
 
 namespace cuzk::cli {
 namespace snap = filecoin::snap;
@@ -40,10 +39,8 @@ namespace {
 struct ProveSnapArgs {
   UpdateOptions update;
   std::vector<std::string> vanilla;
-  std::string params_dir, out, proof;
-  std::string backend = "auto";
-  bool no_self_verify = false, quiet = false;
-  std::optional<std::uint64_t> test_key_seed;
+  ProveFlags prove;
+  std::string verify_params, proof;
 };
 
 params::ProofFamily family_of(const UpdateOptions& o) {
@@ -68,55 +65,11 @@ int run_prove_snap(const ProveSnapArgs& a) {
   if (!job) return fail(cmd, job.error());
   const double prepare_ms = clock.ms();
   *blobs = {};
-  // The backend before the key: "cuda" on a machine without one fails in milliseconds.
-  auto chosen = apps::choose_backend(a.backend, apps::probe_backends());
-  if (!chosen) return fail(cmd, chosen.error());
-  auto backends = apps::DeviceBackends::create(*chosen, {}, environment().gpu);
-  if (!backends) return fail(cmd, backends.error());
-  if (a.test_key_seed.has_value() == !a.params_dir.empty())
-    return fail(cmd, "give exactly one of --params DIR and --test-key-seed N");
-  std::optional<params::ParamPaths> paths;
-  if (!a.params_dir.empty()) {
-    auto p = params::param_paths(family_of(a.update), req->config->sector_size, a.params_dir);
-    if (!p) return fail(cmd, label(*req) + ": " + p.error());
-    paths = *p;
-  }
-  clock = {};
-  auto shape_load = snap::load_or_record_update_shape(g, label(*req),
-                                                      paths ? filecoin::shape_cache_path(paths->params) : "",
-                                                      shape_cache_policy());
-  const groth16::R1csShape shape = std::move(shape_load.shape);
-  if (auto st = job->check_key(shape); !st) return fail(cmd, st.error());
-  const double shape_ms = clock.ms();
-  clock = {};
-  auto key = command_proving_key("prove-snap", paths, shape, a.test_key_seed);
-  if (!key) return fail(cmd, key.error());
-  const double key_ms = clock.ms();
-  if (!a.quiet)
-    std::fprintf(stderr,
-                 "cuzk prove-snap: %s, %u partition(s); vanilla checks %.0f ms, shape %.0f ms (%s), key %.0f ms; "
-                 "backend %s\n",
-                 label(*req).c_str(), job->partitions(), prepare_ms, shape_ms, filecoin::to_string(shape_load.source),
-                 key_ms, engine::backend_name(*chosen));
-  snap::SnapProveOptions opt;
-  opt.self_verify = !a.no_self_verify;
-  opt.on_partition = [&](std::size_t k, const snap::SnapPartitionTiming& t) {
-    if (!a.quiet)
-      std::fprintf(stderr, "cuzk prove-snap: partition %zu: synthesis %.0f ms, prove %.0f ms, verify %.0f ms\n", k,
-                   t.synth_ms, t.prove_ms, t.verify_ms);
-  };
-  // The key's device copy made once for every partition (the CPU backend proves from the host key).
-  auto bound = groth16::with_copy((*backends)->make({0, false}), *key, &shape);
-  if (!bound) return fail(cmd, bound.error());
-  auto& backend = *bound;
-  auto proofs = snap::prove_snap(*job, shape, *key, *backend, opt);
-  if (!proofs) return fail(cmd, proofs.error());
-  const auto bytes = groth16::concat_proofs(*proofs);
-  if (auto st = write_file(a.out, bytes); !st) return fail(cmd, st.error());
-  if (!a.quiet)
-    std::fprintf(stderr, "cuzk prove-snap: wrote %s (%zu bytes = %u x %zu)%s in %.2f s\n", a.out.c_str(), bytes.size(),
-                 job->partitions(), groth16::kProofBytes, a.no_self_verify ? "" : ", self-verified", total.ms() / 1000);
-  return kExitOk;
+  const std::string name = label(*req);
+  const ProveKey key{name, family_of(a.update), req->config->sector_size, [&](const std::string& cache) {
+                       return snap::load_or_record_update_shape(g, name, cache, shape_cache_policy());
+                     }};
+  return drive_prove(cmd, a.prove, key, *job, name, prepare_ms, total);
 }
 
 int run_verify_snap(const ProveSnapArgs& a) {
@@ -141,7 +94,7 @@ int run_verify_snap(const ProveSnapArgs& a) {
   if (bytes->size() != g.partitions * groth16::kProofBytes)
     return fail(cmd, a.proof + ": " + std::to_string(bytes->size()) + " bytes, a " + label(*req) + " proof is " +
                          std::to_string(g.partitions) + " x " + std::to_string(groth16::kProofBytes));
-  auto paths = params::param_paths(family_of(a.update), req->config->sector_size, a.params_dir);
+  auto paths = params::param_paths(family_of(a.update), req->config->sector_size, a.verify_params);
   if (!paths) return fail(cmd, label(*req) + ": " + paths.error());
   auto vk = params::load_verifying_key(*paths);
   if (!vk) return fail(cmd, vk.error());
@@ -176,16 +129,7 @@ void register_snap_prove(CLI::App& app, int& exit_code) {
   prove->add_option("--vanilla", a->vanilla, "vanilla-proof file(s): raw bincode or a JSON array of base64; concatenated")
       ->required()
       ->check(apps::InputFile);
-  prove->add_option("--params", a->params_dir, "parameter directory (official file names)");
-  prove->add_option("--out", a->out, "the 192 x P byte proof")->required();
-  prove->add_flag("--no-self-verify", a->no_self_verify, "skip verifying each partition proof");
-  prove->add_option("--test-key-seed", a->test_key_seed,
-                    "TEST-ONLY: instead of --params, a key made in memory from this (public) toxic-waste seed");
-  prove->add_flag("-q,--quiet", a->quiet, "no progress on stderr");
-  prove->add_option("--backend", a->backend, "auto (CUDA when built and a GPU is present), cpu or cuda")
-      ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
-      ->capture_default_str();
-  add_threads_option(prove);
+  add_prove_flags(prove, a->prove, "the 192 x P byte proof");
   prove->callback([a, &exit_code] { exit_code = run_prove_snap(*a); });
 
   auto v = std::make_shared<ProveSnapArgs>();
@@ -196,7 +140,7 @@ void register_snap_prove(CLI::App& app, int& exit_code) {
                      "optional: the partition proofs too, checked against the commitments (the public inputs never "
                      "come from them)")
       ->check(apps::InputFile);
-  verify->add_option("--params", v->params_dir, "parameter directory (official file names)")->required();
+  verify->add_option("--params", v->verify_params, "parameter directory (official file names)")->required();
   verify->add_option("--proof", v->proof, "the 192 x P byte proof")->required()->check(apps::InputFile);
   verify->callback([v, &exit_code] { exit_code = run_verify_snap(*v); });
 }

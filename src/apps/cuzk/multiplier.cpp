@@ -28,19 +28,4 @@ Result<std::unique_ptr<groth16::FixedBaseMultiplier>> make_multiplier(const std:
   return groth16::make_cpu_fixed_base_multiplier();
 }
 
-Result<groth16::ProvingKey> command_proving_key(const char* tool, const std::optional<filecoin::params::ParamPaths>& paths,
-                                                const groth16::R1csShape& shape,
-                                                std::optional<std::uint64_t> test_key_seed) {
-  if (paths) return filecoin::params::load_proving_key(*paths, shape);
-  if (!test_key_seed) return Error{"no parameter directory and no --test-key-seed"};
-  std::fprintf(stderr, "cuzk %s: TEST-ONLY key from --test-key-seed %llu, made in memory\n", tool,
-               static_cast<unsigned long long>(*test_key_seed));
-  auto mul = make_multiplier("auto");
-  if (!mul) return Error{mul.error()};
-  groth16::SetupOptions so;
-  so.multiplier = mul->get();
-  return groth16::generate_test_key(shape, groth16::HBasis::kMonomialOverZ, groth16::ToxicWaste::from_seed(*test_key_seed),
-                                    so);
-}
-
 }  // namespace cuzk::cli

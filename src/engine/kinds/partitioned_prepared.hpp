@@ -1,10 +1,7 @@
-// The engine's view of a partitioned Filecoin job (porep::PorepJob, snap::SnapJob): the key comes
-// from the SrsManager lease, everything else from the job, whose interface both families share:
-//
-//   partitions()                                   P
-//   partition_memory(shape, domain_log2, device)   the family's memory model of one partition
-//   synthesize(k, shape, cancelled)                partition k's compact witness
-//   verify(vk, proofs, &failed)                    every partition proof against derived inputs
+// The engine's view of a Filecoin proof family's job (porep::PorepJob, snap::SnapJob, post::PostJob):
+// the key comes from the SrsManager lease, everything else from the job through the one interface
+// every family's job has (filecoin::PartitionedJob, filecoin/common/partitioned_job.hpp; the
+// constraint below refuses a job that lacks a piece of it at compile time).
 //
 // A kind adapter is then its prepare(): request fields → Job::prepare → acquire_proving_key.
 #pragma once
@@ -14,10 +11,11 @@
 
 #include "engine/job_kind.hpp"
 #include "engine/srs_manager.hpp"
+#include "filecoin/common/partitioned_job.hpp"
 
 namespace cuzk::engine::kinds {
 
-template <class Job>
+template <filecoin::PartitionedJob Job>
 class PartitionedPrepared final : public PreparedJob {
  public:
   PartitionedPrepared(std::string name, Job job, SrsLease lease, bool device_backend)

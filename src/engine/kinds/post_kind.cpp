@@ -1,11 +1,13 @@
 // WindowPoSt and WinningPoSt job kinds (see post_kind.hpp): thin adapters of filecoin::post::PostJob
-// (which holds all the PoSt logic, shared with `cuzk prove-post`) to engine::PreparedJob.
+// (which holds all the PoSt logic, shared with `cuzk prove-post`) to engine::PreparedJob, through the
+// one adapter every family's job has (PartitionedPrepared, with one partition).
 #include "engine/kinds/post_kind.hpp"
 
 #include <algorithm>
 #include <cstring>
 
 #include "engine/kinds/filecoin_keys.hpp"
+#include "engine/kinds/partitioned_prepared.hpp"
 #include "filecoin/post/challenges.hpp"
 #include "filecoin/post/config.hpp"
 #include "filecoin/post/post_job.hpp"
@@ -16,51 +18,6 @@ namespace {
 namespace post = filecoin::post;
 
 std::string str(std::uint64_t x) { return std::to_string(x); }
-
-// The engine's view of a post::PostJob: the key comes from the SrsManager, everything else from the job.
-class PostPrepared final : public PreparedJob {
- public:
-  PostPrepared(std::string name, post::PostJob job, SrsLease lease, bool device_backend)
-      : name_(std::move(name)), job_(std::move(job)), lease_(std::move(lease)), device_backend_(device_backend) {}
-
-  std::uint32_t num_partitions() const override { return 1; }
-
-  // The model: post::PostJob::partition_memory.
-  PartitionMemory partition_memory(std::uint32_t) const override {
-    const auto m = job_.partition_memory(lease_->shape, lease_->pk.domain_log2, device_backend_);
-    return {m.full, m.after_start};
-  }
-
-  Result<SynthesizedPartition> synthesize(std::uint32_t, const CancelToken& cancel) override {
-    if (cancel.cancelled()) return Error{"cancelled"};
-    auto w = job_.synthesize(lease_->shape, cancel.as_function());
-    if (!w) return Error{name_ + ": " + w.error()};
-    SynthesizedPartition s;
-    s.shape = &lease_->shape;
-    s.key = &lease_->pk;
-    s.copies = &lease_.copies();
-    s.witness = std::move(*w);
-    return s;
-  }
-
-  const groth16::ProvingKey& key(std::uint32_t) const override { return lease_->pk; }
-
-  Status verify(std::span<const groth16::Proof> proofs) override {
-    if (proofs.size() != 1) return Error{name_ + ": self-check: " + str(proofs.size()) + " proofs, expected 1"};
-    auto ok = job_.verify(lease_->pk.vk, proofs[0]);
-    if (!ok) return Error{name_ + ": self-check: " + ok.error()};
-    if (!*ok) return Error{name_ + ": self-check failed: the proof does not verify"};
-    return ok_status();
-  }
-
-  std::string circuit_id() const override { return lease_->id; }
-
- private:
-  std::string name_;
-  post::PostJob job_;
-  SrsLease lease_;
-  bool device_backend_ = false;  // the backend keeps the prover's buffers on the device
-};
 
 class PostKind final : public JobKind {
  public:
@@ -114,7 +71,8 @@ class PostKind final : public JobKind {
                                      [&](const groth16::R1csShape& sh) { return job->check_key(sh); });
     if (!lease) return Error{k + lease.error()};
     return std::unique_ptr<PreparedJob>(
-        std::make_unique<PostPrepared>(name, std::move(*job), std::move(*lease), ctx.memory_model == MemoryModel::kDevice));
+        std::make_unique<PartitionedPrepared<post::PostJob>>(name, std::move(*job), std::move(*lease),
+                                                            ctx.memory_model == MemoryModel::kDevice));
   }
 
  private:

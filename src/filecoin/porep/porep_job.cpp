@@ -146,14 +146,4 @@ Result<bool> PorepJob::verify(const groth16::VerifyingKey& vk, std::span<const g
   return verify_porep(*config_, sector_, vk, bytes, failed_partition);
 }
 
-// ---- The CLI's loop.
-
-Result<std::vector<groth16::Proof>> prove_porep(const PorepJob& job, const groth16::R1csShape& shape,
-                                                const groth16::ProvingKey& key, groth16::Backend& backend,
-                                                const PorepProveOptions& opt) {
-  const PartitionSource src{job.partitions(), [&](std::uint32_t k) { return job.synthesize(k, shape); },
-                            [&](std::uint32_t k) { return job.public_inputs(k); }};
-  return prove_partitions(src, shape, key, backend, opt);
-}
-
 }  // namespace cuzk::filecoin::porep

@@ -24,6 +24,7 @@
 
 #include "base/result.hpp"
 #include "filecoin/common/partition_memory.hpp"
+#include "filecoin/common/partitioned_job.hpp"
 #include "filecoin/common/partition_prover.hpp"
 #include "filecoin/porep/c1.hpp"
 #include "filecoin/porep/config.hpp"
@@ -77,14 +78,7 @@ class PorepJob {
   std::vector<std::vector<math::Fr>> inputs_;  // per partition, ONE excluded
 };
 
-// ---- The CLI's loop over a PorepJob.
-
-using filecoin::PartitionTiming;
-using PorepProveOptions = filecoin::PartitionProveOptions;
-// Proves every partition with `backend` (shape = the key's partition shape), self-verifying each.
-Result<std::vector<groth16::Proof>> prove_porep(const PorepJob& job, const groth16::R1csShape& shape,
-                                                const groth16::ProvingKey& key, groth16::Backend& backend,
-                                                const PorepProveOptions& opt = {});
+static_assert(filecoin::PartitionedJob<PorepJob>);
 
 // ---- The steps PorepJob is made of, for callers that hold a C1 and no job (tests, tools).
 

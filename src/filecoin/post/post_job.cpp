@@ -1,7 +1,6 @@
 #include "filecoin/post/post_job.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
 
 #include "base/parallel.hpp"
@@ -13,14 +12,6 @@
 #include "groth16/verifier.hpp"
 
 namespace cuzk::filecoin::post {
-namespace {
-
-double ms_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-
-}  // namespace
-
 Result<groth16::CompactAssignment> synthesize_post_partition(const PostConfig& config,
                                                              std::span<const CheckedSector> sectors,
                                                              const groth16::R1csShape& shape,
@@ -134,13 +125,17 @@ PostPartitionBytes PostJob::partition_memory(const groth16::R1csShape& shape, st
   return model_partition_bytes(compact, shape.num_variables(), domain_log2, device_backend, 2 * compact, 16u << 20);
 }
 
-Result<groth16::CompactAssignment> PostJob::synthesize(const groth16::R1csShape& shape,
+Result<groth16::CompactAssignment> PostJob::synthesize(std::uint32_t k, const groth16::R1csShape& shape,
                                                        const std::function<bool()>& cancelled) const {
+  if (k != 0) return Error{"partition " + std::to_string(k) + ": a PoSt job has one partition (0)"};
   return synthesize_post_partition(*config_, sectors_, shape, inputs_, cancelled);
 }
 
-Result<bool> PostJob::verify(const groth16::VerifyingKey& vk, const groth16::Proof& proof) const {
-  auto bytes = groth16::concat_proofs(std::span<const groth16::Proof>(&proof, 1));
+Result<bool> PostJob::verify(const groth16::VerifyingKey& vk, std::span<const groth16::Proof> proofs,
+                             std::size_t* failed) const {
+  if (proofs.size() != 1) return Error{std::to_string(proofs.size()) + " proofs, a PoSt job has one partition"};
+  if (failed) *failed = 0;
+  auto bytes = groth16::concat_proofs(proofs);
   const auto pub = public_sectors();
   return verify_post(*config_, randomness_, partition_index_, pub, vk, bytes);
 }
@@ -159,32 +154,6 @@ Result<bool> verify_post(const PostConfig& config, const Bytes32& randomness, st
     return Error{"verifying key: " + std::to_string(vk.ic.size()) + " IC points, " + config.name + " needs " +
                  std::to_string(inputs->size() + 1)};
   return groth16::verify(vk, *inputs, (*proofs)[0]);
-}
-
-// ---- The CLI's loop.
-
-Result<groth16::Proof> prove_post(const PostJob& job, const groth16::R1csShape& shape, const groth16::ProvingKey& key,
-                                  groth16::Backend& backend, bool self_verify, PostTiming* timing) {
-  PostTiming t;
-  auto t0 = std::chrono::steady_clock::now();
-  auto w = job.synthesize(shape);
-  if (!w) return Error{w.error()};
-  t.synth_ms = ms_since(t0);
-  t0 = std::chrono::steady_clock::now();
-  auto pending = backend.start(shape, *w, key);
-  if (!pending) return Error{pending.error()};
-  *w = {};
-  groth16::Proof proof = groth16::finish(*pending, key, groth16::ProofRandomness::random());
-  t.prove_ms = ms_since(t0);
-  if (self_verify) {
-    t0 = std::chrono::steady_clock::now();
-    auto ok = job.verify(key.vk, proof);
-    if (!ok) return Error{"self-verification: " + ok.error()};
-    if (!*ok) return Error{"the proof failed self-verification"};
-    t.verify_ms = ms_since(t0);
-  }
-  if (timing) *timing = t;
-  return proof;
 }
 
 }  // namespace cuzk::filecoin::post

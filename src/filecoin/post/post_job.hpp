@@ -25,6 +25,7 @@
 
 #include "base/result.hpp"
 #include "filecoin/common/partition_memory.hpp"
+#include "filecoin/common/partitioned_job.hpp"
 #include "filecoin/post/config.hpp"
 #include "filecoin/post/public_inputs.hpp"
 #include "filecoin/post/vanilla_check.hpp"
@@ -51,15 +52,19 @@ class PostJob {
   std::uint32_t partition_index() const { return partition_index_; }
   std::span<const CheckedSector> sectors() const { return sectors_; }
   std::vector<PublicSector> public_sectors() const;
-  std::span<const math::Fr> public_inputs() const { return inputs_; }  // ONE excluded
 
+  // The partitioned-job interface (filecoin/common/partitioned_job.hpp) with one partition, k = 0:
+  // the request's partition_index() is the WindowPoSt partition this job proves.
+  std::uint32_t partitions() const { return 1; }
   Status check_key(const groth16::R1csShape& shape) const;
   PostPartitionBytes partition_memory(const groth16::R1csShape& shape, std::uint32_t domain_log2,
                                       bool device_backend) const;
-  Result<groth16::CompactAssignment> synthesize(const groth16::R1csShape& shape,
+  Result<groth16::CompactAssignment> synthesize(std::uint32_t k, const groth16::R1csShape& shape,
                                                 const std::function<bool()>& cancelled = {}) const;
-  // Ok(false) when the proof does not verify.
-  Result<bool> verify(const groth16::VerifyingKey& vk, const groth16::Proof& proof) const;
+  std::span<const math::Fr> public_inputs(std::uint32_t) const { return inputs_; }  // ONE excluded
+  // Ok(false) (and *failed = 0) when the proof does not verify; an error unless exactly one proof.
+  Result<bool> verify(const groth16::VerifyingKey& vk, std::span<const groth16::Proof> proofs,
+                      std::size_t* failed = nullptr) const;
 
  private:
   explicit PostJob(const PostConfig& config) : config_(&config) {}
@@ -79,13 +84,7 @@ Result<groth16::CompactAssignment> synthesize_post_partition(const PostConfig& c
                                                              std::span<const math::Fr> derived_inputs,
                                                              const std::function<bool()>& cancelled = {});
 
-// ---- The CLI's loop over a PostJob.
-
-struct PostTiming {
-  double synth_ms = 0, prove_ms = 0, verify_ms = 0;
-};
-Result<groth16::Proof> prove_post(const PostJob& job, const groth16::R1csShape& shape, const groth16::ProvingKey& key,
-                                  groth16::Backend& backend, bool self_verify = true, PostTiming* timing = nullptr);
+static_assert(filecoin::PartitionedJob<PostJob>);
 
 // Verification of one 192-byte proof without vanilla proofs (cuzk verify-post): Ok(false) when it does
 // not verify.

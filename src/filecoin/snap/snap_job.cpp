@@ -120,14 +120,4 @@ Result<bool> SnapJob::verify(const groth16::VerifyingKey& vk, std::span<const gr
   return verify_snap(geometry_, comms, vk, bytes, failed_partition);
 }
 
-// ---- The CLI's loop.
-
-Result<std::vector<groth16::Proof>> prove_snap(const SnapJob& job, const groth16::R1csShape& shape,
-                                               const groth16::ProvingKey& key, groth16::Backend& backend,
-                                               const SnapProveOptions& opt) {
-  const PartitionSource src{job.partitions(), [&](std::uint32_t k) { return job.synthesize(k, shape); },
-                            [&](std::uint32_t k) { return job.public_inputs(k); }};
-  return prove_partitions(src, shape, key, backend, opt);
-}
-
 }  // namespace cuzk::filecoin::snap

@@ -21,6 +21,7 @@
 
 #include "base/result.hpp"
 #include "filecoin/common/partition_memory.hpp"
+#include "filecoin/common/partitioned_job.hpp"
 #include "filecoin/common/partition_prover.hpp"
 #include "filecoin/snap/circuit_values.hpp"
 #include "filecoin/snap/config.hpp"
@@ -64,13 +65,7 @@ class SnapJob {
   std::vector<std::vector<math::Fr>> inputs_;
 };
 
-// ---- The CLI's loop over a SnapJob.
-
-using SnapPartitionTiming = filecoin::PartitionTiming;
-using SnapProveOptions = filecoin::PartitionProveOptions;
-Result<std::vector<groth16::Proof>> prove_snap(const SnapJob& job, const groth16::R1csShape& shape,
-                                               const groth16::ProvingKey& key, groth16::Backend& backend,
-                                               const SnapProveOptions& opt = {});
+static_assert(filecoin::PartitionedJob<SnapJob>);
 
 // The witness of partition k's circuit from checked values; counts and inputs checked against `shape`
 // and `derived_inputs`.
