@@ -150,6 +150,7 @@ class NttDomain {
   // Number of pass-kernel shapes (NttTuning::shape in [0, count) picks one; 0 is the default).
   static int shape_count();
   // Tuning of the transforms from now on (benchmarks sweep it; not thread-safe against transforms).
+  // Turning NttTuning::inverse_table off frees the inverse table.
   void set_tuning(const NttTuning& tuning);
 
   // In place on a device array of 2^log_n Fr.

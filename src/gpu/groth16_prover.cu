@@ -99,18 +99,29 @@ struct GpuProver::Impl {
     c.tuning = tuning.msm;
     return c;
   }
-  // A streamed chunk's MSM under gpus.memory_limit: at most two windows per batch-affine group. By
-  // default a group takes windows until it holds 2^28 digits, so a 2^22-base chunk's workspace is that
-  // of a 2^26 MSM (~10 GB in G2), and each of a ring's two buffers keeps one (measured: 48 GB in use on
-  // an H100 under a 24 GiB limit). MsmTuning::aff_group_log, when set, wins.
+  // A streamed chunk's MSM under gpus.memory_limit: one window per batch-affine group. By default a
+  // group takes windows until it holds 2^28 digits, so a 2^22-base chunk's workspace is that of a 2^26
+  // MSM (~10 GB in G2), and each of a ring's two buffers keeps one (measured: 48 GB in use on an H100
+  // under a 24 GiB limit); two windows a group still passed a 24 GiB limit by 2.9 GiB (26.85 GiB by
+  // nvidia-smi: the H thread's ring and a witness query's ring hold their workspaces at once).
+  // MsmTuning::aff_group_log, when set, wins.
   MsmConfig chunk_cfg(std::size_t chunk, const GpuProveOptions& opt) const {
     MsmConfig c = msm_cfg();
     if (opt.memory_limit && !c.tuning.aff_group_log) {
       int lg = 1;
       while ((std::size_t(1) << lg) < chunk) ++lg;
-      c.tuning.aff_group_log = lg + 1;
+      c.tuning.aff_group_log = lg;
     }
     return c;
+  }
+
+  // The transforms' tuning for a proof: under gpus.memory_limit without the inverse twiddle table
+  // (32 * m/2 bytes, 2.1 GB at 2^27; the inverse passes then take w^-e = -w^(N/2-e), a negation a
+  // butterfly).
+  NttTuning ntt_tuning(const GpuProveOptions& opt) const {
+    NttTuning nt = tuning.ntt;
+    if (opt.memory_limit) nt.inverse_table = false;
+    return nt;
   }
 
   Impl(const GpuTuning& t, StreamRank rank) : tuning(t) {
@@ -253,12 +264,14 @@ struct GpuProver::Impl {
   }
 
   // `scratch` holds m elements (the rows' first buffer, overwritten afterwards).
-  void ensure_domain(int log, std::size_t m, DeviceBuffer& scratch) {
+  void ensure_domain(int log, std::size_t m, DeviceBuffer& scratch, const NttTuning& nt) {
     const int need = std::max(1, log);
     if (!dom || dom->max_log() < need) {
       dom.reset();
-      dom = std::make_unique<NttDomain>(need, tuning.ntt);
+      dom = std::make_unique<NttDomain>(need, nt);
       warmed_logs.clear();
+    } else {
+      dom->set_tuning(nt);  // a proof under a memory limit gives the inverse table back
     }
     if (std::find(warmed_logs.begin(), warmed_logs.end(), log) == warmed_logs.end()) {
       // The domain builds its scale tables lazily with synchronous copies on the legacy stream; build
@@ -569,7 +582,7 @@ struct GpuProver::Impl {
     }
     d_w.resize_discard(std::max<std::size_t>(nvars, 1) * sizeof(Fr));
     d_a.resize_discard(m * sizeof(Fr));
-    ensure_domain(log, m, d_a);
+    ensure_domain(log, m, d_a, ntt_tuning(opt));
     d_b.resize_discard(m * sizeof(Fr));
     if (!host_rows) d_c.resize_discard(m * sizeof(Fr));
     if (!host_rows && k.basis == HBasis::kOddCosetLagrange) d_tmp.resize_discard(m * sizeof(Fr));

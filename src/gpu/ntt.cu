@@ -535,7 +535,11 @@ std::size_t NttDomain::device_bytes() const {
   return impl_->tw.size() + impl_->tw_inv.size();
 }
 int NttDomain::shape_count() { return kNttShapeCount; }
-void NttDomain::set_tuning(const NttTuning& tuning) { impl_->tuning = tuning; }
+void NttDomain::set_tuning(const NttTuning& tuning) {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  impl_->tuning = tuning;
+  if (!tuning.inverse_table) impl_->tw_inv = DeviceBuffer();  // its 32 * N/2 bytes given back
+}
 
 void NttDomain::forward(void* d, int log_n, NttOrder order, bool coset, void* stream) {
   impl_->transform(d, log_n, order, coset, false, as_stream(stream));
