@@ -6,8 +6,8 @@ Contract: a second statement, written from the public specification (post-snap.m
 filecoin-formats.md §7) and not from cuzk's C++ sources, of what cuzk's PoSt code computes; the
 C++ tests compare `cuzk post inputs` with `post_oracle.py inputs` byte for byte, or with the files
 regen_expected.sh writes under expected/ when Python is not at hand. Standard library only
-(python3 >= 3.11) plus poseidon_ref.py next to this file (a copy of the team's
-tools/filecoin-kat/poseidon_ref.py). Measured reason it exists: the leaf-challenge index
+(python3 >= 3.11) plus tools/filecoin-kat/poseidon_ref.py (the Poseidon oracle the reference notes
+quote). Measured reason it exists: the leaf-challenge index
 rule differs between V1 and V1_2 codes and is invisible in a round-trip test of one
 implementation; only a second, independent statement catches a wrong j.
 
@@ -45,8 +45,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-sys.path.insert(0, HERE)
-import poseidon_ref  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, "..", "..", "tools", "filecoin-kat"))
+import poseidon_ref  # noqa: E402  (tools/filecoin-kat/poseidon_ref.py)
 
 R = poseidon_ref.p  # BLS12-381 scalar field modulus
 
