@@ -72,7 +72,9 @@ int main(int argc, char** argv) {
   std::size_t threads = 0;
   std::string buckets_name = "auto";
   bool sweep = false, g1 = true, g2 = true;
-  bench::Cli cli("bench_msm", "MSM on G1 and G2 (random scalars; G1 also with 0/1 scalars), sizes 2^min-log .. 2^max-log in steps of 4x");
+  bench::Cli cli(
+      "bench_msm",
+      "MSM on G1 and G2 (random scalars; G1 also with 0/1 scalars), sizes 2^min-log .. 2^max-log in steps of 4x");
   cli.option("--min-log", min_log, "N", "smallest log2 n", 1, 28)
       .option("--max-log", max_log, "N", "largest log2 n", 1, 28)
       .option("--threads", threads, "N", "threads (0: all cores)")
@@ -95,10 +97,12 @@ int main(int argc, char** argv) {
   opt.window = window;
   opt.buckets = buckets;
 
-  bench::Table g1_table(fmt, "G1 (random scalars; \"0/1\" = random 0/1 scalars through msm_g1, \"bits\" = msm_g1_bits, same bits)",
-                        {{"n", 0}, {"window", 0}, {"ms"}, {"cpu ms"}, {"points/s", 3, 'g'}, {"0/1 ms"}, {"bits ms"}});
-  bench::Table sweep_table(fmt, "G1 window sweep (random scalars; the table's window marked)",
-                           {{"n", 0}, {"c", 0}, {"xyzz ms"}, {"xyzz cpu ms"}, {"affine ms"}, {"affine cpu ms"}, {"table", 0, 'f', 0, true}});
+  bench::Table g1_table(
+      fmt, "G1 (random scalars; \"0/1\" = random 0/1 scalars through msm_g1, \"bits\" = msm_g1_bits, same bits)",
+      {{"n", 0}, {"window", 0}, {"ms"}, {"cpu ms"}, {"points/s", 3, 'g'}, {"0/1 ms"}, {"bits ms"}});
+  bench::Table sweep_table(
+      fmt, "G1 window sweep (random scalars; the table's window marked)",
+      {{"n", 0}, {"c", 0}, {"xyzz ms"}, {"xyzz cpu ms"}, {"affine ms"}, {"affine cpu ms"}, {"table", 0, 'f', 0, true}});
   std::vector<std::vector<bench::Cell>> sweep_rows;
   for (unsigned lg = min_log; g1 && lg <= max_log; lg += 2) {
     const std::size_t n = std::size_t(1) << lg;
@@ -121,14 +125,15 @@ int main(int argc, char** argv) {
         const bench::Timing tx = bench::measure(kRepeat, [&] { g_sink = msm_g1(bases, scalars, o).is_identity(); });
         o.buckets = MsmBuckets::kBatchAffine;
         const bench::Timing ta = bench::measure(kRepeat, [&] { g_sink = msm_g1(bases, scalars, o).is_identity(); });
-        sweep_rows.push_back({"2^" + std::to_string(lg), cc, tx.best_ms, tx.cpu_at_best_ms, ta.best_ms, ta.cpu_at_best_ms,
-                              cc == c ? "(table)" : ""});
+        sweep_rows.push_back({"2^" + std::to_string(lg), cc, tx.best_ms, tx.cpu_at_best_ms, ta.best_ms,
+                              ta.cpu_at_best_ms, cc == c ? "(table)" : ""});
       }
     }
   }
   for (const auto& r : sweep_rows) sweep_table.row(r);
 
-  bench::Table g2_table(fmt, "G2 (random scalars)", {{"n", 0}, {"window", 0}, {"ms"}, {"cpu ms"}, {"points/s", 3, 'g'}});
+  bench::Table g2_table(fmt, "G2 (random scalars)",
+                        {{"n", 0}, {"window", 0}, {"ms"}, {"cpu ms"}, {"points/s", 3, 'g'}});
   for (unsigned lg = min_log; g2 && lg <= max_log; lg += 2) {
     const std::size_t n = std::size_t(1) << lg;
     auto bases = make_bases<G2Curve>(n, g2_generator(), rng, threads);

@@ -25,8 +25,12 @@ int main(int argc, char** argv) {
   if (max_log > kNttMaxLog) max_log = kNttMaxLog;
   const bench::Format fmt = cli.format();
   bench::note(fmt, "bench_ntt: threads=%zu, load average at start %s", threads, bench::load_average().c_str());
-  bench::note(fmt, "ms = wall time, best of repeated runs (~0.5 s per measurement), in place; cpu = CPU time of that run, all threads");
-  bench::Table table(fmt, "", {{"n", 0}, {"log n", 0}, {"ntt ms", 2}, {"(cpu)", 2}, {"intt ms", 2}, {"coset ms", 2}, {"coset-i ms", 2}});
+  bench::note(fmt,
+              "ms = wall time, best of repeated runs (~0.5 s per measurement), in place; cpu = CPU time of that run, "
+              "all threads");
+  bench::Table table(
+      fmt, "",
+      {{"n", 0}, {"log n", 0}, {"ntt ms", 2}, {"(cpu)", 2}, {"intt ms", 2}, {"coset ms", 2}, {"coset-i ms", 2}});
   const bench::Repeat repeat = bench::Repeat::for_about(500.0, 3, 200);
   std::uint64_t s = 0x5eed;
   for (unsigned lg = min_log; lg <= max_log; ++lg) {

@@ -225,7 +225,8 @@ int main(int argc, char** argv) {
   std::string dir;
   bool keep = false, subgroup = false, prof = false;
   std::size_t max_threads = default_threads();
-  bench::Cli cli("bench_params_load", "writes a 2^LOG-domain .params file with 32 GiB PoRep proportions and times loading it");
+  bench::Cli cli("bench_params_load",
+                 "writes a 2^LOG-domain .params file with 32 GiB PoRep proportions and times loading it");
   cli.option("--log", log, "N", "log2 of the domain", 4, 27)
       .option("--dir", dir, "DIR", "folder for the file (default: a fresh temp folder)")
       .flag("--keep", keep, "keep the file")
@@ -261,24 +262,39 @@ int main(int argc, char** argv) {
   bench::note(fmt, "bench_params_load: 2^%d-domain .params (32 GiB PoRep proportions)", log);
   bench::note(fmt, "file: %s, %.3f GB (%lld bytes)", path.c_str(), double(st.st_size) / 1e9, (long long)st.st_size);
   bench::note(fmt, "counts: ic %u, h %u, l %u, a %u, b_g1 %u, b_g2 %u", s.ic, s.h, s.l, s.a, s.b, s.b);
-  bench::note(fmt, "NOTE: the points are %zu distinct G1 and %zu distinct G2 subgroup points, repeated (valid points", kDistinctG1,
-              kDistinctG2);
-  bench::note(fmt, "      are expensive to generate); every point is still fully decoded and checked. Made in %.1f s,", gen_s);
-  bench::note(fmt, "      written in %.1f s; the file is in the page cache, so this measures CPU work, not the disk.", write_s);
-  bench::note(fmt, "hardware threads: %u, decode threads used: 1 and %zu", std::thread::hardware_concurrency(), max_threads);
+  bench::note(fmt, "NOTE: the points are %zu distinct G1 and %zu distinct G2 subgroup points, repeated (valid points",
+              kDistinctG1, kDistinctG2);
+  bench::note(fmt, "      are expensive to generate); every point is still fully decoded and checked. Made in %.1f s,",
+              gen_s);
+  bench::note(fmt, "      written in %.1f s; the file is in the page cache, so this measures CPU work, not the disk.",
+              write_s);
+  bench::note(fmt, "hardware threads: %u, decode threads used: 1 and %zu", std::thread::hardware_concurrency(),
+              max_threads);
   bench::note(fmt, "per-section columns: GB/s (wall) of h, l, a, b_g1, b_g2");
 
   std::vector<std::size_t> thread_counts = {1};
   if (max_threads > 1) thread_counts.push_back(max_threads);
   bench::Table table(fmt, "",
-                     {{"run, threads", 0, 'f', 23, true}, {"subgroup", 0, 'f', 8, true}, {"open ms", 2}, {"decode s", 3}, {"cpu s", 3},
-                      {"GB/s", 3}, {"GB/s/thread", 3}, {"GB/s/cpu-s", 3}, {"h", 3}, {"l", 3}, {"a", 3}, {"b_g1", 3}, {"b_g2", 3}});
+                     {{"run, threads", 0, 'f', 23, true},
+                      {"subgroup", 0, 'f', 8, true},
+                      {"open ms", 2},
+                      {"decode s", 3},
+                      {"cpu s", 3},
+                      {"GB/s", 3},
+                      {"GB/s/thread", 3},
+                      {"GB/s/cpu-s", 3},
+                      {"h", 3},
+                      {"l", 3},
+                      {"a", 3},
+                      {"b_g1", 3},
+                      {"b_g2", 3}});
   // Warm-up: the first run also pays for faulting in memory the process has never touched (on a VM
   // that can dominate: the hypervisor backs guest pages lazily). Shown, not counted.
   Buffers buf;
   {
     LoadResult w = load(path, max_threads, math::SubgroupCheck::kSkip, buf, false);
-    table.row({"warm-up (cold memory)", "no", w.open_s * 1e3, w.decode_s, w.cpu_s, double(w.bytes) / (w.open_s + w.decode_s) / 1e9});
+    table.row({"warm-up (cold memory)", "no", w.open_s * 1e3, w.decode_s, w.cpu_s,
+               double(w.bytes) / (w.open_s + w.decode_s) / 1e9});
   }
   std::vector<math::SubgroupCheck> modes = {math::SubgroupCheck::kSkip};
   if (subgroup) modes.push_back(math::SubgroupCheck::kCheck);
@@ -290,10 +306,16 @@ int main(int argc, char** argv) {
         LoadResult r = load(path, th, mode, buf, reuse);
         double total = r.open_s + r.decode_s;
         double gbs = double(r.bytes) / total / 1e9;
-        std::string what = std::string(reuse ? "decode into buffers" : "ready to prove") + ", " +
-                           std::to_string(th) + "t";
-        std::vector<bench::Cell> cells = {what, mode == math::SubgroupCheck::kCheck ? "yes" : "no", r.open_s * 1e3, r.decode_s,
-                                          r.cpu_s, gbs, gbs / double(th), double(r.bytes) / r.cpu_s / 1e9};
+        std::string what =
+            std::string(reuse ? "decode into buffers" : "ready to prove") + ", " + std::to_string(th) + "t";
+        std::vector<bench::Cell> cells = {what,
+                                          mode == math::SubgroupCheck::kCheck ? "yes" : "no",
+                                          r.open_s * 1e3,
+                                          r.decode_s,
+                                          r.cpu_s,
+                                          gbs,
+                                          gbs / double(th),
+                                          double(r.bytes) / r.cpu_s / 1e9};
         for (int k = 0; k < 5; ++k) cells.push_back(sec_bytes[k] / r.section_s[k] / 1e9);
         table.row(cells);
       }

@@ -76,7 +76,8 @@ struct Row {
 }  // namespace
 
 int main(int argc, char** argv) {
-  bench::Cli cli("bench_witness", "witness-generation speed of SHA-256 and Poseidon gadgets per constraint-system mode, one thread",
+  bench::Cli cli("bench_witness",
+                 "witness-generation speed of SHA-256 and Poseidon gadgets per constraint-system mode, one thread",
                  bench::Format::kMarkdown);
   cli.option("--seconds", g_seconds, "S", "minimum CPU seconds per cell")
       .choice("--only", g_only, {"sha", "poseidon"}, "run one group only")
@@ -88,31 +89,35 @@ int main(int argc, char** argv) {
     Row r{"SHA-256 compression (512 alloc. bits)", 0, 0, 0, 0};
     CountingCS sizes;  // what a recorded shape tells the engine: pre-size the witness storage
     sha_batch(sizes, n, 1);
-    if (want("witness")) r.witness = rate(n, [&] {
-      WitnessBuilder cs;
-      cs.reserve(sizes.num_inputs(), sizes.num_aux(), sizes.num_aux() - sizes.num_binary_aux());
-      sha_batch(cs, n, 1);
-      g_sink += cs.num_aux();
-    });
-    if (want("counting")) r.count = rate(n, [&] {
-      CountingCS cs;
-      sha_batch(cs, n, 1);
-      g_sink += cs.num_aux();
-    });
-    if (want("shape")) r.shape = rate(8, [&] {
-      ShapeRecorder cs;
-      sha_batch(cs, 8, 1);
-      g_sink += cs.num_constraints();
-    });
+    if (want("witness"))
+      r.witness = rate(n, [&] {
+        WitnessBuilder cs;
+        cs.reserve(sizes.num_inputs(), sizes.num_aux(), sizes.num_aux() - sizes.num_binary_aux());
+        sha_batch(cs, n, 1);
+        g_sink += cs.num_aux();
+      });
+    if (want("counting"))
+      r.count = rate(n, [&] {
+        CountingCS cs;
+        sha_batch(cs, n, 1);
+        g_sink += cs.num_aux();
+      });
+    if (want("shape"))
+      r.shape = rate(8, [&] {
+        ShapeRecorder cs;
+        sha_batch(cs, 8, 1);
+        g_sink += cs.num_constraints();
+      });
     std::array<std::uint32_t, 8> st = kSha256Iv;
     std::uint8_t blk[64] = {1, 2, 3};
-    if (want("native")) r.native = rate(100000, [&] {
-      for (int k = 0; k < 100000; ++k) {
-        blk[0] = std::uint8_t(k);
-        sha256_compress(st, blk);
-      }
-      g_sink += st[0];
-    });
+    if (want("native"))
+      r.native = rate(100000, [&] {
+        for (int k = 0; k < 100000; ++k) {
+          blk[0] = std::uint8_t(k);
+          sha256_compress(st, blk);
+        }
+        g_sink += st[0];
+      });
     rows.push_back(r);
   }
   for (std::size_t arity : {2, 8, 11}) {
@@ -121,31 +126,40 @@ int main(int argc, char** argv) {
     Row r{"Poseidon arity " + std::to_string(arity) + " (legacy circuit)", 0, 0, 0, 0};
     CountingCS sizes;
     poseidon_batch(sizes, arity, n, 2);
-    if (want("witness")) r.witness = rate(n, [&] {
-      WitnessBuilder cs;
-      cs.reserve(sizes.num_inputs(), sizes.num_aux(), sizes.num_aux() - sizes.num_binary_aux());
-      poseidon_batch(cs, arity, n, 2);
-    });
-    if (want("counting")) r.count = rate(n, [&] {
-      CountingCS cs;
-      poseidon_batch(cs, arity, n, 2);
-    });
-    if (want("shape")) r.shape = rate(32, [&] {
-      ShapeRecorder cs;
-      poseidon_batch(cs, arity, 32, 2);
-    });
+    if (want("witness"))
+      r.witness = rate(n, [&] {
+        WitnessBuilder cs;
+        cs.reserve(sizes.num_inputs(), sizes.num_aux(), sizes.num_aux() - sizes.num_binary_aux());
+        poseidon_batch(cs, arity, n, 2);
+      });
+    if (want("counting"))
+      r.count = rate(n, [&] {
+        CountingCS cs;
+        poseidon_batch(cs, arity, n, 2);
+      });
+    if (want("shape"))
+      r.shape = rate(32, [&] {
+        ShapeRecorder cs;
+        poseidon_batch(cs, arity, 32, 2);
+      });
     const auto& c = poseidon_constants(arity);
     std::vector<Fr> pre(arity, Fr::from_u64(7));
-    if (want("native")) r.native = rate(1000, [&] {
-      for (int k = 0; k < 1000; ++k) pre[std::size_t(k) % arity] = poseidon_hash(c, pre);
-      g_sink += pre[0].mont_raw()[0];
-    });
+    if (want("native"))
+      r.native = rate(1000, [&] {
+        for (int k = 0; k < 1000; ++k) pre[std::size_t(k) % arity] = poseidon_hash(c, pre);
+        g_sink += pre[0].mont_raw()[0];
+      });
     rows.push_back(r);
   }
-  bench::note(cli.format(), "bench_witness: one thread, ops per CPU-second (higher is better); min %.1f s per cell", g_seconds);
+  bench::note(cli.format(), "bench_witness: one thread, ops per CPU-second (higher is better); min %.1f s per cell",
+              g_seconds);
   bench::Table table(cli.format(), "",
-                     {{"operation", 0, 'f', 38, true}, {"witness", 0, 'f', 12}, {"counting", 0, 'f', 12}, {"shape rec.", 0, 'f', 12},
-                      {"native", 0, 'f', 12}, {"wit/shape (x)", 1}});
+                     {{"operation", 0, 'f', 38, true},
+                      {"witness", 0, 'f', 12},
+                      {"counting", 0, 'f', 12},
+                      {"shape rec.", 0, 'f', 12},
+                      {"native", 0, 'f', 12},
+                      {"wit/shape (x)", 1}});
   for (const auto& r : rows) table.row({r.what, r.witness, r.count, r.shape, r.native, r.witness / r.shape});
   return g_sink == 42 ? 1 : 0;
 }

@@ -80,8 +80,12 @@ int main(int argc, char** argv) {
               c1.vanilla_proofs.size(), c1.vanilla_proofs[0].size(), cfg.layers, gen_ms);
   bench::note(fmt, "C1 JSON %.1f MB, bincode %.1f MB, Curio wrapper %.1f MB; best of %d, one thread", json.size() / 1e6,
               bin.size() / 1e6, curio.size() / 1e6, reps);
-  bench::Table table(fmt, "", {{"operation", 0, 'f', 22, true}, {"MB", 1, 'f', 8}, {"wall ms", 1, 'f', 8}, {"CPU ms", 1, 'f', 8},
-                               {"MB/CPU-s", 0, 'f', 8}});
+  bench::Table table(fmt, "",
+                     {{"operation", 0, 'f', 22, true},
+                      {"MB", 1, 'f', 8},
+                      {"wall ms", 1, 'f', 8},
+                      {"CPU ms", 1, 'f', 8},
+                      {"MB/CPU-s", 0, 'f', 8}});
   // MB are of the text/bytes read or written; the rate is per CPU-second of the best run by CPU time.
   auto row = [&](const char* what, std::size_t bytes, const bench::Timing& t) {
     const double mb = double(bytes) / 1e6;

@@ -58,7 +58,8 @@ struct Shared {
 
 class BenchPrepared final : public PreparedJob {
  public:
-  BenchPrepared(porep::PorepJob job, SrsLease lease, Shared& sh) : job_(std::move(job)), lease_(std::move(lease)), sh_(sh) {}
+  BenchPrepared(porep::PorepJob job, SrsLease lease, Shared& sh)
+      : job_(std::move(job)), lease_(std::move(lease)), sh_(sh) {}
   std::uint32_t num_partitions() const override { return job_.partitions(); }
   // The compact witness (83 MiB) and synthesis transients (~120 MiB) of a 32 GiB partition.
   PartitionMemory partition_memory(std::uint32_t) const override { return {256u << 20, 1u << 20}; }
@@ -67,9 +68,11 @@ class BenchPrepared final : public PreparedJob {
     auto values = porep::partition_values(job_.c1(), job_.config(), k);
     if (!values) return Error{values.error()};
     const auto params = porep::StackedCircuitParams::from_config(job_.config());
-    circuit::Witness w = circuit::build_witness([&](auto& cs) { porep::synthesize_stacked_circuit(cs, params, *values); });
+    circuit::Witness w =
+        circuit::build_witness([&](auto& cs) { porep::synthesize_stacked_circuit(cs, params, *values); });
     if (w.num_aux == 0) return Error{"empty witness"};
-    sh_.synth_us += std::uint64_t(std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0).count());
+    sh_.synth_us += std::uint64_t(
+        std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0).count());
     SynthesizedPartition s;
     s.shape = &lease_->shape;
     s.key = &lease_->pk;
@@ -98,10 +101,11 @@ class BenchKind final : public JobKind {
   std::string name() const override { return "porep-32g-sim"; }
   Result<std::unique_ptr<PreparedJob>> prepare(std::shared_ptr<const ProofRequest>, PrepareContext& ctx) override {
     const auto t0 = std::chrono::steady_clock::now();
-    auto job = porep::PorepJob::prepare(std::span<const std::uint8_t>(
-        reinterpret_cast<const std::uint8_t*>(sh_.c1_json.data()), sh_.c1_json.size()));
+    auto job = porep::PorepJob::prepare(
+        std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(sh_.c1_json.data()), sh_.c1_json.size()));
     if (!job) return Error{job.error()};
-    sh_.prepare_us += std::uint64_t(std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0).count());
+    sh_.prepare_us += std::uint64_t(
+        std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0).count());
     auto lease = ctx.srs.acquire("stand-in");
     if (!lease) return Error{lease.error()};
     return std::unique_ptr<PreparedJob>(std::make_unique<BenchPrepared>(std::move(*job), std::move(*lease), sh_));
@@ -117,7 +121,8 @@ class SimDeviceBackend final : public groth16::Backend {
   SimDeviceBackend(std::chrono::microseconds t, const groth16::PendingProof& p) : t_(t), p_(p) {}
   std::string name() const override { return "sim-device"; }
   using groth16::Backend::start;
-  Result<groth16::PendingProof> start(const groth16::R1csShape&, std::span<const math::Fr>, const groth16::ProvingKey&) override {
+  Result<groth16::PendingProof> start(const groth16::R1csShape&, std::span<const math::Fr>,
+                                      const groth16::ProvingKey&) override {
     std::this_thread::sleep_for(t_);
     return p_;
   }
@@ -149,7 +154,8 @@ int main(int argc, char** argv) {
   std::string wtns = std::string(CUZK_SOURCE_DIR) + "/tests/fixtures/snarkjs/mulchain/witness.wtns";
   double device_ms = 1073;
   unsigned per_device = 3;
-  bench::Cli cli("device_scaling_bench", "32 GiB PoRep host work (real) on N simulated devices: where the CPUs stop feeding the GPUs",
+  bench::Cli cli("device_scaling_bench",
+                 "32 GiB PoRep host work (real) on N simulated devices: where the CPUs stop feeding the GPUs",
                  bench::Format::kMarkdown);
   cli.option("--devices", devices_arg, "LIST", "device counts to run, comma-separated")
       .option("--proofs-per-device", per_device, "P", "proofs per run = P x N (at least 2)", 1, 1000)
@@ -161,7 +167,8 @@ int main(int argc, char** argv) {
   try {
     counts = parse_list(devices_arg);
   } catch (const std::exception&) {
-    std::fprintf(stderr, "device_scaling_bench: --devices: expected numbers separated by commas, got \"%s\"\n", devices_arg.c_str());
+    std::fprintf(stderr, "device_scaling_bench: --devices: expected numbers separated by commas, got \"%s\"\n",
+                 devices_arg.c_str());
     return 2;
   }
 
@@ -184,12 +191,24 @@ int main(int argc, char** argv) {
   sh.witness = std::move(*w);
 
   const unsigned threads = std::thread::hardware_concurrency();
-  bench::note(cli.format(), "Host: %u hardware threads. Device time per partition: %.0f ms (simulated). C1: SYNTHETIC TEST DATA, "
-              "%.1f MiB of JSON.", threads, device_ms, double(sh.c1_json.size()) / (1 << 20));
+  bench::note(cli.format(),
+              "Host: %u hardware threads. Device time per partition: %.0f ms (simulated). C1: SYNTHETIC TEST DATA, "
+              "%.1f MiB of JSON.",
+              threads, device_ms, double(sh.c1_json.size()) / (1 << 20));
   bench::Table table(cli.format(), "",
-                     {{"devices", 0}, {"proofs", 0}, {"wall s", 1}, {"s/proof", 2}, {"partitions/s", 2}, {"ideal/s", 2},
-                      {"scaling %", 1}, {"device busy %", 1}, {"host CPU %", 1}, {"prepare s/proof", 2},
-                      {"synth s/partition", 3}, {"preparers", 0}, {"synthesis workers", 0}});
+                     {{"devices", 0},
+                      {"proofs", 0},
+                      {"wall s", 1},
+                      {"s/proof", 2},
+                      {"partitions/s", 2},
+                      {"ideal/s", 2},
+                      {"scaling %", 1},
+                      {"device busy %", 1},
+                      {"host CPU %", 1},
+                      {"prepare s/proof", 2},
+                      {"synth s/partition", 3},
+                      {"preparers", 0},
+                      {"synthesis workers", 0}});
   for (unsigned n : counts) {
     apps::DaemonConfig cfg;
     cfg.devices.clear();
@@ -203,9 +222,10 @@ int main(int argc, char** argv) {
     o->lane_devices.clear();
     o->urgent_priority.reset();
     const std::chrono::microseconds hold(std::int64_t(device_ms * 1000));
-    o->executor = make_host_executor("sim", MemoryModel::kDevice, [&sh, hold](BackendSlot) -> std::unique_ptr<groth16::Backend> {
-      return std::make_unique<SimDeviceBackend>(hold, sh.pending);
-    });
+    o->executor =
+        make_host_executor("sim", MemoryModel::kDevice, [&sh, hold](BackendSlot) -> std::unique_ptr<groth16::Backend> {
+          return std::make_unique<SimDeviceBackend>(hold, sh.pending);
+        });
     Engine e(std::move(*o));
     if (auto st = e.srs().register_zkey("stand-in", zkey); !st) {
       std::fprintf(stderr, "device_scaling_bench: %s\n", st.error().c_str());

@@ -79,10 +79,10 @@ inline std::string load_average() {
 // Timing
 
 struct Repeat {
-  int warmup = 0;                                            // untimed runs first
-  int min_runs = 1;                                          // timed runs at least ...
-  int max_runs = 1;                                          // ... and at most
-  double min_total_ms = 0;                                   // repeat while the timed runs total less
+  int warmup = 0;                                                // untimed runs first
+  int min_runs = 1;                                              // timed runs at least ...
+  int max_runs = 1;                                              // ... and at most
+  double min_total_ms = 0;                                       // repeat while the timed runs total less
   double slow_run_ms = std::numeric_limits<double>::infinity();  // stop after a run slower than this
   CpuClock cpu = CpuClock::kProcess;
 
@@ -263,13 +263,11 @@ class Cell {
   std::string text(const Column& c) const {
     switch (kind_) {
       case Kind::kText:
-      case Kind::kInteger:
-        return text_;
+      case Kind::kInteger: return text_;
       case Kind::kDouble:
         if (!std::isfinite(number_)) return "-";
         return c.style == 'g' ? strf("%.*g", c.precision, number_) : strf("%.*f", c.precision, number_);
-      case Kind::kEmpty:
-        break;
+      case Kind::kEmpty: break;
     }
     return "-";
   }
@@ -317,8 +315,7 @@ class Table {
         std::printf("%s\n", line.c_str());
         break;
       }
-      case Format::kJson:
-        break;
+      case Format::kJson: break;
     }
     std::fflush(stdout);
   }
@@ -328,9 +325,7 @@ class Table {
     auto cell = [&](std::size_t i) { return i < cells.size() ? cells[i] : Cell(); };
     switch (format_) {
       case Format::kText:
-      case Format::kMarkdown:
-        print_aligned([&](std::size_t i) { return cell(i).text(cols_[i]); });
-        break;
+      case Format::kMarkdown: print_aligned([&](std::size_t i) { return cell(i).text(cols_[i]); }); break;
       case Format::kCsv: {
         std::string line;
         for (std::size_t i = 0; i < cols_.size(); ++i)
@@ -410,7 +405,8 @@ class Cli {
     Opt o{name, meta, help + default_note(target, false)};
     o.takes_value = true;
     o.apply = [&target, allowed](const char* v) -> std::string {
-      if (std::find(allowed.begin(), allowed.end(), v) == allowed.end()) return strf("'%s' is not one of the choices", v);
+      if (std::find(allowed.begin(), allowed.end(), v) == allowed.end())
+        return strf("'%s' is not one of the choices", v);
       target = v;
       return {};
     };
@@ -477,7 +473,8 @@ class Cli {
       const std::string left = o.name + (o.takes_value ? " " + o.metavar : "");
       std::fprintf(out, "  %-26s %s\n", left.c_str(), o.help.c_str());
     }
-    std::fprintf(out, "  %-26s %s\n", "--format F, --csv, --json", "output as aligned text, Markdown, CSV or JSON lines");
+    std::fprintf(out, "  %-26s %s\n", "--format F, --csv, --json",
+                 "output as aligned text, Markdown, CSV or JSON lines");
     if (positional_) std::fprintf(out, "  %-26s %s\n", positional_meta_.c_str(), positional_help_.c_str());
   }
 
@@ -488,7 +485,9 @@ class Cli {
     std::function<std::string(const char*)> apply{};
   };
 
-  static std::string default_note(const std::string& d, bool hide) { return hide || d.empty() ? "" : " (default " + d + ")"; }
+  static std::string default_note(const std::string& d, bool hide) {
+    return hide || d.empty() ? "" : " (default " + d + ")";
+  }
   template <class T>
   static std::string show(const T& v) {
     if constexpr (std::is_same_v<T, std::string>) return v;
@@ -497,7 +496,8 @@ class Cli {
   }
 
   template <class T>
-  Cli& add_value(const char* name, T& target, const char* metavar, const char* help, bool ranged, double lo, double hi) {
+  Cli& add_value(const char* name, T& target, const char* metavar, const char* help, bool ranged, double lo,
+                 double hi) {
     static_assert(std::is_arithmetic_v<T> || std::is_same_v<T, std::string>, "option of an unsupported type");
     std::string h = help;
     if (ranged) h += strf(" [%g, %g]", lo, hi);

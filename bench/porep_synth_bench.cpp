@@ -152,8 +152,9 @@ int run_case(const Case& k, const Options& opt, bench::Table& table) {
 
   // "?" after the ΔRSS: VmHWM could not be reset, so the figure is the process's high-water mark.
   table.row({cfg.name, k.synthetic ? "synthetic" : "sealed", gen_s, check_s, parts, sum_ms / double(parts), max_ms,
-             cpu_ms / double(parts), static_cast<unsigned long long>(aux), 100.0 * double(binary) / double(aux), mib(wit_bits),
-             mib(wit_values), mib(double(vars) * 32), hwm_ok ? bench::Cell(mib(inflight)) : bench::Cell(bench::strf("%.0f?", mib(inflight))),
+             cpu_ms / double(parts), static_cast<unsigned long long>(aux), 100.0 * double(binary) / double(aux),
+             mib(wit_bits), mib(wit_values), mib(double(vars) * 32),
+             hwm_ok ? bench::Cell(mib(inflight)) : bench::Cell(bench::strf("%.0f?", mib(inflight))),
              mib(peak_rss_bytes()), checking});
   return 0;
 }
@@ -163,21 +164,37 @@ int run_case(const Case& k, const Options& opt, bench::Table& table) {
 int main(int argc, char** argv) {
   Options opt;
   bool with_64g = false;
-  bench::Cli cli("porep_synth_bench", "PoRep C1 check and per-partition witness synthesis: 2 KiB / 8 MiB sealed, 32 GiB synthetic",
+  bench::Cli cli("porep_synth_bench",
+                 "PoRep C1 check and per-partition witness synthesis: 2 KiB / 8 MiB sealed, 32 GiB synthetic",
                  bench::Format::kMarkdown);
   cli.flag("--with-64g", with_64g, "also a synthetic 64 GiB C1")
       .option("--partitions", opt.max_partitions, "N", "partitions per case at most", 1, 1e9)
       .flag("--checking", opt.checking, "also CheckingCS over partition 0 (slow at 32 GiB)");
   if (!cli.parse(argc, argv)) return cli.exit_code();
-  std::vector<Case> cases = {{"StackedDrg2KiBV1_1", false}, {"StackedDrg8MiBV1_1", false}, {"StackedDrg32GiBV1_1", true}};
+  std::vector<Case> cases = {
+      {"StackedDrg2KiBV1_1", false}, {"StackedDrg8MiBV1_1", false}, {"StackedDrg32GiBV1_1", true}};
   if (with_64g) cases.push_back({"StackedDrg64GiBV1_1", true});
 
-  bench::note(cli.format(), "PoRep witness synthesis (threads: %zu; synthesis itself is single-threaded). Synthetic C1s are "
-              "SYNTHETIC TEST DATA (testkit::synthetic_c1).", default_threads());
+  bench::note(cli.format(),
+              "PoRep witness synthesis (threads: %zu; synthesis itself is single-threaded). Synthetic C1s are "
+              "SYNTHETIC TEST DATA (testkit::synthetic_c1).",
+              default_threads());
   bench::Table table(cli.format(), "",
-                     {{"registered proof", 0, 'f', 20, true}, {"C1", 0, 'f', 9, true}, {"C1 gen s", 2}, {"check s", 2}, {"parts", 0},
-                      {"synth ms mean", 0}, {"synth ms max", 0}, {"CPU ms", 0}, {"aux", 0, 'f', 11}, {"binary %", 2},
-                      {"witness MiB bits", 1}, {"witness MiB Fr", 1}, {"dense w MiB", 0}, {"synth ΔRSS MiB", 0}, {"peak RSS MiB", 0},
+                     {{"registered proof", 0, 'f', 20, true},
+                      {"C1", 0, 'f', 9, true},
+                      {"C1 gen s", 2},
+                      {"check s", 2},
+                      {"parts", 0},
+                      {"synth ms mean", 0},
+                      {"synth ms max", 0},
+                      {"CPU ms", 0},
+                      {"aux", 0, 'f', 11},
+                      {"binary %", 2},
+                      {"witness MiB bits", 1},
+                      {"witness MiB Fr", 1},
+                      {"dense w MiB", 0},
+                      {"synth ΔRSS MiB", 0},
+                      {"peak RSS MiB", 0},
                       {"CheckingCS", 0, 'f', 0, true}});
   table.header();  // before the forks: each case's process prints its own row
   int rc = 0;

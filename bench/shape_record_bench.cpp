@@ -45,7 +45,8 @@ int check_32g(const groth16::R1csShape& s) {
   int bad = 0;
   auto expect = [&](const char* what, std::uint64_t got, std::uint64_t want) {
     if (got != want) {
-      std::fprintf(stderr, "MISMATCH %s: got %llu, expected %llu\n", what, (unsigned long long)got, (unsigned long long)want);
+      std::fprintf(stderr, "MISMATCH %s: got %llu, expected %llu\n", what, (unsigned long long)got,
+                   (unsigned long long)want);
       ++bad;
     }
   };
@@ -70,8 +71,16 @@ int run_case(const std::string& name, const std::string& save_dir, bool check, b
   const double wall = sw.s(), cpu = process_cpu_s() - c0, rss = peak_rss_mib();
   const std::size_t bytes = shape.a.memory_bytes() + shape.b.memory_bytes() + shape.c.memory_bytes();
   const std::size_t nnz = shape.a.nnz() + shape.b.nnz() + shape.c.nnz();
-  std::vector<bench::Cell> cells = {name, wall, cpu, rss, shape.num_constraints(), shape.a.nnz(), shape.b.nnz(), shape.c.nnz(),
-                                    double(bytes) / (1 << 20), double(bytes) / double(nnz)};
+  std::vector<bench::Cell> cells = {name,
+                                    wall,
+                                    cpu,
+                                    rss,
+                                    shape.num_constraints(),
+                                    shape.a.nnz(),
+                                    shape.b.nnz(),
+                                    shape.c.nnz(),
+                                    double(bytes) / (1 << 20),
+                                    double(bytes) / double(nnz)};
   const int bad = check ? check_32g(shape) : 0;
   cells.push_back(check ? (bad ? "MISMATCH" : "all equal") : "-");
   if (!save_dir.empty()) {
@@ -96,7 +105,8 @@ int run_case(const std::string& name, const std::string& save_dir, bool check, b
     auto cached = filecoin::porep::load_or_record_porep_shape(config, path);
     cells.push_back(filecoin::to_string(cached.source));
     cells.push_back(cached.load_s + cached.record_s + cached.save_s);
-    if (!cached.note.empty()) bench::note(table.format(), "%s: load_or_record_porep_shape: %s", name.c_str(), cached.note.c_str());
+    if (!cached.note.empty())
+      bench::note(table.format(), "%s: load_or_record_porep_shape: %s", name.c_str(), cached.note.c_str());
     bench::note(table.format(), "%s: saved %s", name.c_str(), path.c_str());
   }
   table.row(cells);
@@ -109,17 +119,31 @@ int main(int argc, char** argv) {
   std::string save_dir;
   bool check = false;
   std::vector<std::string> names;
-  bench::Cli cli("shape_record_bench", "records one partition's R1CS shape per registered proof, each in its own process");
+  bench::Cli cli("shape_record_bench",
+                 "records one partition's R1CS shape per registered proof, each in its own process");
   cli.option("--save", save_dir, "DIR", "also save the shape_io file there and time loading it back")
-      .flag("--check-32g", check, "assert the published StackedDrg32GiBV1_1 counts (exit status non-zero on a mismatch)")
+      .flag("--check-32g", check,
+            "assert the published StackedDrg32GiBV1_1 counts (exit status non-zero on a mismatch)")
       .positional("NAME...", names, "registered proofs, e.g. StackedDrg2KiBV1_1", true);
   if (!cli.parse(argc, argv)) return cli.exit_code();
-  std::vector<bench::Column> cols = {{"registered proof", 0, 'f', 22, true}, {"record wall s", 2}, {"record CPU s", 2}, {"peak RSS MiB", 0},
-                                     {"rows", 0}, {"nnz A", 0}, {"nnz B", 0}, {"nnz C", 0}, {"shape MiB", 1}, {"B/nnz", 2},
+  std::vector<bench::Column> cols = {{"registered proof", 0, 'f', 22, true},
+                                     {"record wall s", 2},
+                                     {"record CPU s", 2},
+                                     {"peak RSS MiB", 0},
+                                     {"rows", 0},
+                                     {"nnz A", 0},
+                                     {"nnz B", 0},
+                                     {"nnz C", 0},
+                                     {"shape MiB", 1},
+                                     {"B/nnz", 2},
                                      {"known counts", 0, 'f', 0, true}};
   if (!save_dir.empty())
-    cols.insert(cols.end(), {{"file MiB", 1}, {"save s", 2}, {"load s", 2}, {"peak RSS after load MiB", 0},
-                             {"load_or_record", 0, 'f', 0, true}, {"load_or_record s", 2}});
+    cols.insert(cols.end(), {{"file MiB", 1},
+                             {"save s", 2},
+                             {"load s", 2},
+                             {"peak RSS after load MiB", 0},
+                             {"load_or_record", 0, 'f', 0, true},
+                             {"load_or_record s", 2}});
   bench::Table table(cli.format(), "", cols);
   table.header();  // before the forks: each case's process prints its own row
   int rc = 0;

@@ -36,8 +36,8 @@
 
 using namespace cuzk;
 using cuzk::gpu::Fp;
-using cuzk::gpu::Fr;
 using cuzk::gpu::Fp2;
+using cuzk::gpu::Fr;
 
 namespace {
 
@@ -402,11 +402,11 @@ int main(int argc, char** argv) {
         row.prof = cx.last_profile();
         for (auto& r : msm_rows)
           if (r.logn == l) row.plain_ms = r.ms;
-        std::printf("msm 2^%d, %d copies (shift %d, %d windows from c=%d): %.1f ms (plain %.1f), precompute %.2f s, "
-                    "same result as plain: %s; digits %.1f sort %.1f accumulate %.1f reduce %.1f\n",
-                    l, K, row.shift, row.prof.windows, row.prof.window_bits, row.ms, row.plain_ms, row.precompute_s,
-                    row.same ? "yes" : "NO", row.prof.digits_ms, row.prof.sort_ms, row.prof.accumulate_ms,
-                    row.prof.reduce_ms);
+        std::printf(
+            "msm 2^%d, %d copies (shift %d, %d windows from c=%d): %.1f ms (plain %.1f), precompute %.2f s, "
+            "same result as plain: %s; digits %.1f sort %.1f accumulate %.1f reduce %.1f\n",
+            l, K, row.shift, row.prof.windows, row.prof.window_bits, row.ms, row.plain_ms, row.precompute_s,
+            row.same ? "yes" : "NO", row.prof.digits_ms, row.prof.sort_ms, row.prof.accumulate_ms, row.prof.reduce_ms);
         std::fflush(stdout);
         copy_rows.push_back(row);
       }
@@ -480,7 +480,8 @@ int main(int argc, char** argv) {
       std::printf("g2 msm 2^%d: %.1f ms\n", l, ms);
       std::fflush(stdout);
     }
-    for (std::size_t n : {std::size_t(1) << 21, std::size_t(3300000), std::size_t(1) << 22}) {  // window cap (B2 tail ~3.3M)
+    for (std::size_t n :
+         {std::size_t(1) << 21, std::size_t(3300000), std::size_t(1) << 22}) {  // window cap (B2 tail ~3.3M)
       if (n > nmax) continue;
       for (const char* cmax : {"15", "16", "17"}) {
         gpu::MsmConfig cfg = base_cfg;
@@ -518,7 +519,9 @@ int main(int argc, char** argv) {
               "cosetRN", "sppark", "coset iNN", "sppark");
   for (auto& r : ntt_rows) {
     auto it = anchors_ntt.find(r.logn);
-    auto a = [&](int i) { return it == anchors_ntt.end() ? std::string("-") : std::to_string(it->second[i]).substr(0, 6); };
+    auto a = [&](int i) {
+      return it == anchors_ntt.end() ? std::string("-") : std::to_string(it->second[i]).substr(0, 6);
+    };
     std::printf("2^%-6d | %9.2f | %9.2f | %9.2f %9s | %9.2f %9s | %12.2f %9s\n", r.logn, r.fwd_nn, r.fwd_nr, r.inv_nr,
                 a(0).c_str(), r.coset_rn, a(1).c_str(), r.coset_inv_nn, a(2).c_str());
   }
@@ -542,9 +545,10 @@ int main(int argc, char** argv) {
     std::printf(" ms (sppark best 542.8 at c=19)\n");
   }
   if (sel_ms > 0)
-    std::printf("0/1 path sum_selected 2^%d, 50%% set: %.1f ms (sppark/supraseal batch_addition 2^27 50%%: 34.0 ms); "
-                "25%% set: %.1f ms\n",
-                max_msm, sel_ms, sel25_ms);
+    std::printf(
+        "0/1 path sum_selected 2^%d, 50%% set: %.1f ms (sppark/supraseal batch_addition 2^27 50%%: 34.0 ms); "
+        "25%% set: %.1f ms\n",
+        max_msm, sel_ms, sel25_ms);
   std::printf("%-8s | %10s | %4s | %12s | %s\n", "G2 MSM", "cuzk ms", "c", "sppark ms", "ratio");
   for (auto& r : g2_rows) {
     auto it = anchors_g2.find(r.logn);

@@ -99,8 +99,11 @@ Result<Circuit> make_circuit(int log, std::uint64_t seed) {
   parallel_chunks(nvars, default_threads(), [&](std::size_t b, std::size_t e, std::size_t) {
     for (std::size_t i = b; i < e; ++i) {
       std::uint64_t u = mix64(i * 0x51ed27ULL + seed) % 1000;
-      dense[i] = i == 0 ? Fr::one() : i < num_inputs ? random_fr(i + seed) : u < 450 ? Fr::zero() : u < 900 ? Fr::one()
-                                                                                              : random_fr(i + seed);
+      dense[i] = i == 0           ? Fr::one()
+                 : i < num_inputs ? random_fr(i + seed)
+                 : u < 450        ? Fr::zero()
+                 : u < 900        ? Fr::one()
+                                  : random_fr(i + seed);
     }
   });
   Circuit c{std::move(*key), std::move(*shape), groth16::CompactAssignment::from_dense(dense, num_inputs)};
@@ -108,8 +111,7 @@ Result<Circuit> make_circuit(int log, std::uint64_t seed) {
 }
 
 bool same(const groth16::PendingProof& a, const groth16::PendingProof& b) {
-  return a.a_acc == b.a_acc && a.b1_acc == b.b1_acc && a.b2_acc == b.b2_acc && a.h_acc == b.h_acc &&
-         a.l_acc == b.l_acc;
+  return a.a_acc == b.a_acc && a.b1_acc == b.b1_acc && a.b2_acc == b.b2_acc && a.h_acc == b.h_acc && a.l_acc == b.l_acc;
 }
 
 }  // namespace
@@ -200,9 +202,9 @@ int main(int argc, char** argv) {
     if (!main_error.empty()) throw std::runtime_error("partition beside the lane: " + main_error);
     std::printf("lane 2^%d alone:  median %.1f ms, max %.1f ms (%zu proofs)\n", lane_log, pct(alone, 0.5),
                 pct(alone, 1.0), alone.size());
-    std::printf("lane 2^%d beside a 2^%d partition: median %.1f ms, p90 %.1f ms, p99 %.1f ms, max %.1f ms (%zu proofs)\n",
-                lane_log, main_log, pct(beside, 0.5), pct(beside, 0.9), pct(beside, 0.99), pct(beside, 1.0),
-                beside.size());
+    std::printf(
+        "lane 2^%d beside a 2^%d partition: median %.1f ms, p90 %.1f ms, p99 %.1f ms, max %.1f ms (%zu proofs)\n",
+        lane_log, main_log, pct(beside, 0.5), pct(beside, 0.9), pct(beside, 0.99), pct(beside, 1.0), beside.size());
     std::printf("partition 2^%d: alone median %.1f ms, with the lane beside median %.1f ms, max %.1f ms (%zu proofs)\n",
                 main_log, pct(main_alone, 0.5), pct(main_beside, 0.5), pct(main_beside, 1.0), main_beside.size());
     std::printf("lane results beside the partition equal to alone: %zu of %zu%s\n", beside.size() - mismatches,

@@ -131,14 +131,14 @@ gpu::GpuProveTimings median_of(const std::vector<gpu::GpuProveTimings>& ts) {
 }
 
 std::uint32_t g_long_every = 0, g_long_terms = 0;  // --long-rows
-std::uint32_t g_random_permille = 100;               // --random-permille
-bool g_compact = false;                              // --compact
-gpu::GpuKeyOptions g_key_opt;                        // --streamed, --stream-chunk-log
-gpu::GpuTuning g_tuning;                             // from the CUZK_* variables
-std::size_t g_memory_limit = 0;                      // --memory-limit-gib (GpuProveOptions::memory_limit)
-std::size_t g_piece_max = 0;                         // --piece-max-log (GpuProveOptions::msm_piece_max)
-bool g_check_pieces = false;                         // --check-pieces
-int g_cancel_ms = 0;                                 // --cancel-after-ms
+std::uint32_t g_random_permille = 100;             // --random-permille
+bool g_compact = false;                            // --compact
+gpu::GpuKeyOptions g_key_opt;                      // --streamed, --stream-chunk-log
+gpu::GpuTuning g_tuning;                           // from the CUZK_* variables
+std::size_t g_memory_limit = 0;                    // --memory-limit-gib (GpuProveOptions::memory_limit)
+std::size_t g_piece_max = 0;                       // --piece-max-log (GpuProveOptions::msm_piece_max)
+bool g_check_pieces = false;                       // --check-pieces
+int g_cancel_ms = 0;                               // --cancel-after-ms
 
 Row run_size(int log, int reps, bool nosplit) {
   Row row;
@@ -394,22 +394,25 @@ int main(int argc, char** argv) {
     Row r = run_size(log, reps, ns);
     if (!r.ok) std::printf("2^%d: FAILED: %s\n", log, r.error.c_str());
     else
-      std::printf("2^%d: profile total %.1f ms, overlap total %.1f ms, device memory in use %.1f GB, MSM pieces %zu "
-                  "(%zu halved)%s%s\n",
-                  log, r.med.total_ms, r.overlap_total, r.mem_gb, r.pieces, r.retries,
-                  r.pieces_check.empty() ? "" : ", pieces check ", r.pieces_check.c_str());
+      std::printf(
+          "2^%d: profile total %.1f ms, overlap total %.1f ms, device memory in use %.1f GB, MSM pieces %zu "
+          "(%zu halved)%s%s\n",
+          log, r.med.total_ms, r.overlap_total, r.mem_gb, r.pieces, r.retries,
+          r.pieces_check.empty() ? "" : ", pieces check ", r.pieces_check.c_str());
     std::fflush(stdout);
     rows.push_back(r);
   }
   const std::size_t chunk = g_key_opt.chunk_bases ? g_key_opt.chunk_bases : gpu::GpuKeyOptions::kDefaultStreamChunk;
-  const std::string where = g_key_opt.streamed ? "key streamed from pinned host memory in chunks of " +
-                                                     std::to_string(chunk) + " bases"
-                                               : std::string("key resident");
-  std::printf("\nGroth16 GPU prover, synthetic PoRep-shaped partition, %s (ms, medians of %d; witness "
-              "%s, %.1f%% of aux not 0/1)\n",
-              where.c_str(), reps, g_compact ? "compact" : "dense", g_random_permille / 10.0);
-  std::printf("| log m | upload | a,b,c eval | NTT/H | MSM H | MSM L tail | MSM A tail | MSM B1 tail | MSM B2 (G2) tail "
-              "| batch-add (4) | split prep | total serial | total overlap |\n");
+  const std::string where =
+      g_key_opt.streamed ? "key streamed from pinned host memory in chunks of " + std::to_string(chunk) + " bases"
+                         : std::string("key resident");
+  std::printf(
+      "\nGroth16 GPU prover, synthetic PoRep-shaped partition, %s (ms, medians of %d; witness "
+      "%s, %.1f%% of aux not 0/1)\n",
+      where.c_str(), reps, g_compact ? "compact" : "dense", g_random_permille / 10.0);
+  std::printf(
+      "| log m | upload | a,b,c eval | NTT/H | MSM H | MSM L tail | MSM A tail | MSM B1 tail | MSM B2 (G2) tail "
+      "| batch-add (4) | split prep | total serial | total overlap |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (auto& r : rows) {
     if (!r.ok) {
@@ -421,21 +424,24 @@ int main(int argc, char** argv) {
                 r.log, m.upload_ms, m.eval_ms, m.ntt_ms, m.msm_h_ms, m.msm_l_ms, m.msm_a_ms, m.msm_b1_ms, m.msm_b2_ms,
                 m.batch_add_ms, m.split_ms, m.total_ms, r.overlap_total);
   }
-  std::printf("\nSizes and memory\n| log m | L n / ones / tail | A n / ones / tail | B n / ones / tail | key GB "
-              "(device / pinned host) | H copies | shape GB | device GB in use | pageable upload ms |\n"
-              "|---|---|---|---|---|---|---|---|---|\n");
+  std::printf(
+      "\nSizes and memory\n| log m | L n / ones / tail | A n / ones / tail | B n / ones / tail | key GB "
+      "(device / pinned host) | H copies | shape GB | device GB in use | pageable upload ms |\n"
+      "|---|---|---|---|---|---|---|---|---|\n");
   for (auto& r : rows) {
     if (!r.ok) continue;
     auto& m = r.med;
-    std::printf("| %d | %zu / %zu / %zu | %zu / %zu / %zu | %zu / %zu / %zu | %.1f / %.1f | %d | %.1f | %.1f | %.1f |\n",
-                r.log, m.l.n, m.l.ones, m.l.tail, m.a.n, m.a.ones, m.a.tail, m.b.n, m.b.ones, m.b.tail, r.key_gb,
-                r.key_host_gb, r.h_copies, r.shape_gb, r.mem_gb, r.pageable_upload);
+    std::printf(
+        "| %d | %zu / %zu / %zu | %zu / %zu / %zu | %zu / %zu / %zu | %.1f / %.1f | %d | %.1f | %.1f | %.1f |\n", r.log,
+        m.l.n, m.l.ones, m.l.tail, m.a.n, m.a.ones, m.a.tail, m.b.n, m.b.ones, m.b.tail, r.key_gb, r.key_host_gb,
+        r.h_copies, r.shape_gb, r.mem_gb, r.pageable_upload);
   }
   bool any_ns = false;
   for (auto& r : rows) any_ns |= r.ok && r.nosplit_total >= 0;
   if (any_ns) {
-    std::printf("\n0/1 split off (full MSMs over L, A, B; one profile run)\n| log m | MSM L | MSM A | MSM B1 | MSM B2 | "
-                "total serial | split on: total serial |\n|---|---|---|---|---|---|---|\n");
+    std::printf(
+        "\n0/1 split off (full MSMs over L, A, B; one profile run)\n| log m | MSM L | MSM A | MSM B1 | MSM B2 | "
+        "total serial | split on: total serial |\n|---|---|---|---|---|---|---|\n");
     for (auto& r : rows)
       if (r.ok && r.nosplit_total >= 0)
         std::printf("| %d | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f |\n", r.log, r.nosplit_l, r.nosplit_a, r.nosplit_b1,

@@ -39,9 +39,9 @@ using cuzk::gpu::Fp;
 using cuzk::gpu::u32;
 using u64 = unsigned long long;
 
-constexpr int kL = 16;                    // limbs
-constexpr double kBeta = 16777216.0;      // 2^24
-constexpr double kInvBeta = 1.0 / kBeta;  // 2^-24, exact
+constexpr int kL = 16;                                // limbs
+constexpr double kBeta = 16777216.0;                  // 2^24
+constexpr double kInvBeta = 1.0 / kBeta;              // 2^-24, exact
 constexpr double kTwo76 = 75557863725914323419136.0;  // 2^76: ulp 2^24 for values below 2^77
 constexpr double kTwo52 = 4503599627370496.0;
 
@@ -55,7 +55,7 @@ __constant__ u32 c_pinv;      // -p^-1 mod 2^24
 // 12 x 32-bit words <-> 16 x 24-bit limbs (host and device)
 __host__ __device__ inline Fp64 to_fp64(const u32* w) {
   Fp64 r;
-CUZK_UNROLL
+  CUZK_UNROLL
   for (int i = 0; i < kL; ++i) {
     const int bit = 24 * i, word = bit >> 5, sh = bit & 31;
     u64 two = u64(w[word]) | (word + 1 < 12 ? u64(w[word + 1]) << 32 : 0);
@@ -64,9 +64,9 @@ CUZK_UNROLL
   return r;
 }
 __host__ __device__ inline void from_fp64(const Fp64& a, u32* w) {  // limbs normalized (< 2^24)
-CUZK_UNROLL
+  CUZK_UNROLL
   for (int k = 0; k < 12; ++k) w[k] = 0;
-CUZK_UNROLL
+  CUZK_UNROLL
   for (int i = 0; i < kL; ++i) {
     const u64 v = u64(a.l[i]);
     const int bit = 24 * i, word = bit >> 5, sh = bit & 31;
@@ -318,9 +318,10 @@ int main(int argc, char** argv) {
         ++b;
       }
     }
-    std::printf("check %s: %d products (random below 2p, and 0, 1, p-1, 2p-1, max limbs pairwise): %d mismatches, "
-                "%d outputs in [p, 2p), %d at or above 2p\n",
-                out == &r64 ? "FP64 limbs" : "IMAD + IMAD.HI", n, b, above_p, over);
+    std::printf(
+        "check %s: %d products (random below 2p, and 0, 1, p-1, 2p-1, max limbs pairwise): %d mismatches, "
+        "%d outputs in [p, 2p), %d at or above 2p\n",
+        out == &r64 ? "FP64 limbs" : "IMAD + IMAD.HI", n, b, above_p, over);
     bad += b;
     above_2p += over;
   }
@@ -338,9 +339,9 @@ int main(int argc, char** argv) {
   const float t_lohi = time_rate<4>(blocks, threads, iters, out);
   const float t_lohi_mix = time_rate<5>(blocks, threads, iters, out);
   auto rate = [&](float ms) { return per_run / (ms * 1e-3); };
-  std::printf("Fp mul rate | gpu::Fp (IMAD.WIDE) %.3e /s | FP64 limbs %.3e /s | gpu::Fp beside FP64 %.3e /s (%.2fx "
-              "gpu::Fp) | IMAD + IMAD.HI %.3e /s | IMAD + IMAD.HI beside FP64 %.3e /s (%.2fx gpu::Fp)\n",
-              rate(t_imad), rate(t_fp64), rate(t_mix), t_imad / t_mix, rate(t_lohi), rate(t_lohi_mix),
-              t_imad / t_lohi_mix);
+  std::printf(
+      "Fp mul rate | gpu::Fp (IMAD.WIDE) %.3e /s | FP64 limbs %.3e /s | gpu::Fp beside FP64 %.3e /s (%.2fx "
+      "gpu::Fp) | IMAD + IMAD.HI %.3e /s | IMAD + IMAD.HI beside FP64 %.3e /s (%.2fx gpu::Fp)\n",
+      rate(t_imad), rate(t_fp64), rate(t_mix), t_imad / t_mix, rate(t_lohi), rate(t_lohi_mix), t_imad / t_lohi_mix);
   return bad || above_2p ? 1 : 0;
 }

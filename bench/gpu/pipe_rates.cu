@@ -90,8 +90,8 @@ int main(int argc, char** argv) {
   PROBE_CHECK(cudaMalloc(&od, sizeof(double) * std::size_t(threads)));
   const double per_kind = threads * double(iters) * kChains;  // instructions of each kind in a run
   const double sm_clk_per_s = double(sms) * double(khz) * 1e3;
-  std::printf("device: %s, %d SMs, clock %.0f MHz (attribute); %d iterations x %d chains per thread\n", prop.name,
-              sms, khz / 1e3, iters, kChains);
+  std::printf("device: %s, %d SMs, clock %.0f MHz (attribute); %d iterations x %d chains per thread\n", prop.name, sms,
+              khz / 1e3, iters, kChains);
   std::printf("%-34s | %9s | %14s | %16s\n", "instruction stream", "ms", "each kind /s", "each kind /clk/SM");
   auto row = [&](const char* name, float ms) {
     const double rate = per_kind / (ms * 1e-3);
@@ -109,10 +109,11 @@ int main(int argc, char** argv) {
   const float t_lohid = row("IMAD + IMAD.HI + DFMA, 1:1:1", time_kind<11>(l, ou, od));
   // 1.0: the two run side by side (time of the slower alone); max/sum: they share one pipe
   auto overlap = [](float x, float y, float both) { return (x > y ? x : y) / both; };
-  std::printf("overlap with DFMA (1 = concurrent, ~0.5 = serialized): IMAD %.2f, IMAD.WIDE %.2f, IMAD.HI %.2f; "
-              "IMAD with IMAD.HI %.2f; IMAD + IMAD.HI beside DFMA %.2f\n",
-              overlap(t_imad, t_dfma, t_mix), overlap(t_wide, t_dfma, t_wmix), overlap(t_hi, t_dfma, t_hmix),
-              overlap(t_imad, t_hi, t_lohi), overlap(t_lohi, t_dfma, t_lohid));
+  std::printf(
+      "overlap with DFMA (1 = concurrent, ~0.5 = serialized): IMAD %.2f, IMAD.WIDE %.2f, IMAD.HI %.2f; "
+      "IMAD with IMAD.HI %.2f; IMAD + IMAD.HI beside DFMA %.2f\n",
+      overlap(t_imad, t_dfma, t_mix), overlap(t_wide, t_dfma, t_wmix), overlap(t_hi, t_dfma, t_hmix),
+      overlap(t_imad, t_hi, t_lohi), overlap(t_lohi, t_dfma, t_lohid));
   PROBE_CHECK(cudaFree(ou));
   PROBE_CHECK(cudaFree(od));
   return 0;

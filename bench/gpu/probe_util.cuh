@@ -7,13 +7,13 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define PROBE_CHECK(x)                                                                  \
-  do {                                                                                  \
-    cudaError_t e_ = (x);                                                               \
-    if (e_ != cudaSuccess) {                                                            \
-      std::fprintf(stderr, "%s: %s: %s\n", __FILE__, #x, cudaGetErrorString(e_));       \
-      std::exit(1);                                                                     \
-    }                                                                                   \
+#define PROBE_CHECK(x)                                                            \
+  do {                                                                            \
+    cudaError_t e_ = (x);                                                         \
+    if (e_ != cudaSuccess) {                                                      \
+      std::fprintf(stderr, "%s: %s: %s\n", __FILE__, #x, cudaGetErrorString(e_)); \
+      std::exit(1);                                                               \
+    }                                                                             \
   } while (0)
 
 // launch(iters) once with iters / 8 to warm up, then the best of three timed launch(iters), in ms.

@@ -12,10 +12,10 @@ namespace cuzk {
 
 // What kind of failure an Error is, for callers that act on it (the server maps these to gRPC codes).
 enum class ErrorCode : unsigned char {
-  kUnspecified = 0,     // the message is all there is (most validation errors: invalid input)
+  kUnspecified = 0,  // the message is all there is (most validation errors: invalid input)
   kInvalidArgument,
-  kUnavailable,         // not serving now (shutting down)
-  kResourceExhausted,   // a limit is reached; retry later
+  kUnavailable,        // not serving now (shutting down)
+  kResourceExhausted,  // a limit is reached; retry later
   kNotFound,
   kPermissionDenied,
   kFailedPrecondition,
@@ -29,7 +29,7 @@ struct Error {
 template <class T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : value_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(T value) : value_(std::move(value)) {}                     // NOLINT: implicit by design
   Result(Error e) : error_(std::move(e.message)), code_(e.code) {}  // NOLINT
   bool ok() const { return value_.has_value(); }
   explicit operator bool() const { return ok(); }

@@ -44,7 +44,8 @@ void ShapeRecorder::reserve(std::uint64_t rows, const std::uint64_t (&nnz)[3]) {
 std::vector<SliceRecorder> ShapeRecorder::append_slices(const SliceSize& size, std::size_t count) {
   if (options_.values) throw std::logic_error("ShapeRecorder::append_slices: slices do not keep values");
   constexpr std::uint64_t kMaxVar = Var::kAuxBit - 1;
-  if (std::uint64_t(num_inputs_) + count * size.inputs > kMaxVar || std::uint64_t(num_aux_) + count * size.aux > kMaxVar) {
+  if (std::uint64_t(num_inputs_) + count * size.inputs > kMaxVar ||
+      std::uint64_t(num_aux_) + count * size.aux > kMaxVar) {
     throw std::length_error("ShapeRecorder::append_slices: too many variables");
   }
   groth16::CsrMatrix* mats[3] = {&shape_.a, &shape_.b, &shape_.c};
@@ -67,8 +68,12 @@ std::vector<SliceRecorder> ShapeRecorder::append_slices(const SliceSize& size, s
     MatrixWindow w[3];
     for (int m = 0; m < 3; ++m) {
       const std::uint64_t e0 = nnz0[m] + k * size.nnz[m];
-      w[m] = MatrixWindow{mats[m]->cols.data() + e0, mats[m]->coeff_ids.data() + e0,
-                          mats[m]->row_ptr.data() + rows0 + 1 + k * size.rows, e0, size.nnz[m], size.rows};
+      w[m] = MatrixWindow{mats[m]->cols.data() + e0,
+                          mats[m]->coeff_ids.data() + e0,
+                          mats[m]->row_ptr.data() + rows0 + 1 + k * size.rows,
+                          e0,
+                          size.nnz[m],
+                          size.rows};
     }
     out.emplace_back(w, std::uint32_t(num_inputs_ + k * size.inputs), std::uint32_t(num_aux_ + k * size.aux));
   }
@@ -102,12 +107,13 @@ RecordedCircuit ShapeRecorder::finish() && {
   const std::uint32_t ni = num_inputs_;
   for (auto* m : {&shape_.a, &shape_.b, &shape_.c}) {
     auto& cols = m->cols;
-    parallel_chunks(cols.size(), cols.size() < (1u << 20) ? 1 : default_threads(), [&](std::size_t b, std::size_t e, std::size_t) {
-      for (std::size_t k = b; k < e; ++k) {
-        const Var v{cols[k]};
-        cols[k] = v.is_aux() ? ni + v.index() : v.index();
-      }
-    });
+    parallel_chunks(cols.size(), cols.size() < (1u << 20) ? 1 : default_threads(),
+                    [&](std::size_t b, std::size_t e, std::size_t) {
+                      for (std::size_t k = b; k < e; ++k) {
+                        const Var v{cols[k]};
+                        cols[k] = v.is_aux() ? ni + v.index() : v.index();
+                      }
+                    });
   }
   shape_.append_input_rows();
   if (options_.values) {

@@ -62,10 +62,10 @@ Densities compute_densities(const groth16::R1csShape& shape);
 
 // What the shape recorder produces.
 struct RecordedCircuit {
-  groth16::R1csShape shape;          // input rows appended, variables in final order
-  std::vector<Fr> assignment;        // the values seen while recording (ONE, inputs, aux); empty
-                                     // unless RecordOptions::values
-  Densities densities;               // only with RecordOptions::densities
+  groth16::R1csShape shape;    // input rows appended, variables in final order
+  std::vector<Fr> assignment;  // the values seen while recording (ONE, inputs, aux); empty
+                               // unless RecordOptions::values
+  Densities densities;         // only with RecordOptions::densities
 };
 
 // What the recorder keeps besides the shape. Tests want the values and densities; the PoRep shape
@@ -132,7 +132,9 @@ class WitnessBuilder {
   WitnessBuilder() { w_.inputs.push_back(Fr::one()); }
   // Optional: pre-size the storage (e.g. from a recorded shape or a CountingCS run) so synthesis
   // never reallocates.
-  void reserve(std::size_t inputs, std::size_t aux, std::size_t non_binary_aux) { w_.reserve(inputs, aux, non_binary_aux); }
+  void reserve(std::size_t inputs, std::size_t aux, std::size_t non_binary_aux) {
+    w_.reserve(inputs, aux, non_binary_aux);
+  }
 
   // The hot path: the current 64-variable word of both bitsets lives in members and is appended to
   // the Witness only when full, so a binary allocation is a few register operations.
@@ -234,8 +236,8 @@ class CheckingCS {
   using LC = LinearCombination;
 
   struct Failure {
-    std::size_t row;     // index among the circuit rows (0-based, in enforce order)
-    std::string name;    // namespace path and row annotation, "a/b/row"
+    std::size_t row;   // index among the circuit rows (0-based, in enforce order)
+    std::string name;  // namespace path and row annotation, "a/b/row"
   };
 
   class [[nodiscard]] Namespace {

@@ -66,8 +66,8 @@ class LinearCombination {
       terms_.emplace_back(key, coeff);
       return *this;
     }
-    auto it = std::lower_bound(terms_.begin(), terms_.end(), key,
-                               [](const Term& t, std::uint32_t k) { return t.first < k; });
+    auto it =
+        std::lower_bound(terms_.begin(), terms_.end(), key, [](const Term& t, std::uint32_t k) { return t.first < k; });
     if (it != terms_.end() && it->first == key) {
       it->second += coeff;
     } else {

@@ -38,7 +38,8 @@ NativeMerkleTree::NativeMerkleTree(const TreeShape& shape, std::vector<Fr> leave
   for (std::size_t a : arities_) {
     const auto& cur = levels_.back();
     std::vector<Fr> next;
-    for (std::size_t k = 0; k < cur.size(); k += a) next.push_back(tree_hash_native(shape.hash, std::span(cur).subspan(k, a)));
+    for (std::size_t k = 0; k < cur.size(); k += a)
+      next.push_back(tree_hash_native(shape.hash, std::span(cur).subspan(k, a)));
     levels_.push_back(std::move(next));
   }
 }

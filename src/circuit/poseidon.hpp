@@ -22,7 +22,7 @@ enum class PoseidonStrength { kStandard, kStrengthened };
 std::pair<std::size_t, std::size_t> poseidon_round_numbers(std::size_t arity, PoseidonStrength s);
 
 // Domain tags (state[0] before the first round).
-Fr poseidon_tag_merkle_tree(std::size_t arity);       // 2^arity - 1: every Filecoin tree/column hash
+Fr poseidon_tag_merkle_tree(std::size_t arity);      // 2^arity - 1: every Filecoin tree/column hash
 Fr poseidon_tag_constant_length(std::uint64_t len);  // len · 2^64
 Fr poseidon_tag_custom(std::uint64_t id);            // id · 2^40 (SnapDeals uses id 1, arity 2)
 
@@ -40,7 +40,9 @@ struct PoseidonConstants {
   const Fr& m(std::size_t i, std::size_t j) const { return mds[i * width + j]; }
   const Fr& p(std::size_t i, std::size_t j) const { return pre_sparse[i * width + j]; }
   std::span<const Fr> w_hat(std::size_t round) const { return {sparse_w_hat.data() + round * width, width}; }
-  std::span<const Fr> v_rest(std::size_t round) const { return {sparse_v_rest.data() + round * (width - 1), width - 1}; }
+  std::span<const Fr> v_rest(std::size_t round) const {
+    return {sparse_v_rest.data() + round * (width - 1), width - 1};
+  }
   std::size_t half_full_rounds() const { return full_rounds / 2; }
 };
 

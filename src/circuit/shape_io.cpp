@@ -192,7 +192,8 @@ class ShapeDecoder {
     if (std::memcmp(head.data(), kMagic, 8) != 0) return Error{"shape file: bad magic (not a cuzk R1CS shape)"};
     const std::uint32_t version = le32(head.data() + 8);
     if (version != kShapeFormatVersion) {
-      return Error{"shape file: version " + std::to_string(version) + ", expected " + std::to_string(kShapeFormatVersion)};
+      return Error{"shape file: version " + std::to_string(version) + ", expected " +
+                   std::to_string(kShapeFormatVersion)};
     }
     const std::uint32_t flags = le32(head.data() + 12), ni = le32(head.data() + 16), na = le32(head.data() + 20);
     const std::uint64_t rows = le64(head.data() + 24), ncoeffs = le64(head.data() + 32);
@@ -210,7 +211,9 @@ class ShapeDecoder {
       auto c = Fr::from_bytes_le(fr);
       if (!c) return Error{"shape file: coefficient " + std::to_string(i) + " is not a canonical field element"};
       auto [it, inserted] = seen.try_emplace(c->mont_raw(), std::uint32_t(i));
-      if (!inserted) return Error{"shape file: coefficient " + std::to_string(i) + " repeats coefficient " + std::to_string(it->second)};
+      if (!inserted)
+        return Error{"shape file: coefficient " + std::to_string(i) + " repeats coefficient " +
+                     std::to_string(it->second)};
       coeffs.push_back(*c);
     }
     if (rows > body_left_ / 4) return Error{"shape file: row count larger than the file"};
@@ -246,16 +249,15 @@ class ShapeDecoder {
         for (std::size_t k = b; k < e; ++k) {
           if (mat.cols[k] >= nvars || mat.coeff_ids[k] >= ncoeffs) {
             std::uint64_t cur = first_bad.load();
-            while (k < cur && !first_bad.compare_exchange_weak(cur, k)) {
-            }
+            while (k < cur && !first_bad.compare_exchange_weak(cur, k)) {}
             return;
           }
         }
       });
       if (const std::uint64_t k = first_bad.load(); k < nnz) {
         if (mat.cols[k] >= nvars) {
-          return Error{what + " entry " + std::to_string(k) + " names variable " + std::to_string(mat.cols[k]) + " of " +
-                       std::to_string(nvars)};
+          return Error{what + " entry " + std::to_string(k) + " names variable " + std::to_string(mat.cols[k]) +
+                       " of " + std::to_string(nvars)};
         }
         return Error{what + " entry " + std::to_string(k) + " has a bad coefficient index"};
       }
@@ -364,7 +366,7 @@ Result<groth16::R1csShape> load_shape(const std::string& path) {
   // it is refused below like every other file that is not a regular one.
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return Error{"cannot open " + path + ": " + std::strerror(errno)};
-  struct stat st{};
+  struct stat st {};
   if (::fstat(fd, &st) != 0) {
     ::close(fd);
     return Error{"cannot read " + path};

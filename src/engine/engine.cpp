@@ -215,13 +215,14 @@ Result<SubmitOutcome> Engine::submit(ProofRequest request, SubmitOptions how) {
       return out;
     }
     if (how.join_only) {
-      return Error{"no job of request_id \"" + request.request_id + "\" with this content to join", ErrorCode::kNotFound};
+      return Error{"no job of request_id \"" + request.request_id + "\" with this content to join",
+                   ErrorCode::kNotFound};
     }
     // Urgent jobs are counted apart: unfinished PoRep jobs never refuse a WinningPoSt.
     const Priority prio = options_.kinds.priority(request.priority, request.proof_kind);
     const bool urgent = im.policy.urgent(prio);
-    if (auto st = admit(im.accepting, urgent ? im.active_urgent : im.active - im.active_urgent,
-                        options_.max_active_jobs);
+    if (auto st =
+            admit(im.accepting, urgent ? im.active_urgent : im.active - im.active_urgent, options_.max_active_jobs);
         !st) {
       log::engine()->warn("job {} ({}) refused: {}", request.request_id, options_.kinds.name(request.proof_kind),
                           st.error());
@@ -231,12 +232,13 @@ Result<SubmitOutcome> Engine::submit(ProofRequest request, SubmitOptions how) {
     // request larger than the whole slice takes all of it (so it is taken only when no other is held:
     // the slice plus one largest message is what gRPC's quota allows too).
     const std::uint64_t held = request.held_bytes();
-    auto charge = requests_->total() ? requests_->try_reserve(std::min(held, requests_->total()), MemoryBudget::kRequests,
-                                                              /*jump_queue=*/true)
-                                     : std::optional<Reservation>(Reservation());
+    auto charge = requests_->total()
+                      ? requests_->try_reserve(std::min(held, requests_->total()), MemoryBudget::kRequests,
+                                               /*jump_queue=*/true)
+                      : std::optional<Reservation>(Reservation());
     if (!charge) {
-      const std::string why = "memory for requests is full: this request's " + format_bytes(held) +
-                              " do not fit the " + format_bytes(requests_->total() - std::min(requests_->total(), requests_->used())) +
+      const std::string why = "memory for requests is full: this request's " + format_bytes(held) + " do not fit the " +
+                              format_bytes(requests_->total() - std::min(requests_->total(), requests_->used())) +
                               " left of the " + format_bytes(requests_->total()) +
                               " that unfinished jobs' requests may hold (memory.request_budget); retry later";
       log::engine()->warn("job {} ({}) refused: {}", request.request_id, options_.kinds.name(request.proof_kind), why);
@@ -266,9 +268,10 @@ Result<SubmitOutcome> Engine::submit(ProofRequest request, SubmitOptions how) {
     else job->fetched_later = true;
     if (slot.other) {
       // Curio sends every WindowPoSt partition of a deadline under one id (wdpost-<miner>-0-<rand>).
-      log::engine()->info("job {}: request_id \"{}\" is also job {} with other content; this request is a job "
-                          "of its own",
-                          job->id, job->request_id, slot.other->id);
+      log::engine()->info(
+          "job {}: request_id \"{}\" is also job {} with other content; this request is a job "
+          "of its own",
+          job->id, job->request_id, slot.other->id);
     }
     job->req = std::make_shared<const ProofRequest>(std::move(request));
     job->request_charge = std::move(*charge);
@@ -288,8 +291,7 @@ Result<SubmitOutcome> Engine::submit(ProofRequest request, SubmitOptions how) {
     im.fail(job, options_.kinds.unknown_kind_message(job->kind));
   } else {
     im.prepare_cv.notify_all();  // preparers differ in what they take
-    im.timeline("JOB_QUEUED", job->id,
-                "kind=" + im.kind_name(job->kind) + ",priority=" + priority_name(job->priority));
+    im.timeline("JOB_QUEUED", job->id, "kind=" + im.kind_name(job->kind) + ",priority=" + priority_name(job->priority));
   }
   out.job_id = job->id;
   out.job = job;
@@ -310,8 +312,10 @@ bool Engine::release_waiter(const std::shared_ptr<Job>& job, bool caller_left) {
     if (!im.cancels_abandoned(job->kind)) return false;
     job->abandoned = true;  // under mu: a request that joins from now on runs it again instead
   }
-  const std::string why = "abandoned: the call waiting for it was cancelled by its caller and nobody else waits "
-                          "for it (scheduler.cancel_abandoned includes " + im.kind_name(job->kind) + ")";
+  const std::string why =
+      "abandoned: the call waiting for it was cancelled by its caller and nobody else waits "
+      "for it (scheduler.cancel_abandoned includes " +
+      im.kind_name(job->kind) + ")";
   log::engine()->info("job {}: {}; cancelling it", job->id, why);
   return im.finish(job, ResultStatus::kCancelled, {}, why);
 }
@@ -515,7 +519,9 @@ StatusSnapshot Engine::status() const {
     js.id = id;
     js.kind = j->kind;
     js.priority = j->priority;
-    js.state = j->state == Job::State::kQueued ? "queued" : j->state == Job::State::kPreparing ? "preparing" : "running";
+    js.state = j->state == Job::State::kQueued      ? "queued"
+               : j->state == Job::State::kPreparing ? "preparing"
+                                                    : "running";
     if (j->state == Job::State::kQueued) ++s.jobs_queued;
     else if (j->state == Job::State::kPreparing) ++s.jobs_preparing;
     else ++s.jobs_running;

@@ -74,11 +74,11 @@ struct EngineOptions {
   std::uint32_t workers_per_device = 2;
   std::uint32_t backend_queue_depth = 0;  // 0: 2 x backend workers
   std::uint32_t finalizer_threads = 2;
-  std::uint32_t max_active_jobs = 1024;   // unfinished jobs; more submissions are refused
+  std::uint32_t max_active_jobs = 1024;  // unfinished jobs; more submissions are refused
   bool self_verify = true;
-  double partition_memory_factor = 1.0;   // scales every partition reservation
+  double partition_memory_factor = 1.0;  // scales every partition reservation
   std::chrono::milliseconds result_ttl{std::chrono::minutes(10)};
-  std::size_t max_results = 10000;        // finished results kept (oldest dropped first)
+  std::size_t max_results = 10000;  // finished results kept (oldest dropped first)
   bool allow_witness_paths = true;
   // Measure solo partitions' peak RSS growth and reserve max(model, 1.1 x measured). Resets the
   // kernel's VmHWM mark while measuring (the engine keeps the true peak for status).
@@ -123,8 +123,8 @@ struct EngineOptions {
   // at least hang_min, marks the device suspect and is cancelled there (the backends check between
   // their stages and MSM pieces); when the call returns the device is taken out of service and the
   // partition goes to another device, as after a fault. A call that never returns (1.5 x the limit)
-  // keeps its worker; the device is taken out and the partition synthesized again for another device. hang_multiple 0 (the default; the daemon sets its
-  // gpus.hang_multiple for the CUDA backend only): no watch.
+  // keeps its worker; the device is taken out and the partition synthesized again for another device. hang_multiple 0
+  // (the default; the daemon sets its gpus.hang_multiple for the CUDA backend only): no watch.
   double hang_multiple = 0;
   std::chrono::milliseconds hang_min{std::chrono::seconds(60)};
   // A device out of service is asked again (Executor::device_fault, on a thread of its own: a hung
@@ -178,7 +178,7 @@ struct SubmitOptions {
 
 struct SubmitOutcome {
   std::string job_id;
-  bool joined = false;            // an existing job of this request_id and content (running or finished)
+  bool joined = false;               // an existing job of this request_id and content (running or finished)
   std::uint32_t queue_position = 0;  // unfinished jobs that will be served before this one
   std::shared_ptr<Job> job;
 };
@@ -267,7 +267,7 @@ class Engine {
   EngineOptions options_;
   std::unique_ptr<MemoryBudget> budget_;
   std::unique_ptr<MemoryBudget> requests_;  // the requests' slice (request_budget_bytes) ...
-  Reservation request_slice_;  // ... held from budget_ for the engine's life
+  Reservation request_slice_;               // ... held from budget_ for the engine's life
   std::unique_ptr<SrsManager> srs_;
 };
 

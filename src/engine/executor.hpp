@@ -72,8 +72,8 @@ std::shared_ptr<Executor> make_cpu_executor();
 // Backends from `make`, proving from host memory (no copies, no device memory of their own): the CPU
 // executor, and the simulated devices of tests and benchmarks. `device_fault` answers
 // Executor::device_fault (unset: never the device's fault).
-std::shared_ptr<Executor> make_host_executor(std::string name, MemoryModel model,
-                                             std::function<std::unique_ptr<groth16::Backend>(BackendSlot)> make,
-                                             std::function<std::optional<std::string>(std::uint32_t)> device_fault = {});
+std::shared_ptr<Executor> make_host_executor(
+    std::string name, MemoryModel model, std::function<std::unique_ptr<groth16::Backend>(BackendSlot)> make,
+    std::function<std::optional<std::string>(std::uint32_t)> device_fault = {});
 
 }  // namespace cuzk::engine

@@ -41,8 +41,8 @@ JobResult Job::make_result(ResultStatus st, std::string proof, std::string error
   return r;
 }
 
-std::optional<Job::Claim> Job::claim(ResultStatus status, std::string proof, std::string error,
-                                     std::uint64_t verify_ms, Micros now) {
+std::optional<Job::Claim> Job::claim(ResultStatus status, std::string proof, std::string error, std::uint64_t verify_ms,
+                                     Micros now) {
   std::lock_guard<std::mutex> g(mu);
   if (claimed_) return std::nullopt;
   claimed_ = true;

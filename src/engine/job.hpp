@@ -33,12 +33,12 @@ class Job {
   // Set at submission, then read-only.
   std::string id;          // the request_id, or request_id@<content tag> when another job has it
   std::string request_id;  // as the caller sent it
-  std::uint64_t seq = 0;  // arrival order
+  std::uint64_t seq = 0;   // arrival order
   std::uint32_t kind = 0;
   Priority priority = Priority::kNormal;
   ContentDigest digest{};  // ProofRequest::content_digest(): with request_id, the job's identity
   Micros submitted = 0;
-  std::string owner;  // ProofRequest::owner
+  std::string owner;              // ProofRequest::owner
   std::atomic<bool> stop{false};  // set once the job has a terminal result: work on it stops
 
   // Who follows the job (guarded by the engine's mutex, not `mu`): callers waiting for it now
@@ -52,7 +52,7 @@ class Job {
   mutable std::mutex mu;
   std::condition_variable cv;
   std::shared_ptr<const ProofRequest> req;  // dropped at the claim (a C1 is ~50 MB)
-  Reservation request_charge;  // req's bytes in the engine's request slice; dropped with it
+  Reservation request_charge;               // req's bytes in the engine's request slice; dropped with it
   State state = State::kQueued;
   std::optional<JobResult> result;
   Micros finished_at = 0;
@@ -94,8 +94,8 @@ class Job {
   bool add_proof(std::uint32_t index, const groth16::Proof& proof, std::vector<groth16::Proof>& all);
 
  private:
-  bool claimed_ = false;  // under mu
-  std::uint64_t next_callback_ = 1;                                  // under mu
+  bool claimed_ = false;                                                    // under mu
+  std::uint64_t next_callback_ = 1;                                         // under mu
   std::vector<std::pair<std::uint64_t, std::function<void()>>> callbacks_;  // under mu
   JobResult make_result(ResultStatus st, std::string proof, std::string error, std::uint64_t verify_ms,
                         Micros now) const;

@@ -55,8 +55,8 @@ struct PartitionMemory {
 
 // What synthesis hands to the backend. The shape and key pointers stay valid for the life of the
 // PreparedJob (it holds the SrsLease). The witness is dense (generic jobs: a parsed .wtns) or compact
-// (circuits synthesized here: binary aux as bits, ~1/8 of the dense size for circuits that are mostly bits; the CUDA backend
-// uploads it as it is and expands it on the device).
+// (circuits synthesized here: binary aux as bits, ~1/8 of the dense size for circuits that are mostly bits; the CUDA
+// backend uploads it as it is and expands it on the device).
 struct SynthesizedPartition {
   const groth16::R1csShape* shape = nullptr;
   const groth16::ProvingKey* key = nullptr;

@@ -23,11 +23,11 @@ namespace cuzk::engine {
 class JobKind;
 
 struct KindRow {
-  std::uint32_t wire = 0;              // cuzk.v1.ProofKind value
-  std::string wire_name;               // the proto enum name
-  std::string name;                    // logs, /status, job errors ("generic-groth16")
+  std::uint32_t wire = 0;  // cuzk.v1.ProofKind value
+  std::string wire_name;   // the proto enum name
+  std::string name;        // logs, /status, job errors ("generic-groth16")
   Priority default_priority = Priority::kNormal;
-  std::vector<std::string> aliases;    // other spellings a tool accepts ("generic", "groth16")
+  std::vector<std::string> aliases;  // other spellings a tool accepts ("generic", "groth16")
   std::shared_ptr<JobKind> kind;
   std::vector<std::shared_ptr<const KeyLoader>> loaders;
   // Its proof is worth nothing once a chain deadline passes (WindowPoSt, WinningPoSt): by default a
@@ -39,7 +39,7 @@ struct KindRow {
   std::uint64_t default_registered_proof = 0;
   std::function<Result<std::uint64_t>(std::string_view name)> registered_proof_by_name;
 
-  std::string label() const;           // Prometheus label value: name with '-' as '_'
+  std::string label() const;  // Prometheus label value: name with '-' as '_'
 };
 
 class KindRegistry {
@@ -54,7 +54,7 @@ class KindRegistry {
   const KindRow* find(std::string_view name) const;
   const std::vector<KindRow>& rows() const { return rows_; }  // by wire value
 
-  std::string name(std::uint32_t wire) const;   // "kind-<n>" when no row has it
+  std::string name(std::uint32_t wire) const;  // "kind-<n>" when no row has it
   std::string label(std::uint32_t wire) const;
   // Wire values of the kinds named (name, alias or wire name), or an error naming the first unknown.
   Result<std::vector<std::uint32_t>> wires(const std::vector<std::string>& names) const;

@@ -81,9 +81,9 @@ class MemoryBudget {
 
   // Blocking, FIFO. Returns an error when bytes exceed the total, when `cancelled` turns true, or when
   // the deadline passes. `cancelled` is polled every few milliseconds while waiting.
-  Result<Reservation> reserve(std::uint64_t bytes, Tag tag, const std::function<bool()>& cancelled,
-                              std::chrono::steady_clock::time_point deadline =
-                                  std::chrono::steady_clock::time_point::max());
+  Result<Reservation> reserve(
+      std::uint64_t bytes, Tag tag, const std::function<bool()>& cancelled,
+      std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max());
 
   // The evictor frees idle cached data (proving keys) and returns how many bytes it released back
   // into this budget. Called without any budget lock held.

@@ -110,10 +110,11 @@ void Engine::Impl::log_end(const Job& job, const JobResult& r) const {
   const std::string kind = kind_name(job.kind);
   const double total_s = r.total_ms / 1000.0;
   if (r.status == ResultStatus::kCompleted) {
-    log::engine()->info("job {} done: {} in {:.3f} s, {} partition(s), queue wait {} ms, key {} ms, synthesis {} ms, "
-                        "prove {} ms, verify {} ms",
-                        job.id, kind, total_s, r.num_partitions, r.queue_wait_ms, r.srs_load_ms, r.synthesis_ms,
-                        r.gpu_compute_ms, r.verify_ms);
+    log::engine()->info(
+        "job {} done: {} in {:.3f} s, {} partition(s), queue wait {} ms, key {} ms, synthesis {} ms, "
+        "prove {} ms, verify {} ms",
+        job.id, kind, total_s, r.num_partitions, r.queue_wait_ms, r.srs_load_ms, r.synthesis_ms, r.gpu_compute_ms,
+        r.verify_ms);
   } else if (r.status == ResultStatus::kCancelled) {
     log::engine()->info("job {} cancelled: {} after {:.3f} s: {}", job.id, kind, total_s, r.error);
   } else {
@@ -169,8 +170,9 @@ void Engine::Impl::prepare_one(const std::shared_ptr<Job>& job) {
   const std::uint64_t parse = kind->parse_bytes(*req);
   const std::uint64_t outside_slice = budget.total() - std::min(budget.total(), opt.request_budget_bytes);
   if (parse > outside_slice) {  // could never fit
-    return fail(job, kind->name() + ": parsing the request needs " + format_bytes(parse) + " of memory, more than the " +
-                         format_bytes(outside_slice) + " of the memory budget outside the requests' slice");
+    return fail(job, kind->name() + ": parsing the request needs " + format_bytes(parse) +
+                         " of memory, more than the " + format_bytes(outside_slice) +
+                         " of the memory budget outside the requests' slice");
   }
   auto parse_res = [&]() -> Result<Reservation> {
     if (auto r = budget.try_reserve(parse, MemoryBudget::kParse, /*jump_queue=*/true)) return std::move(*r);
@@ -178,8 +180,8 @@ void Engine::Impl::prepare_one(const std::shared_ptr<Job>& job) {
   }();
   if (!parse_res) {
     if (ctx.cancel.cancelled()) return;  // the job has its result already
-    return fail(job, kind->name() + ": parsing the request needs " + format_bytes(parse) + " of memory: " +
-                         parse_res.error());
+    return fail(
+        job, kind->name() + ": parsing the request needs " + format_bytes(parse) + " of memory: " + parse_res.error());
   }
   ctx.parse = std::move(*parse_res);
   auto prepared = kind->prepare(std::move(req), ctx);
@@ -332,7 +334,8 @@ template <class Q>
 bool Engine::Impl::hand_off(Q& next, TaskPtr& t, bool ignore_bound) {
   const std::shared_ptr<Job> job = t->job;
   std::unique_lock<std::mutex> lk(mu);
-  return next.push(lk, key_of(*job, t->index), t, [&] { return stopping || job->stop.load(); }, ignore_bound);
+  return next.push(
+      lk, key_of(*job, t->index), t, [&] { return stopping || job->stop.load(); }, ignore_bound);
 }
 
 std::uint32_t Engine::Impl::idle_devices() const {
@@ -360,7 +363,8 @@ std::uint32_t Engine::Impl::devices_in_service() const {
 
 bool Engine::Impl::lane_usable(std::size_t i) const {
   const std::uint32_t device = opt.lane_devices[i];
-  return !opt.executor->uses_copies(BackendSlot{device, true}) || in_service_ordinal(device);  // a CPU lane, or its GPU's
+  return !opt.executor->uses_copies(BackendSlot{device, true}) ||
+         in_service_ordinal(device);  // a CPU lane, or its GPU's
 }
 
 bool Engine::Impl::any_lane_usable() const {
@@ -443,10 +447,13 @@ Engine::Impl::Handed Engine::Impl::hand_to_devices(TaskPtr& t, bool ignore_bound
   const std::shared_ptr<Job> job = t->job;
   std::unique_lock<std::mutex> lk(mu);
   bool no_device = false;
-  const bool queued = backend_q.push(lk, key_of(*job, t->index), t, [&] {
-    no_device = devices_in_service() == 0;
-    return stopping || job->stop.load() || no_device;
-  }, ignore_bound);
+  const bool queued = backend_q.push(
+      lk, key_of(*job, t->index), t,
+      [&] {
+        no_device = devices_in_service() == 0;
+        return stopping || job->stop.load() || no_device;
+      },
+      ignore_bound);
   return queued ? Handed::kQueued : no_device && !stopping && !job->stop.load() ? Handed::kNoDevice : Handed::kStopped;
 }
 
@@ -531,8 +538,8 @@ void Engine::Impl::DeviceClaim::release() {
 void Engine::Impl::prove(TaskPtr& t, groth16::Backend& backend, std::int32_t worker, std::uint32_t device,
                          DeviceClaim* claim) {
   auto job = t->job;
-  const std::string wdetail = "worker=" + std::to_string(worker) + ",partition=" + std::to_string(t->index) +
-                              (claim ? "" : ",lane=1");
+  const std::string wdetail =
+      "worker=" + std::to_string(worker) + ",partition=" + std::to_string(t->index) + (claim ? "" : ",lane=1");
   bool handed_off = false;
   if (!job->stop.load()) {
     {
@@ -566,8 +573,9 @@ void Engine::Impl::prove(TaskPtr& t, groth16::Backend& backend, std::int32_t wor
       }
       // Checked between the backend's NTTs and MSMs: the job's cancel, or the watch's.
       backend.set_cancel([&job = *job, &watch] { return job.stop.load() || watch.overdue.load(); });
-      r = job->stop.load() ? Result<groth16::PendingProof>(Error{"cancelled"})
-                           : guarded("", [&] { return t->synth->start(backend, BackendSlot{device, claim == nullptr}); });
+      r = job->stop.load() ? Result<groth16::PendingProof>(Error{"cancelled"}) : guarded("", [&] {
+        return t->synth->start(backend, BackendSlot{device, claim == nullptr});
+      });
       backend.set_cancel({});
       if (claim) {
         std::lock_guard<std::mutex> g(mu);
@@ -610,8 +618,9 @@ void Engine::Impl::prove(TaskPtr& t, groth16::Backend& backend, std::int32_t wor
       // answer): what the call returned, proof or error, is dropped with its witness and reservation.
       log::engine()->warn("job {} partition {}: the call given up as stuck on GPU {} returned after all ({}); dropped",
                           job->id, t->index, device, r ? "a proof" : r.error());
-    } else if (r) log::engine()->debug("job {} partition {}: backend stage {} ms on {} {} (worker {}, device wait included)",
-                                job->id, t->index, gpu_ms, claim ? "device" : "lane", device, worker);
+    } else if (r)
+      log::engine()->debug("job {} partition {}: backend stage {} ms on {} {} (worker {}, device wait included)",
+                           job->id, t->index, gpu_ms, claim ? "device" : "lane", device, worker);
     if (abandoned) {
       t->synth.reset();
     } else if (!r && fault && !job->stop.load()) {
@@ -673,15 +682,15 @@ void Engine::Impl::backend_worker(std::size_t slot, std::uint32_t worker, std::u
         claim.take();
         slot_busy(slot, *t->job, t->index);
       },
-      [&](TaskPtr& t) { prove(t, *backend, std::int32_t(worker), opt.devices[d], &claim); },
-      [&] { slot_idle(slot); });
+      [&](TaskPtr& t) { prove(t, *backend, std::int32_t(worker), opt.devices[d], &claim); }, [&] { slot_idle(slot); });
 }
 
 void Engine::Impl::lane_worker(std::size_t slot, std::uint32_t worker, std::size_t lane) {
   const std::uint32_t device = opt.lane_devices[lane];
   std::unique_ptr<groth16::Backend> backend = opt.executor->make(BackendSlot{device, true});
-  stage_worker(lane_q, slot, [this, lane](const RunKey&) { return lane_usable(lane); },
-               [&](TaskPtr& t) { prove(t, *backend, std::int32_t(worker), device, nullptr); });
+  stage_worker(
+      lane_q, slot, [this, lane](const RunKey&) { return lane_usable(lane); },
+      [&](TaskPtr& t) { prove(t, *backend, std::int32_t(worker), device, nullptr); });
 }
 
 void Engine::Impl::record_probe(const Task& t) {
@@ -737,7 +746,8 @@ void Engine::Impl::finalize_partition(Task& t, std::int32_t worker) {
   t.res.reset();
   if (all_done) {
     Micros v0 = now();
-    Status st = opt.self_verify ? guarded("self-verification", [&] { return t.prepared->verify(proofs); }) : ok_status();
+    Status st =
+        opt.self_verify ? guarded("self-verification", [&] { return t.prepared->verify(proofs); }) : ok_status();
     std::uint64_t verify_ms = ms_between(v0, now());
     if (!st) {
       fail(job, st.error());
@@ -861,8 +871,8 @@ void Engine::Impl::watchdog_loop() {
     const Micros t = now();
     for (std::uint32_t i = 0; i < dev.size(); ++i) {
       DeviceState& d = dev[i];
-      if (Watch* w = d.watch; w && w->limit && w->overdue.load() && !w->abandoned.load() &&
-                              t > w->since + w->limit + w->limit / 2) {
+      if (Watch* w = d.watch;
+          w && w->limit && w->overdue.load() && !w->abandoned.load() && t > w->since + w->limit + w->limit / 2) {
         w->abandoned.store(true);
         if (auto it = jobs.find(w->job_id); it != jobs.end())
           stuck.push_back({i, it->second, w->partition, double(t - w->since) / 1e6, double(w->limit) / 1e6, w->mem,
@@ -871,11 +881,12 @@ void Engine::Impl::watchdog_loop() {
       if (Watch* w = d.watch; w && w->limit && !w->overdue.load() && t > w->since + w->limit) {
         w->overdue.store(true);
         d.suspect = true;
-        log::engine()->error("GPU {} is suspect: job {} partition {} has held it {:.1f} s, past its limit of {:.1f} s "
-                             "({}x its key's measured time, at least {:.1f} s); it is cancelled there and goes to "
-                             "another device",
-                             opt.devices[i], w->job_id, w->partition, double(t - w->since) / 1e6,
-                             double(w->limit) / 1e6, opt.hang_multiple, double(opt.hang_min.count()) / 1e3);
+        log::engine()->error(
+            "GPU {} is suspect: job {} partition {} has held it {:.1f} s, past its limit of {:.1f} s "
+            "({}x its key's measured time, at least {:.1f} s); it is cancelled there and goes to "
+            "another device",
+            opt.devices[i], w->job_id, w->partition, double(t - w->since) / 1e6, double(w->limit) / 1e6,
+            opt.hang_multiple, double(opt.hang_min.count()) / 1e3);
       }
       if (!d.out.load() || probe_after == 0) continue;
       if (d.probe) {
@@ -921,9 +932,10 @@ void Engine::Impl::watchdog_loop() {
           prepared = s.job->prepared;
         }
         if (others && prepared && !s.job->stop.load()) {
-          log::engine()->error("GPU {} {}; the device leaves service and the partition is synthesized again for "
-                               "another device",
-                               opt.devices[s.index], why);
+          log::engine()->error(
+              "GPU {} {}; the device leaves service and the partition is synthesized again for "
+              "another device",
+              opt.devices[s.index], why);
           auto task = std::make_unique<Task>();
           task->job = s.job;
           task->prepared = std::move(prepared);

@@ -67,9 +67,9 @@ struct Task {
   InFlight in_flight;
   Urgency urgency = Urgency::kNormal;  // scheduler.hpp: what capacity it may use
   Urgency pool = Urgency::kNormal;     // the synthesis pool whose slot it took
-  std::string sizing_key;        // "<kind>/<circuit>": where measurements are recorded
-  bool probe = false;            // measuring this partition's memory (it started alone)
-  std::uint64_t probe_rss0 = 0;  // RSS when the measurement started
+  std::string sizing_key;              // "<kind>/<circuit>": where measurements are recorded
+  bool probe = false;                  // measuring this partition's memory (it started alone)
+  std::uint64_t probe_rss0 = 0;        // RSS when the measurement started
 };
 using TaskPtr = std::unique_ptr<Task>;
 
@@ -92,8 +92,8 @@ struct Engine::Impl {
 
   std::map<std::string, std::shared_ptr<Job>> jobs;     // unfinished and retained finished jobs
   std::deque<std::pair<Micros, std::string>> finished;  // completion order, for pruning
-  std::uint32_t active = 0;                              // unfinished jobs
-  std::uint32_t active_urgent = 0;                       // of which urgent (admitted apart)
+  std::uint32_t active = 0;                             // unfinished jobs
+  std::uint32_t active_urgent = 0;                      // of which urgent (admitted apart)
 
   Scheduler<std::shared_ptr<Job>, TaskPtr> sched;
   UrgencyPolicy policy;
@@ -133,13 +133,13 @@ struct Engine::Impl {
   };
   struct DeviceState {
     std::atomic<bool> out{false};
-    std::string fault;         // why it is out
-    Micros busy_us = 0;        // held by a backend worker, in total (status: busy %)
-    Micros busy_since = 0;     // while held
+    std::string fault;                           // why it is out
+    Micros busy_us = 0;                          // held by a backend worker, in total (status: busy %)
+    Micros busy_since = 0;                       // while held
     std::uint64_t partitions = 0, requeued = 0;  // proved here; failed here and handed to another device
-    Watch* watch = nullptr;    // the watched partition running there
-    bool suspect = false;      // a partition there went past its limit
-    Micros out_since = 0;      // when it went out, or was last probed
+    Watch* watch = nullptr;                      // the watched partition running there
+    bool suspect = false;                        // a partition there went past its limit
+    Micros out_since = 0;                        // when it went out, or was last probed
     std::shared_ptr<Probe> probe;
     std::uint64_t returned = 0;  // brought back by a probe
   };
@@ -152,7 +152,7 @@ struct Engine::Impl {
   // Memory headroom: the largest reservation of an urgent / small urgent partition prepared so far
   // (EngineOptions::urgent_memory_reserve replaces the urgent one).
   PerUrgency64 learned_headroom{};
-  std::uint64_t lane_partitions = 0;  // partitions proved on the lane
+  std::uint64_t lane_partitions = 0;                           // partitions proved on the lane
   std::map<std::uint32_t, std::uint32_t> in_progress_by_kind;  // partitions dispatched, not finalized
 
   struct Slot {
@@ -258,8 +258,8 @@ struct Engine::Impl {
   // ---- devices out of service (docs/daemon.md, "Several GPUs")
 
   std::optional<std::uint32_t> index_of(std::uint32_t ordinal) const;  // in opt.devices
-  bool in_service_ordinal(std::uint32_t ordinal) const;  // without mu
-  std::uint32_t devices_in_service() const;              // under mu
+  bool in_service_ordinal(std::uint32_t ordinal) const;                // without mu
+  std::uint32_t devices_in_service() const;                            // under mu
   // Whether lane worker `i` (of opt.lane_devices) may take work: a CPU lane always, a GPU lane while
   // its device is in service. Under mu.
   bool lane_usable(std::size_t i) const;

@@ -218,8 +218,7 @@ bool SrsManager::known(const std::string& id) const {
   return state_->entries.count(id) > 0 || served(id).has_value();
 }
 
-Status SrsManager::register_zkey(const std::string& id, const std::string& path, bool* replaced,
-                                 bool allow_replace) {
+Status SrsManager::register_zkey(const std::string& id, const std::string& path, bool* replaced, bool allow_replace) {
   if (replaced) *replaced = false;
   if (id.empty()) return Error{"circuit id is empty"};
   if (auto s = served(id)) {
@@ -358,7 +357,8 @@ Result<SrsLease> SrsManager::acquire(const std::string& id, const std::function<
                        format_bytes(file_size_or_zero(snapshot_for_load.path)), format_bytes(estimate));
     }
     if (estimate == 0) {
-      err = (snapshot_for_load.loader ? "parameter file not found: " : "zkey file not found: ") + snapshot_for_load.path;
+      err =
+          (snapshot_for_load.loader ? "parameter file not found: " : "zkey file not found: ") + snapshot_for_load.path;
     } else {
       auto res = budget_.reserve(estimate, MemoryBudget::kSrs, cancelled);
       if (!res) {
@@ -507,7 +507,8 @@ std::uint64_t SrsManager::evict_idle(std::uint64_t needed) {
       copies.push_back(std::move(e->copies));
       e->copies.reset();
       freed += bytes;
-      evicted.push_back({e->id, bytes, std::uint64_t(std::chrono::duration_cast<std::chrono::seconds>(now - e->last_used).count())});
+      evicted.push_back(
+          {e->id, bytes, std::uint64_t(std::chrono::duration_cast<std::chrono::seconds>(now - e->last_used).count())});
       e->reservations.clear();
       keys.push_back(std::move(e->key));
       e->key.reset();
@@ -545,7 +546,9 @@ std::vector<SrsInfo> SrsManager::list() const {
           if (t < i.tier) i.tier = t;
         }
       }
-      i.idle_ms = e->refs ? 0 : std::uint64_t(std::chrono::duration_cast<std::chrono::milliseconds>(now - e->last_used).count());
+      i.idle_ms =
+          e->refs ? 0
+                  : std::uint64_t(std::chrono::duration_cast<std::chrono::milliseconds>(now - e->last_used).count());
     }
     out.push_back(std::move(i));
   }

@@ -54,7 +54,7 @@ struct SrsCopyInfo {
   SrsTier tier = SrsTier::kDevice;  // kDevice (resident) or kPinned (streamed)
   bool from_file = false;           // kPinned: only part pinned, the rest read from the file at each proof
   std::uint64_t device_bytes = 0, host_bytes = 0;
-  std::string reason;               // why the backend chose this form (KeyCopy::reason)
+  std::string reason;  // why the backend chose this form (KeyCopy::reason)
 };
 
 struct SrsInfo {
@@ -84,7 +84,7 @@ struct KeyCopies {
 
 // Where a key goes when it is loaded (decided by the engine from its executor and lanes).
 struct KeyPlacement {
-  bool host_bases = true;          // some backend proves it from host memory: decode its bases
+  bool host_bases = true;           // some backend proves it from host memory: decode its bases
   std::vector<BackendSlot> copies;  // the slots that prove from a copy of their own
 };
 
@@ -124,7 +124,7 @@ class SrsLease {
 class SrsManager {
  public:
   struct Options {
-    std::string param_cache;  // directory of the Filecoin .params files
+    std::string param_cache;                                      // directory of the Filecoin .params files
     std::chrono::milliseconds min_idle{std::chrono::minutes(5)};  // before the evictor may drop a key
     // Makes the copies of KeyPlacement::copies (unset: no copies are made).
     std::shared_ptr<Executor> executor;

@@ -47,12 +47,12 @@ struct WorkerSnapshot {
 struct DeviceSnapshot {
   std::uint32_t ordinal = 0;
   bool in_service = true;
-  std::string fault;              // why it was taken out of service
-  double busy_s = 0;              // held by a backend worker since the start (busy % over uptime)
-  std::uint64_t partitions = 0;   // proved on it (main backends; the lane's are lane_partitions)
-  std::uint64_t requeued = 0;     // failed on it and handed to another device
-  bool suspect = false;           // a partition there ran past its hang limit (EngineOptions::hang_multiple)
-  std::uint64_t returned = 0;     // times a probe found it healthy and put it back in service
+  std::string fault;             // why it was taken out of service
+  double busy_s = 0;             // held by a backend worker since the start (busy % over uptime)
+  std::uint64_t partitions = 0;  // proved on it (main backends; the lane's are lane_partitions)
+  std::uint64_t requeued = 0;    // failed on it and handed to another device
+  bool suspect = false;          // a partition there ran past its hang limit (EngineOptions::hang_multiple)
+  std::uint64_t returned = 0;    // times a probe found it healthy and put it back in service
 };
 
 struct QueueSnapshot {

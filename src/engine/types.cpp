@@ -60,8 +60,8 @@ ContentDigest ProofRequest::content_digest() const {
   bytes(vanilla_proof);
   u64(vanilla_proofs.size());
   for (const auto& v : vanilla_proofs) bytes(v);
-  for (const std::string* s : {&randomness, &comm_r_old, &comm_r_new, &comm_d_new, &circuit_id, &witness_wtns,
-                               &witness_path})
+  for (const std::string* s :
+       {&randomness, &comm_r_old, &comm_r_new, &comm_d_new, &circuit_id, &witness_wtns, &witness_path})
     bytes(*s);
   ContentDigest d{};
   unsigned int n = 0;

@@ -20,7 +20,7 @@ enum class Priority : std::uint8_t { kLow = 1, kNormal = 2, kHigh = 3, kCritical
 // Wire values of cuzk.v1.AwaitProofResponse.Status.
 enum class ResultStatus : std::uint8_t { kUnknown = 0, kCompleted = 1, kFailed = 2, kCancelled = 3, kTimeout = 4 };
 
-const char* priority_name(Priority p);  // "LOW", "NORMAL", "HIGH", "CRITICAL"
+const char* priority_name(Priority p);    // "LOW", "NORMAL", "HIGH", "CRITICAL"
 const char* status_name(ResultStatus s);  // "COMPLETED", ...
 // A file opened by whoever checked its path (the server, against auth.allowed_dirs, at submission):
 // the engine reads it through this descriptor (path()), never by its name again, so nothing can be
@@ -95,8 +95,7 @@ struct JobResult {
   std::uint32_t proof_kind = 0;
   std::uint32_t num_partitions = 0;
   // Milliseconds, as on the wire (cuzk-behaviour.md 4.13, docs/daemon.md "Timings").
-  std::uint64_t queue_wait_ms = 0, srs_load_ms = 0, synthesis_ms = 0, gpu_compute_ms = 0, total_ms = 0,
-                verify_ms = 0;
+  std::uint64_t queue_wait_ms = 0, srs_load_ms = 0, synthesis_ms = 0, gpu_compute_ms = 0, total_ms = 0, verify_ms = 0;
   Micros submitted = 0, completed = 0;
   std::vector<PartitionTimes> partitions;
 };

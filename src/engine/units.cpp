@@ -10,7 +10,6 @@
 namespace cuzk::engine {
 namespace {
 
-
 // A non-negative decimal number with an optional fraction; returns the characters consumed (0 = none).
 std::size_t parse_number(std::string_view s, long double& out) {
   std::size_t i = 0;

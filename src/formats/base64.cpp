@@ -18,10 +18,8 @@ constexpr std::array<std::uint8_t, 256> kB64Dec = make_b64_decode();
 std::string char_desc(char c) {
   char b[16];
   const auto u = static_cast<unsigned char>(c);
-  if (u >= 0x21 && u < 0x7f)
-    std::snprintf(b, sizeof b, "'%c'", c);
-  else
-    std::snprintf(b, sizeof b, "0x%02x", unsigned(u));
+  if (u >= 0x21 && u < 0x7f) std::snprintf(b, sizeof b, "'%c'", c);
+  else std::snprintf(b, sizeof b, "0x%02x", unsigned(u));
   return b;
 }
 }  // namespace
@@ -72,7 +70,8 @@ std::string base64_decode_into(std::string_view s, std::uint8_t* d) {
     const std::uint32_t a = kB64Dec[in[i]], b = kB64Dec[in[i + 1]], c = kB64Dec[in[i + 2]], e = kB64Dec[in[i + 3]];
     if ((a | b | c | e) & 0x80) {
       for (std::size_t k = i; k < i + 4; ++k)
-        if (kB64Dec[in[k]] == 0xff) return "base64: invalid character " + char_desc(s[k]) + " at offset " + std::to_string(k);
+        if (kB64Dec[in[k]] == 0xff)
+          return "base64: invalid character " + char_desc(s[k]) + " at offset " + std::to_string(k);
     }
     const std::uint32_t v = (a << 18) | (b << 12) | (c << 6) | e;
     d[0] = std::uint8_t(v >> 16);
@@ -88,7 +87,8 @@ std::string base64_decode_into(std::string_view s, std::uint8_t* d) {
       if (x == 0xff) return "base64: invalid character " + char_desc(s[i + k]) + " at offset " + std::to_string(i + k);
       v |= std::uint32_t(x) << (18 - 6 * k);
     }
-    if (v & (pad == 2 ? 0xffffu : 0xffu)) return "base64: non-zero unused bits before the padding at offset " + std::to_string(i);
+    if (v & (pad == 2 ? 0xffffu : 0xffu))
+      return "base64: non-zero unused bits before the padding at offset " + std::to_string(i);
     d[0] = std::uint8_t(v >> 16);
     if (pad == 1) d[1] = std::uint8_t(v >> 8);
   }

@@ -31,10 +31,8 @@ BigBuffer& BigBuffer::operator=(BigBuffer&& o) noexcept {
 
 BigBuffer::~BigBuffer() {
   if (p_ == nullptr) return;
-  if (mapped_)
-    ::munmap(p_, n_);
-  else
-    delete[] p_;
+  if (mapped_) ::munmap(p_, n_);
+  else delete[] p_;
   p_ = nullptr;
 }
 

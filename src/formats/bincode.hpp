@@ -38,8 +38,9 @@ class BincodeReader {
   }
   bool need(const JsonPath& p, std::size_t k) {
     if (left() < k)
-      return fail_at(pos_, p,
-                     "unexpected end of data (need " + std::to_string(k) + " bytes, " + std::to_string(left()) + " left)");
+      return fail_at(
+          pos_, p,
+          "unexpected end of data (need " + std::to_string(k) + " bytes, " + std::to_string(left()) + " left)");
     return true;
   }
   bool u32(const JsonPath& p, std::uint32_t& v) {

@@ -27,7 +27,9 @@ template <class T>
 struct BincodeCodec;
 
 template <class T>
-concept HasBincodeCodec = requires { BincodeCodec<T>::min_size(); };
+concept HasBincodeCodec = requires {
+  BincodeCodec<T>::min_size();
+};
 
 template <class T>
 struct is_byte_array : std::false_type {};
@@ -165,7 +167,8 @@ template <class T>
 std::size_t bincode_size(const T& v) {
   if constexpr (HasBincodeCodec<T>) {
     return BincodeCodec<T>::size(v);
-  } else if constexpr (std::is_same_v<T, std::uint32_t> || std::is_same_v<T, std::uint64_t> || is_byte_array<T>::value) {
+  } else if constexpr (std::is_same_v<T, std::uint32_t> || std::is_same_v<T, std::uint64_t> ||
+                       is_byte_array<T>::value) {
     return sizeof(T);
   } else if constexpr (is_vector<T>::value) {
     using E = typename is_vector<T>::element;

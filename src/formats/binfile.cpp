@@ -12,7 +12,6 @@
 
 #include "base/file_commit.hpp"
 
-
 namespace cuzk::formats {
 
 struct BinFile::Storage {
@@ -28,7 +27,7 @@ namespace {
 
 std::string errno_text(int e) { return std::strerror(e); }
 
-constexpr std::size_t kFileHeaderBytes = 12;    // magic, version, nSections
+constexpr std::size_t kFileHeaderBytes = 12;     // magic, version, nSections
 constexpr std::size_t kSectionHeaderBytes = 12;  // id, size
 
 }  // namespace
@@ -142,9 +141,8 @@ Result<BinFile> BinFile::from_span(std::span<const std::uint8_t> bytes, std::str
   return parse(nullptr, bytes, std::move(name), magic, min_version, max_version);
 }
 
-Result<BinFile> BinFile::parse(std::shared_ptr<Storage> storage, std::span<const std::uint8_t> data,
-                               std::string name, std::string_view magic, std::uint32_t min_version,
-                               std::uint32_t max_version) {
+Result<BinFile> BinFile::parse(std::shared_ptr<Storage> storage, std::span<const std::uint8_t> data, std::string name,
+                               std::string_view magic, std::uint32_t min_version, std::uint32_t max_version) {
   BinFile f;
   f.storage_ = std::move(storage);
   f.data_ = data;
@@ -163,9 +161,8 @@ Result<BinFile> BinFile::parse(std::shared_ptr<Storage> storage, std::span<const
   }
   f.version_ = load_u32le(data.data() + 4);
   if (f.version_ < min_version || f.version_ > max_version) {
-    std::string want = min_version == max_version
-                           ? std::to_string(min_version)
-                           : std::to_string(min_version) + ".." + std::to_string(max_version);
+    std::string want = min_version == max_version ? std::to_string(min_version)
+                                                  : std::to_string(min_version) + ".." + std::to_string(max_version);
     return f.error("unsupported version " + std::to_string(f.version_) + " (supported: " + want + ")");
   }
   std::uint32_t n = load_u32le(data.data() + 8);
@@ -220,8 +217,7 @@ Error BinFile::section_error(std::uint32_t id, std::string_view what, std::strin
 Status BinFile::expect_size(std::uint32_t id, std::string_view what, std::uint64_t got, std::uint64_t want) const {
   if (got == want) return ok_status();
   if (got < want) {
-    return section_error(id, what,
-                         "is truncated: " + std::to_string(got) + " bytes, expected " + std::to_string(want));
+    return section_error(id, what, "is truncated: " + std::to_string(got) + " bytes, expected " + std::to_string(want));
   }
   return section_error(id, what, "has " + std::to_string(got) + " bytes, expected " + std::to_string(want));
 }

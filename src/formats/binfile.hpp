@@ -116,9 +116,8 @@ class BinFile {
 
  private:
   struct Storage;
-  static Result<BinFile> parse(std::shared_ptr<Storage> storage, std::span<const std::uint8_t> data,
-                               std::string name, std::string_view magic, std::uint32_t min_version,
-                               std::uint32_t max_version);
+  static Result<BinFile> parse(std::shared_ptr<Storage> storage, std::span<const std::uint8_t> data, std::string name,
+                               std::string_view magic, std::uint32_t min_version, std::uint32_t max_version);
 
   std::shared_ptr<Storage> storage_;  // keeps the bytes (vector or mapping) alive; null for from_span
   std::span<const std::uint8_t> data_;

@@ -48,7 +48,9 @@ constexpr Phantom phantom(std::string_view name) { return {name}; }
 
 // Whether T has a field declaration.
 template <class T>
-concept Described = requires { fields(static_cast<const T*>(nullptr)); };
+concept Described = requires {
+  fields(static_cast<const T*>(nullptr));
+};
 
 template <class T>
 constexpr auto fields_of() {

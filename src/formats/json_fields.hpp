@@ -21,7 +21,9 @@ template <class T>
 struct JsonCodec;
 
 template <class T>
-concept HasJsonCodec = requires(JsonOut& o, const T& v) { JsonCodec<T>::write(o, v); };
+concept HasJsonCodec = requires(JsonOut& o, const T& v) {
+  JsonCodec<T>::write(o, v);
+};
 
 template <class T>
 void json_write(JsonOut& o, const T& v);

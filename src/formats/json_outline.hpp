@@ -96,7 +96,10 @@ class JsonOutline {
       const char x = p_[i_];
       switch (kOutlineClass[static_cast<unsigned char>(x)]) {
         case 0: ++i_; continue;
-        case 1: ++depth; ++i_; continue;
+        case 1:
+          ++depth;
+          ++i_;
+          continue;
         case 2:
           ++i_;
           if (--depth == 0) return true;
@@ -146,7 +149,9 @@ class JsonOutline {
 
  private:
   static std::uint64_t has_zero(std::uint64_t v) { return (v - 0x0101010101010101ULL) & ~v & 0x8080808080808080ULL; }
-  static bool is_delim(char c) { return c == ',' || c == ']' || c == '}' || c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+  static bool is_delim(char c) {
+    return c == ',' || c == ']' || c == '}' || c == ' ' || c == '\n' || c == '\r' || c == '\t';
+  }
 
   const char* p_;
   std::size_t n_;

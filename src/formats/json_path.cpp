@@ -136,7 +136,8 @@ class Locator {
       std::int64_t i;
       const char* b = tok.data();
       const char* e = b + tok.size();
-      const bool fits = tok[0] == '-' ? std::from_chars(b, e, i).ec == std::errc() : std::from_chars(b, e, u).ec == std::errc();
+      const bool fits =
+          tok[0] == '-' ? std::from_chars(b, e, i).ec == std::errc() : std::from_chars(b, e, u).ec == std::errc();
       if (!fits) return fail(p, "integer " + std::string(tok.substr(0, 40)) + " out of 64-bit range");
     } else {
       const double d = std::strtod(std::string(tok).c_str(), nullptr);
@@ -181,7 +182,9 @@ class Locator {
   }
   // Length of the well-formed UTF-8 sequence at i (RFC 3629), 0 when ill-formed.
   std::size_t utf8_length(std::size_t i) const {
-    const auto at = [&](std::size_t k) -> unsigned { return i + k < s_.size() ? static_cast<unsigned char>(s_[i + k]) : 0u; };
+    const auto at = [&](std::size_t k) -> unsigned {
+      return i + k < s_.size() ? static_cast<unsigned char>(s_[i + k]) : 0u;
+    };
     const unsigned c = at(0);
     std::size_t n;
     unsigned lo = 0x80, hi = 0xbf;

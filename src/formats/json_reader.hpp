@@ -2,7 +2,8 @@
 // field required (a phantom may be absent and must be null), unknown or duplicate fields, unknown enum
 // variants, wrong JSON types, integers out of range and byte arrays of the wrong length refused, fields
 // in any order; every error one line starting with the JSON path of the offending value, e.g.
-//   vanilla_proofs.StackedDrg2KiBV1[0][1].replica_column_proofs.drg_parents[3].column.rows[1]: expected 32 bytes, got 31
+//   vanilla_proofs.StackedDrg2KiBV1[0][1].replica_column_proofs.drg_parents[3].column.rows[1]: expected 32 bytes, got
+//   31
 // Array counts are checked against an optional ElementLimits (element_limits.hpp) before anything is
 // allocated, and vectors grow only as their elements validate.
 // Header-only (the including library links simdjson). Types that are not a plain field list get a
@@ -33,7 +34,9 @@ template <class T>
 struct JsonReadCodec;
 
 template <class T>
-concept HasJsonReadCodec = requires { &JsonReadCodec<T>::read; };
+concept HasJsonReadCodec = requires {
+  &JsonReadCodec<T>::read;
+};
 
 class StrictJsonReader {
  public:
@@ -93,7 +96,8 @@ class StrictJsonReader {
 
   // Externally tagged enum: an object with exactly one key, one of `names`.
   template <std::size_t N, class F>
-  bool variant(simdjson::dom::element e, const JsonPath& p, const std::array<std::string_view, N>& names, const char* what, F&& f) {
+  bool variant(simdjson::dom::element e, const JsonPath& p, const std::array<std::string_view, N>& names,
+               const char* what, F&& f) {
     simdjson::dom::object obj;
     if (e.get_object().get(obj) != simdjson::SUCCESS)
       return fail(p, std::string("expected ") + what + " (object with one of " + join(names) + "), got " + describe(e));

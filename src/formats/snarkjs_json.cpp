@@ -11,9 +11,9 @@ namespace {
 
 using Json = nlohmann::json;
 using OJson = nlohmann::ordered_json;
+using math::Fp12;
 using math::Fp2;
 using math::Fp6;
-using math::Fp12;
 
 constexpr const char* kProtocol = "groth16";
 constexpr const char* kCurve = "bls12381";
@@ -94,7 +94,8 @@ Result<F> parse_field(const Json& j, const std::string& path, const Ctx& ctx, co
 }
 
 Status expect_array(const Json& j, std::size_t n, const std::string& path, const Ctx& ctx) {
-  if (!j.is_array()) return ctx.err(path, std::string("expected an array of ") + std::to_string(n) + ", got " + j.type_name());
+  if (!j.is_array())
+    return ctx.err(path, std::string("expected an array of ") + std::to_string(n) + ", got " + j.type_name());
   if (j.size() != n) {
     return ctx.err(path, "expected an array of " + std::to_string(n) + " elements, got " + std::to_string(j.size()));
   }
@@ -329,8 +330,8 @@ Result<VerificationKeyJson> parse_verification_key_json(std::string_view text, c
     const char* key;
     G2Affine* dst;
   };
-  for (G2Field g : {G2Field{"vk_beta_2", &vk.beta_g2}, G2Field{"vk_gamma_2", &vk.gamma_g2},
-                    G2Field{"vk_delta_2", &vk.delta_g2}}) {
+  for (G2Field g :
+       {G2Field{"vk_beta_2", &vk.beta_g2}, G2Field{"vk_gamma_2", &vk.gamma_g2}, G2Field{"vk_delta_2", &vk.delta_g2}}) {
     auto p = parse_g2((*j)[g.key], g.key, ctx, false);
     if (!p) return Error{p.error()};
     *g.dst = *p;
@@ -338,8 +339,8 @@ Result<VerificationKeyJson> parse_verification_key_json(std::string_view text, c
   const Json& ic = (*j)["IC"];
   if (!ic.is_array()) return ctx.err("IC", std::string("expected an array, got ") + ic.type_name());
   if (ic.size() != std::size_t(out.n_public) + 1) {
-    return ctx.err("IC", "has " + std::to_string(ic.size()) + " points, expected nPublic + 1 = " +
-                             std::to_string(std::uint64_t(out.n_public) + 1));
+    return ctx.err("IC", "has " + std::to_string(ic.size()) +
+                             " points, expected nPublic + 1 = " + std::to_string(std::uint64_t(out.n_public) + 1));
   }
   vk.ic.reserve(ic.size());
   for (std::size_t i = 0; i < ic.size(); ++i) {

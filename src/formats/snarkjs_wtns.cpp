@@ -17,9 +17,9 @@ Result<std::vector<Fr>> parse(const BinFile& f) {
   std::uint32_t n8 = hc.u32();
   if (n8 != kFrBytes) {
     std::string prime = hc.has(n8) ? ", prime " + describe_prime(hc.bytes(n8)) : std::string();
-    return f.section_error(kSecHeader, "header",
-                           "has field size n8 = " + std::to_string(n8) + prime +
-                               "; expected n8 = 32 and the BLS12-381 scalar field");
+    return f.section_error(
+        kSecHeader, "header",
+        "has field size n8 = " + std::to_string(n8) + prime + "; expected n8 = 32 and the BLS12-381 scalar field");
   }
   if (auto st = f.expect_size(kSecHeader, "header", hs->size(), kHeaderBytes); !st) return Error{st.error()};
   auto prime = hc.bytes(kFrBytes);
@@ -38,9 +38,9 @@ Result<std::vector<Fr>> parse(const BinFile& f) {
   for (std::uint32_t i = 0; i < n; ++i) {
     const std::uint8_t* p = vs->data() + std::size_t(i) * kFrBytes;
     if (!decode_fr_plain(p, w[i])) {
-      return f.section_error(kSecValues, "witness values",
-                             "value " + std::to_string(i) + " = " + le_bytes_to_decimal({p, kFrBytes}) +
-                                 " is not below r");
+      return f.section_error(
+          kSecValues, "witness values",
+          "value " + std::to_string(i) + " = " + le_bytes_to_decimal({p, kFrBytes}) + " is not below r");
     }
   }
   if (!w[0].is_one()) {

@@ -19,8 +19,8 @@ using groth16::HBasis;
 using groth16::ProvingKey;
 using groth16::R1csShape;
 
-constexpr std::uint32_t kSecProtocol = 1, kSecHeader = 2, kSecIc = 3, kSecCoefs = 4, kSecA = 5, kSecB1 = 6,
-                        kSecB2 = 7, kSecC = 8, kSecH = 9, kSecContributions = 10;
+constexpr std::uint32_t kSecProtocol = 1, kSecHeader = 2, kSecIc = 3, kSecCoefs = 4, kSecA = 5, kSecB1 = 6, kSecB2 = 7,
+                        kSecC = 8, kSecH = 9, kSecContributions = 10;
 constexpr std::uint32_t kProtocolGroth16 = 1;
 // n8q, q, n8r, r, nVars, nPublic, domainSize, then alpha1, beta1, delta1 (G1) and beta2, gamma2, delta2 (G2).
 constexpr std::size_t kHeaderBytes = 4 + kFpBytes + 4 + kFrBytes + 3 * 4 + 3 * kG1Bytes + 3 * kG2Bytes;
@@ -110,9 +110,9 @@ Result<ZkeyFile> parse(const BinFile& f, const ZkeyReadOptions& opt) {
   std::uint32_t n8q = hc.u32();
   if (n8q != kFpBytes) {
     std::string prime = hc.has(n8q) ? ", q = " + describe_prime(hc.bytes(n8q)) : std::string();
-    return f.section_error(kSecHeader, kHdr,
-                           "has base field size n8q = " + std::to_string(n8q) + prime +
-                               "; expected BLS12-381 (n8q = 48)");
+    return f.section_error(
+        kSecHeader, kHdr,
+        "has base field size n8q = " + std::to_string(n8q) + prime + "; expected BLS12-381 (n8q = 48)");
   }
   if (!hc.has(kFpBytes + 4)) return Error{f.expect_size(kSecHeader, kHdr, s2->size(), kHeaderBytes).error()};
   auto q = hc.bytes(kFpBytes);
@@ -135,9 +135,9 @@ Result<ZkeyFile> parse(const BinFile& f, const ZkeyReadOptions& opt) {
   out.domain_size = hc.u32();
   const std::uint64_t n_vars = out.n_vars, n_inputs = std::uint64_t(out.n_public) + 1, domain = out.domain_size;
   if (n_inputs > n_vars) {
-    return f.section_error(kSecHeader, kHdr,
-                           "is inconsistent: nPublic + 1 = " + std::to_string(n_inputs) + " > nVars = " +
-                               std::to_string(n_vars));
+    return f.section_error(
+        kSecHeader, kHdr,
+        "is inconsistent: nPublic + 1 = " + std::to_string(n_inputs) + " > nVars = " + std::to_string(n_vars));
   }
   if (domain == 0 || (domain & (domain - 1)) != 0) {
     return f.section_error(kSecHeader, kHdr, "has domainSize " + std::to_string(domain) + ", not a power of two");
@@ -172,9 +172,12 @@ Result<ZkeyFile> parse(const BinFile& f, const ZkeyReadOptions& opt) {
     std::uint64_t bytes;
   };
   const Sized sized[] = {
-      {kSecIc, "IC points", n_inputs * kG1Bytes},     {kSecA, "A points", n_vars * kG1Bytes},
-      {kSecB1, "B1 points", n_vars * kG1Bytes},       {kSecB2, "B2 points", n_vars * kG2Bytes},
-      {kSecC, "C points", (n_vars - n_inputs) * kG1Bytes}, {kSecH, "H points", domain * kG1Bytes},
+      {kSecIc, "IC points", n_inputs * kG1Bytes},
+      {kSecA, "A points", n_vars * kG1Bytes},
+      {kSecB1, "B1 points", n_vars * kG1Bytes},
+      {kSecB2, "B2 points", n_vars * kG2Bytes},
+      {kSecC, "C points", (n_vars - n_inputs) * kG1Bytes},
+      {kSecH, "H points", domain * kG1Bytes},
   };
   std::span<const std::uint8_t> sec[11];
   for (const auto& s : sized) {
@@ -202,18 +205,17 @@ Result<ZkeyFile> parse(const BinFile& f, const ZkeyReadOptions& opt) {
       std::uint32_t m = load_u32le(p), c = load_u32le(p + 4), s = load_u32le(p + 8);
       auto where = [&] { return "entry " + std::to_string(i) + ": "; };
       if (m > 1) {
-        return f.section_error(kSecCoefs, kCoefs,
-                               where() + "matrix " + std::to_string(m) + " is not 0 (A) or 1 (B)");
+        return f.section_error(kSecCoefs, kCoefs, where() + "matrix " + std::to_string(m) + " is not 0 (A) or 1 (B)");
       }
       if (c >= domain) {
-        return f.section_error(kSecCoefs, kCoefs,
-                               where() + "constraint " + std::to_string(c) + " is outside the domain of size " +
-                                   std::to_string(domain));
+        return f.section_error(
+            kSecCoefs, kCoefs,
+            where() + "constraint " + std::to_string(c) + " is outside the domain of size " + std::to_string(domain));
       }
       if (s >= n_vars) {
-        return f.section_error(kSecCoefs, kCoefs,
-                               where() + "signal " + std::to_string(s) + " is out of range (nVars = " +
-                                   std::to_string(n_vars) + ")");
+        return f.section_error(
+            kSecCoefs, kCoefs,
+            where() + "signal " + std::to_string(s) + " is out of range (nVars = " + std::to_string(n_vars) + ")");
       }
       Fr v;
       if (!decode_fr_zkey_coef(p + 12, v)) {
@@ -266,8 +268,8 @@ Result<ZkeyFile> parse(const BinFile& f, const ZkeyReadOptions& opt) {
   const bool sg = opt.check_subgroup;
   // Only the points of variables with coefficients are decoded, straight into the key; the others
   // must be the point at infinity (all zero bytes).
-  auto selected_error = [&](std::uint32_t id, const char* what, const SelectedBatchError& e, const char* coef)
-      -> std::optional<Error> {
+  auto selected_error = [&](std::uint32_t id, const char* what, const SelectedBatchError& e,
+                            const char* coef) -> std::optional<Error> {
     if (e.decode.error != PointError::kNone) return batch_error(id, what, e.decode);
     if (e.not_identity < n_vars) {
       return f.section_error(id, what,
@@ -283,12 +285,12 @@ Result<ZkeyFile> parse(const BinFile& f, const ZkeyReadOptions& opt) {
       return *err;
     }
   }
-  if (auto err = selected_error(kSecB1, "B1 points", decode_g1_selected(sec[kSecB1], n_vars, b_dense, pk.b_g1, sg),
-                                "B")) {
+  if (auto err =
+          selected_error(kSecB1, "B1 points", decode_g1_selected(sec[kSecB1], n_vars, b_dense, pk.b_g1, sg), "B")) {
     return *err;
   }
-  if (auto err = selected_error(kSecB2, "B2 points", decode_g2_selected(sec[kSecB2], n_vars, b_dense, pk.b_g2, sg),
-                                "B")) {
+  if (auto err =
+          selected_error(kSecB2, "B2 points", decode_g2_selected(sec[kSecB2], n_vars, b_dense, pk.b_g2, sg), "B")) {
     return *err;
   }
 
@@ -353,8 +355,9 @@ Status write_zkey(const std::string& path, const ProvingKey& pk, const R1csShape
                   const ZkeyWriteOptions& options) {
   auto fail = [&](const std::string& m) { return Status(Error{path + ": " + m}); };
   if (pk.h_basis != HBasis::kOddCosetLagrange) {
-    return fail("the key's H query is bellperson's tau^i Z(tau)/delta basis; a .zkey needs snarkjs' odd-coset "
-                "Lagrange basis (generate the key with HBasis::kOddCosetLagrange)");
+    return fail(
+        "the key's H query is bellperson's tau^i Z(tau)/delta basis; a .zkey needs snarkjs' odd-coset "
+        "Lagrange basis (generate the key with HBasis::kOddCosetLagrange)");
   }
   if (auto st = pk.check_consistency(); !st) return fail(st.error());
   const std::uint64_t n_inputs = pk.num_inputs, n_vars = std::uint64_t(pk.num_inputs) + pk.num_aux;
@@ -376,7 +379,8 @@ Status write_zkey(const std::string& path, const ProvingKey& pk, const R1csShape
   }
   for (const CsrMatrix* mat : {&shape.a, &shape.b}) {
     for (std::uint32_t col : mat->cols) {
-      if (col >= n_vars) return fail("shape refers to variable " + std::to_string(col) + " of " + std::to_string(n_vars));
+      if (col >= n_vars)
+        return fail("shape refers to variable " + std::to_string(col) + " of " + std::to_string(n_vars));
     }
   }
   std::vector<bool> a_dense = groth16::variable_density(shape.a, n_vars);

@@ -43,8 +43,8 @@ struct ZkeyFile {
   std::uint32_t n_vars = 0;
   std::uint32_t n_public = 0;  // excluding ONE
   std::uint32_t domain_size = 0;
-  std::uint32_t n_constraints = 0;  // circuit rows, without the nPublic+1 appended input rows
-  std::uint64_t n_coefficients = 0;  // entries in section 4
+  std::uint32_t n_constraints = 0;              // circuit rows, without the nPublic+1 appended input rows
+  std::uint64_t n_coefficients = 0;             // entries in section 4
   std::array<std::uint8_t, 64> circuit_hash{};  // section 10 (zeros when absent)
   std::uint32_t n_contributions = 0;
 };

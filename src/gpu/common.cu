@@ -350,8 +350,8 @@ Status upload_bases_by_piece_t(AffineT<DF>* d_out, std::size_t n, std::size_t pi
     CUZK_CUDA(cudaStreamSynchronize(l.s));  // its previous piece is on the device
     if (auto st = fill(off, std::span<HA>(static_cast<HA*>(l.host.get()), m)); !st) return st;
     CUZK_CUDA(cudaMemcpyAsync(l.dev.get(), l.host.get(), m * sizeof(HA), cudaMemcpyHostToDevice, l.s));
-    convert_host_affine_kernel<DF><<<grid_for(m, 256), 256, 0, l.s>>>(d_out + off, static_cast<const u32*>(l.dev.get()),
-                                                                     m, sizeof(HA) / 4);
+    convert_host_affine_kernel<DF>
+        <<<grid_for(m, 256), 256, 0, l.s>>>(d_out + off, static_cast<const u32*>(l.dev.get()), m, sizeof(HA) / 4);
     CUZK_CUDA_LAUNCH();
   }
   for (auto& l : lanes) CUZK_CUDA(cudaStreamSynchronize(l.s));
@@ -364,7 +364,7 @@ void gen_seq_t(void* d_bases, std::size_t n, AffineT<F> g, void* stream) {
   DeviceBuffer z(n * sizeof(F));
   std::size_t threads = (n + kSeqChunk - 1) / kSeqChunk;
   gen_seq_kernel<F><<<grid_for(threads, 128), 128, 0, as_stream(stream)>>>(static_cast<AffineT<F>*>(d_bases),
-                                                                          static_cast<F*>(z.get()), n, g);
+                                                                           static_cast<F*>(z.get()), n, g);
   CUZK_CUDA_LAUNCH();
   CUZK_CUDA(cudaStreamSynchronize(as_stream(stream)));
 }
@@ -372,8 +372,8 @@ void gen_seq_t(void* d_bases, std::size_t n, AffineT<F> g, void* stream) {
 template <class F>
 void gen_from_scalars_t(void* d_bases, const void* d_scalars, std::size_t n, AffineT<F> g, void* stream) {
   if (n == 0) return;
-  gen_from_scalars_kernel<F><<<grid_for(n, 128), 128, 0, as_stream(stream)>>>(
-      static_cast<AffineT<F>*>(d_bases), static_cast<const Fr*>(d_scalars), n, g);
+  gen_from_scalars_kernel<F><<<grid_for(n, 128), 128, 0, as_stream(stream)>>>(static_cast<AffineT<F>*>(d_bases),
+                                                                              static_cast<const Fr*>(d_scalars), n, g);
   CUZK_CUDA_LAUNCH();
 }
 

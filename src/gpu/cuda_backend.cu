@@ -54,8 +54,11 @@ class CudaKeyCopy final : public groth16::KeyCopy {
     if (!key) return "no key";
     char b[240];
     std::snprintf(b, sizeof b, "%s, %d H cop%s; bases %.1f s, H copies %.1f s, ",
-                  key->from_file() ? "streamed from its file" : key->streamed() ? "streamed" : "resident", key->h_copies(), key->h_copies() == 1 ? "y" : "ies",
-                  key->upload_ms() / 1e3, key->h_copies_ms() / 1e3);
+                  key->from_file()  ? "streamed from its file"
+                  : key->streamed() ? "streamed"
+                                    : "resident",
+                  key->h_copies(), key->h_copies() == 1 ? "y" : "ies", key->upload_ms() / 1e3,
+                  key->h_copies_ms() / 1e3);
     char r[80];
     if (rows_on_host) std::snprintf(r, sizeof r, "rows on the host (no shape on the device)");
     else std::snprintf(r, sizeof r, "shape %.1f s after them", shape_ms / 1e3);
@@ -76,8 +79,9 @@ class CudaKeyCopy final : public groth16::KeyCopy {
       auto c = charge_(bytes);
       if (!c) {
         if (refused) *refused = true;
-        return Error{"GPU prover: streaming the proving key " + std::string(form == Form::kFile ? "from its file " : "") +
-                     "needs " + std::to_string(bytes) + " bytes of pinned host memory: " + c.error()};
+        return Error{"GPU prover: streaming the proving key " +
+                     std::string(form == Form::kFile ? "from its file " : "") + "needs " + std::to_string(bytes) +
+                     " bytes of pinned host memory: " + c.error()};
       }
       token_ = std::move(*c);
     }
@@ -180,7 +184,8 @@ struct CudaBackend::Impl {
       shape_estimate += shape_estimate / 100 + (std::size_t(64) << 20);
     }
     try {
-      bool stream = opt.key_residency == KeyResidency::kStreamed || opt.key_residency == KeyResidency::kStreamedFromFile;
+      bool stream =
+          opt.key_residency == KeyResidency::kStreamed || opt.key_residency == KeyResidency::kStreamedFromFile;
       const std::size_t need = GpuKey::resident_bytes(key);
       c->why = opt.key_residency == KeyResidency::kResident   ? "resident: gpus.key_residency = \"resident\""
                : opt.key_residency == KeyResidency::kStreamed ? "streamed: gpus.key_residency = \"streamed\""
@@ -191,10 +196,10 @@ struct CudaBackend::Impl {
         free_b = device_free_under(free_b, total_b, opt.prove.memory_limit);  // gpus.memory_limit
         const std::size_t reserve = (GpuKeyOptions::kProofReserveBytes << key.domain_log2) + shape_estimate;
         const bool over_limit = opt.max_resident_key_bytes && need > opt.max_resident_key_bytes;
-        const std::string sizes = std::to_string(need >> 20) + " MiB resident + " + std::to_string(reserve >> 20) +
-                                  " MiB for the shape and a proof " + (over_limit || need + reserve > free_b ? ">" : "<=") +
-                                  " " + std::to_string(free_b >> 20) + " MiB free" +
-                                  (opt.prove.memory_limit ? " under gpus.memory_limit" : "");
+        const std::string sizes =
+            std::to_string(need >> 20) + " MiB resident + " + std::to_string(reserve >> 20) +
+            " MiB for the shape and a proof " + (over_limit || need + reserve > free_b ? ">" : "<=") + " " +
+            std::to_string(free_b >> 20) + " MiB free" + (opt.prove.memory_limit ? " under gpus.memory_limit" : "");
         if (over_limit || need + reserve > free_b) {
           stream = true;
           const std::string why = over_limit ? "above gpus.max_resident_key_bytes" : sizes;
@@ -240,7 +245,9 @@ struct CudaBackend::Impl {
         c->shape_ms = now_ms() - t0 - c->key->h_copies_ms();
         stats.shape_uploads++;
         stats.shape_bytes_uploaded += c->shape->device_bytes();
-      } else if (auto copies = c->key->add_h_copies(opt.h_copies, c->rows_on_host ? GpuKeyOptions::kProofReserveBytes << key.domain_log2 : 0); !copies) {
+      } else if (auto copies = c->key->add_h_copies(
+                     opt.h_copies, c->rows_on_host ? GpuKeyOptions::kProofReserveBytes << key.domain_log2 : 0);
+                 !copies) {
         return Error{copies.error()};
       }
       stats.key_uploads++;

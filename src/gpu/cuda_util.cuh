@@ -14,8 +14,8 @@ namespace cuzk::gpu {
 
 inline void cuda_check(cudaError_t e, const char* what, const char* file, int line) {
   if (e != cudaSuccess) {
-    throw std::runtime_error(std::string("CUDA error: ") + cudaGetErrorString(e) + " in " + what + " at " +
-                             file + ":" + std::to_string(line));
+    throw std::runtime_error(std::string("CUDA error: ") + cudaGetErrorString(e) + " in " + what + " at " + file + ":" +
+                             std::to_string(line));
   }
 }
 #define CUZK_CUDA(x) ::cuzk::gpu::cuda_check((x), #x, __FILE__, __LINE__)
@@ -60,11 +60,17 @@ __device__ __forceinline__ void store_f(F* p, const F& v) {
 
 // Whole-element loads for either base field (FieldT or Fp2), and for curve points over them.
 template <class P>
-__device__ __forceinline__ FieldT<P> ldf(const FieldT<P>* p) { return ldg_f(p); }
+__device__ __forceinline__ FieldT<P> ldf(const FieldT<P>* p) {
+  return ldg_f(p);
+}
 template <class P>
-__device__ __forceinline__ FieldT<P> ldf_rw(const FieldT<P>* p) { return load_f(p); }
+__device__ __forceinline__ FieldT<P> ldf_rw(const FieldT<P>* p) {
+  return load_f(p);
+}
 template <class P>
-__device__ __forceinline__ void stf(FieldT<P>* p, const FieldT<P>& v) { store_f(p, v); }
+__device__ __forceinline__ void stf(FieldT<P>* p, const FieldT<P>& v) {
+  store_f(p, v);
+}
 __device__ __forceinline__ Fp2 ldf(const Fp2* p) { return Fp2{ldg_f(&p->c0), ldg_f(&p->c1)}; }
 __device__ __forceinline__ Fp2 ldf_rw(const Fp2* p) { return Fp2{load_f(&p->c0), load_f(&p->c1)}; }
 __device__ __forceinline__ void stf(Fp2* p, const Fp2& v) {

@@ -215,18 +215,15 @@ struct FrParams32 {
   static constexpr int kLimbs = 8;
   static constexpr int kBits = 255;
   CUZK_HD static constexpr u32 mod(int i) {
-    constexpr u64 m[4] = {0xffffffff00000001ULL, 0x53bda402fffe5bfeULL, 0x3339d80809a1d805ULL,
-                          0x73eda753299d7d48ULL};
+    constexpr u64 m[4] = {0xffffffff00000001ULL, 0x53bda402fffe5bfeULL, 0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL};
     return u32(m[i >> 1] >> (32 * (i & 1)));
   }
   CUZK_HD static constexpr u32 one(int i) {
-    constexpr u64 m[4] = {0x00000001fffffffeULL, 0x5884b7fa00034802ULL, 0x998c4fefecbc4ff5ULL,
-                          0x1824b159acc5056fULL};
+    constexpr u64 m[4] = {0x00000001fffffffeULL, 0x5884b7fa00034802ULL, 0x998c4fefecbc4ff5ULL, 0x1824b159acc5056fULL};
     return u32(m[i >> 1] >> (32 * (i & 1)));
   }
   CUZK_HD static constexpr u32 rr(int i) {
-    constexpr u64 m[4] = {0xc999e990f3f29c6dULL, 0x2b6cedcb87925c23ULL, 0x05d314967254398fULL,
-                          0x0748d9d99f59ff11ULL};
+    constexpr u64 m[4] = {0xc999e990f3f29c6dULL, 0x2b6cedcb87925c23ULL, 0x05d314967254398fULL, 0x0748d9d99f59ff11ULL};
     return u32(m[i >> 1] >> (32 * (i & 1)));
   }
   static constexpr u32 kM0 = 0xffffffffu;
@@ -398,7 +395,7 @@ CUZK_HD void mul_wide_karatsuba(const u32* a, const u32* b, u32* t) {
   const u32 na = abs_diff<h>(a, a + h, da);
   const u32 nb = abs_diff<h>(b, b + h, db);
   mul_wide_rows<h>(da, db, z1);
-  mul_wide_rows<h>(a, b, t);          // z0 in t[0 .. n)
+  mul_wide_rows<h>(a, b, t);              // z0 in t[0 .. n)
   mul_wide_rows<h>(a + h, b + h, t + n);  // z2 in t[n .. 2n)
   // mid = z0 + z2
   mid[0] = ptx::add_cc(t[0], t[n]);

@@ -13,17 +13,12 @@ class CudaFixedBase final : public groth16::FixedBaseMultiplier {
  public:
   explicit CudaFixedBase(const FixedBaseConfig& cfg) : cfg_(cfg) {}
   std::string name() const override {
-    return "cuda (" + device_name() + ", " + std::to_string(cfg_.window_bits ? cfg_.window_bits : 12) +
-           "-bit windows)";
+    return "cuda (" + device_name() + ", " + std::to_string(cfg_.window_bits ? cfg_.window_bits : 12) + "-bit windows)";
   }
   void mul_g1(std::span<const math::Fr> ks, std::span<math::G1Affine> out) override { g1().mul(ks, out); }
   void mul_g2(std::span<const math::Fr> ks, std::span<math::G2Affine> out) override { g2().mul(ks, out); }
-  void mul_g1_uncompressed(std::span<const math::Fr> ks, std::uint8_t* out) override {
-    g1().mul_uncompressed(ks, out);
-  }
-  void mul_g2_uncompressed(std::span<const math::Fr> ks, std::uint8_t* out) override {
-    g2().mul_uncompressed(ks, out);
-  }
+  void mul_g1_uncompressed(std::span<const math::Fr> ks, std::uint8_t* out) override { g1().mul_uncompressed(ks, out); }
+  void mul_g2_uncompressed(std::span<const math::Fr> ks, std::uint8_t* out) override { g2().mul_uncompressed(ks, out); }
 
  private:
   FixedBaseG1& g1() {

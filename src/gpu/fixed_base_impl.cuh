@@ -51,9 +51,9 @@ struct DeviceIo {
 constexpr int kBlock = 128;
 
 template <class F>
-__global__ void __launch_bounds__(kBlock) mul_kernel(const Fr* ks, std::size_t n, std::size_t T, int K,
-                                                     const AffineT<F>* table, int c, AffineT<F>* out, F* zz, F* zzz,
-                                                     F* pref) {
+__global__ void __launch_bounds__(kBlock)
+    mul_kernel(const Fr* ks, std::size_t n, std::size_t T, int K, const AffineT<F>* table, int c, AffineT<F>* out,
+               F* zz, F* zzz, F* pref) {
   const std::size_t t = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= T) return;
   fixed_base_thread<F, DeviceIo>(t, T, n, K, ks, table, c, out, zz, zzz, pref);
@@ -209,11 +209,9 @@ struct FixedBase<C>::Impl {
         fixed_base::encode_kernel<F><<<grid_for(cnt, 256), 256, 0, s.stream>>>(
             static_cast<const DAffine*>(s.d_pts.get()), cnt, static_cast<u32*>(s.d_bytes.get()));
         CUZK_CUDA_LAUNCH();
-        CUZK_CUDA(cudaMemcpyAsync(s.out.get(), s.d_bytes.get(), cnt * kEncodedBytes, cudaMemcpyDeviceToHost,
-                                  s.stream));
+        CUZK_CUDA(cudaMemcpyAsync(s.out.get(), s.d_bytes.get(), cnt * kEncodedBytes, cudaMemcpyDeviceToHost, s.stream));
       } else {
-        CUZK_CUDA(cudaMemcpyAsync(s.out.get(), s.d_pts.get(), cnt * sizeof(DAffine), cudaMemcpyDeviceToHost,
-                                  s.stream));
+        CUZK_CUDA(cudaMemcpyAsync(s.out.get(), s.d_pts.get(), cnt * sizeof(DAffine), cudaMemcpyDeviceToHost, s.stream));
       }
       s.lo = lo;
       s.cnt = cnt;

@@ -24,9 +24,9 @@
 
 namespace cuzk::gpu {
 
-bool device_available();    // at least one CUDA device can be used
+bool device_available();       // at least one CUDA device can be used
 std::uint32_t device_count();  // CUDA devices present (0 without a driver or device)
-std::string device_name();  // name of the current device ("" when none)
+std::string device_name();     // name of the current device ("" when none)
 void device_synchronize();
 
 // One device as the daemon checks it at start-up (never throws). `loadable` is whether this binary
@@ -154,10 +154,8 @@ class NttDomain {
   void set_tuning(const NttTuning& tuning);
 
   // In place on a device array of 2^log_n Fr.
-  void forward(void* d_data, int log_n, NttOrder order = NttOrder::kNN, bool coset = false,
-               void* stream = nullptr);
-  void inverse(void* d_data, int log_n, NttOrder order = NttOrder::kNN, bool coset = false,
-               void* stream = nullptr);
+  void forward(void* d_data, int log_n, NttOrder order = NttOrder::kNN, bool coset = false, void* stream = nullptr);
+  void inverse(void* d_data, int log_n, NttOrder order = NttOrder::kNN, bool coset = false, void* stream = nullptr);
 
   // Host-array convenience (copy in, transform with natural order, copy out); size a power of two.
   void ntt(std::span<math::Fr> a);
@@ -178,14 +176,14 @@ class NttDomain {
 // all-equal scalars stay parallel), bucket reduction by chunked running sums in two levels, all on
 // the GPU; the final ~12-15 window sums are combined on the host.
 struct MsmConfig {
-  int window_bits = 0;  // 0: choose from n (G1: windows of two widths, c and c + 1 bits); else c throughout
+  int window_bits = 0;   // 0: choose from n (G1: windows of two widths, c and c + 1 bits); else c throughout
   bool profile = false;  // record per-phase times (adds synchronization)
   MsmTuning tuning;      // gpu/tuning.hpp; the defaults are the measured choices
 };
 struct MsmProfile {
   float digits_ms = 0, sort_ms = 0, accumulate_ms = 0, reduce_ms = 0, total_ms = 0;
   int window_bits = 0, windows = 0;  // the narrower width c, and the window count
-  int copies = 1;                     // shifted copies of the bases used (Msm::add_shifted_copies)
+  int copies = 1;                    // shifted copies of the bases used (Msm::add_shifted_copies)
 };
 
 int msm_default_window_bits(std::size_t n);

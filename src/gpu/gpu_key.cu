@@ -76,7 +76,10 @@ const HA* held_bases(const groth16::ProvingKey& key, Query q) {
   if constexpr (std::is_same_v<HA, math::G2Affine>) {
     return key.b_g2.data();
   } else {
-    return q == Query::kH ? key.h.data() : q == Query::kL ? key.l.data() : q == Query::kA ? key.a.data() : key.b_g1.data();
+    return q == Query::kH   ? key.h.data()
+           : q == Query::kL ? key.l.data()
+           : q == Query::kA ? key.a.data()
+                            : key.b_g1.data();
   }
 }
 
@@ -155,7 +158,6 @@ void stream_from_device(QueryBases<C>& q, std::size_t n, Gen&& gen) {
   gen(tmp.get());
   tmp.download(q.host.get(), n * sizeof(Aff));
 }
-
 
 }  // namespace
 
@@ -284,7 +286,8 @@ std::size_t GpuKey::streamed_host_bytes(const groth16::ProvingKey& key, bool fro
 }
 
 std::size_t GpuKey::resident_bytes(const groth16::ProvingKey& key) {
-  return streamed_host_bytes(key) + (key.query_size(Query::kA) + key.query_size(Query::kBG1)) * sizeof(u32);  // bases + maps
+  return streamed_host_bytes(key) +
+         (key.query_size(Query::kA) + key.query_size(Query::kBG1)) * sizeof(u32);  // bases + maps
 }
 
 namespace {

@@ -21,7 +21,9 @@ __device__ __forceinline__ u64 mix64(u64 x) {
 __device__ __forceinline__ u32 synth_terms(u64 seed, u64 r, u32 whole, u32 frac16) {
   return whole + ((mix64(seed ^ (r * 0x2545f4914f6cdd1dULL)) & 0xffff) < frac16 ? 1u : 0u);
 }
-__device__ __forceinline__ u64 synth_term_hash(u64 seed, u64 r, u32 j) { return mix64(seed + r * 64 + j + 0x1234567ULL); }
+__device__ __forceinline__ u64 synth_term_hash(u64 seed, u64 r, u32 j) {
+  return mix64(seed + r * 64 + j + 0x1234567ULL);
+}
 __device__ __forceinline__ bool synth_explicit(u64 h) { return ((h >> 40) & 7) == 0; }
 
 // Long synthetic rows (every `every`-th row when every > 0): `lterms` terms of +-1, one word each,
@@ -171,8 +173,7 @@ Result<std::unique_ptr<GpuShape>> GpuShape::synthetic(const SyntheticSpec& sp) {
       if (double(sp.rows) * (whole + 1) * 2 + long_words >= 4294967295.0)
         return Error{"GPU prover: synthetic shape too large"};
       // Rows over kLongRowWords words must be the listed long rows (split_long_rows below).
-      if ((whole + 1) * 2 > kLongRowWords)
-        return Error{"GPU prover: synthetic rows have at most 15 terms on average"};
+      if ((whole + 1) * 2 > kLongRowWords) return Error{"GPU prover: synthetic rows have at most 15 terms on average"};
       const u64 seed = host_mix64(sp.seed * 3 + k);
       DeviceBuffer counts((sp.rows + 1) * 4);
       DevCsr& m = *mats[k];
@@ -180,14 +181,14 @@ Result<std::unique_ptr<GpuShape>> GpuShape::synthetic(const SyntheticSpec& sp) {
       CUZK_CUDA(cudaMemset(counts.get(), 0, (sp.rows + 1) * 4));
       const u32 every = k == 0 ? sp.long_row_every : 0, lterms = sp.long_row_terms;
       synth_count_kernel<<<grid_for(sp.rows, 256), 256>>>(sp.rows, seed, whole, frac16, every, lterms,
-                                                           ptr<u32>(counts));
+                                                          ptr<u32>(counts));
       CUZK_CUDA_LAUNCH();
       std::size_t tmp_bytes = 0;
-      CUZK_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, tmp_bytes, ptr<u32>(counts), ptr<u32>(m.row_ptr),
-                                              int(sp.rows + 1)));
+      CUZK_CUDA(
+          cub::DeviceScan::ExclusiveSum(nullptr, tmp_bytes, ptr<u32>(counts), ptr<u32>(m.row_ptr), int(sp.rows + 1)));
       DeviceBuffer tmp(std::max<std::size_t>(tmp_bytes, 16));
-      CUZK_CUDA(cub::DeviceScan::ExclusiveSum(tmp.get(), tmp_bytes, ptr<u32>(counts), ptr<u32>(m.row_ptr),
-                                              int(sp.rows + 1)));
+      CUZK_CUDA(
+          cub::DeviceScan::ExclusiveSum(tmp.get(), tmp_bytes, ptr<u32>(counts), ptr<u32>(m.row_ptr), int(sp.rows + 1)));
       u32 total = 0;
       CUZK_CUDA(cudaMemcpy(&total, ptr<u32>(m.row_ptr) + sp.rows, 4, cudaMemcpyDeviceToHost));
       m.words = DeviceBuffer(std::max<std::size_t>(total, 1) * 4);

@@ -79,25 +79,25 @@ struct GpuProveOptions {
 // Host wall-clock milliseconds of one start(). Per-stage figures are exact only with profile = true
 // (otherwise the stages overlap and only total_ms is meaningful).
 struct GpuProveTimings {
-  double upload_ms = 0;   // witness host -> device
-  double eval_ms = 0;     // a, b, c row evaluations (host rows: the host's evaluations and copies, all three)
-  double ntt_ms = 0;      // H scalars: 7 NTTs + pointwise (+ snarkjs permutations)
+  double upload_ms = 0;  // witness host -> device
+  double eval_ms = 0;    // a, b, c row evaluations (host rows: the host's evaluations and copies, all three)
+  double ntt_ms = 0;     // H scalars: 7 NTTs + pointwise (+ snarkjs permutations)
   // Full or tail MSMs. A streamed key's H, with overlap, runs on its own thread: msm_h_ms is then the
   // sum of its chunk MSMs, concurrent with the witness queries.
   double msm_h_ms = 0, msm_l_ms = 0, msm_a_ms = 0, msm_b1_ms = 0, msm_b2_ms = 0;
   double batch_add_ms = 0;  // Msm::sum_selected over the 0/1 parts (L, A, B_G1, B_G2 together)
   double split_ms = 0;      // classification, compaction and gathers of the split
   double total_ms = 0;
-  std::size_t upload_bytes = 0;  // host -> device witness bytes
-  bool streamed = false;         // the key was streamed from pinned host memory
-  int h_copies = 1;              // copies of the H bases the key holds (GpuKeyOptions::h_copies)
+  std::size_t upload_bytes = 0;      // host -> device witness bytes
+  bool streamed = false;             // the key was streamed from pinned host memory
+  int h_copies = 1;                  // copies of the H bases the key holds (GpuKeyOptions::h_copies)
   std::size_t key_stream_bytes = 0;  // host -> device base bytes of a streamed key
   // A key streamed from its file: the prover's wait for chunks read and decoded on the host (the part
   // of the reading the GPU did not hide).
   double key_read_ms = 0;
-  bool rows_on_host = false;     // the rows were evaluated on the host (GpuProver::start_host_rows)
-  bool compact = false;          // the witness came compact (bits + values) and was expanded on the device
-  std::size_t msm_pieces = 1;    // the most pieces one full MSM of this proof was cut into (msm_pieces.hpp)
+  bool rows_on_host = false;          // the rows were evaluated on the host (GpuProver::start_host_rows)
+  bool compact = false;               // the witness came compact (bits + values) and was expanded on the device
+  std::size_t msm_pieces = 1;         // the most pieces one full MSM of this proof was cut into (msm_pieces.hpp)
   std::size_t msm_piece_retries = 0;  // pieces halved after an out-of-memory (another stream took the room)
   std::size_t rows_freed_bytes = 0;   // dead row vectors freed for the MSMs' workspaces (memory was short)
   // The most device memory in use (every process's: total - free) at the stage ends, the queries and
@@ -181,11 +181,11 @@ class GpuKey {
   // keeping `keep_free` more device bytes free than they otherwise would (fewer copies when short).
   Status add_h_copies(int asked, std::size_t keep_free);
   bool streamed() const;
-  bool from_file() const;            // streamed, the witness queries read from the key's file at each proof
-  std::size_t host_bytes() const;    // streamed: the pinned copy of the bases (from_file: H and staging); else 0
-  double upload_ms() const;          // upload(): the bases read, converted and copied
-  double h_copies_ms() const;        // upload(): the H copies computed
-  void release_workspace();          // the MSM workspaces held by this key's Msm objects
+  bool from_file() const;          // streamed, the witness queries read from the key's file at each proof
+  std::size_t host_bytes() const;  // streamed: the pinned copy of the bases (from_file: H and staging); else 0
+  double upload_ms() const;        // upload(): the bases read, converted and copied
+  double h_copies_ms() const;      // upload(): the H copies computed
+  void release_workspace();        // the MSM workspaces held by this key's Msm objects
 
   struct Impl;
 
@@ -297,11 +297,11 @@ enum class KeyResidency { kAuto, kResident, kStreamed, kStreamedFromFile };
 struct CudaBackendOptions {
   GpuProveOptions prove;
   GpuTuning tuning;  // gpu/tuning.hpp: the defaults are the measured choices
-  int device = -1;  // CUDA device ordinal every call runs on; -1: the calling thread's current device
+  int device = -1;   // CUDA device ordinal every call runs on; -1: the calling thread's current device
   KeyResidency key_residency = KeyResidency::kAuto;
-  std::size_t max_resident_key_bytes = 0;  // kAuto: keys needing more device bytes are streamed; 0: no limit
-  std::size_t stream_chunk_bases = 0;      // streamed keys: GpuKeyOptions::chunk_bases
-  int h_copies = 0;                        // resident keys: GpuKeyOptions::h_copies
+  std::size_t max_resident_key_bytes = 0;       // kAuto: keys needing more device bytes are streamed; 0: no limit
+  std::size_t stream_chunk_bases = 0;           // streamed keys: GpuKeyOptions::chunk_bases
+  int h_copies = 0;                             // resident keys: GpuKeyOptions::h_copies
   StreamRank stream_rank = StreamRank::kAlone;  // beside an urgent lane, or the lane itself
   // Where each copy's proofs evaluate their rows (gpu/proof_memory.hpp): kAuto decides at upload from
   // the device memory left after the key (under gpus.memory_limit); a device-rows proof that still

@@ -32,7 +32,7 @@ static_assert(sizeof(Fr) == sizeof(HostFr), "host/device Fr layout");
 using G1PieceFill = std::function<Status(std::size_t, std::span<math::G1Affine>)>;
 using G2PieceFill = std::function<Status(std::size_t, std::span<math::G2Affine>)>;
 Status upload_bases_by_piece(G1Affine* d_out, std::size_t n, std::size_t piece, const G1PieceFill& fill);
-Status upload_bases_by_piece(G2Affine* d_out, std::size_t n, std::size_t piece, const G2PieceFill& fill); // common.cu
+Status upload_bases_by_piece(G2Affine* d_out, std::size_t n, std::size_t piece, const G2PieceFill& fill);  // common.cu
 
 // s^j = hi[j >> kPowLoBits] * lo[j & (2^kPowLoBits - 1)]: the split power tables of the coset shift.
 constexpr int kPowLoBits = 14;
@@ -133,19 +133,22 @@ struct ChunkRing {
   std::vector<math::Affine<C>> scratch;
   void add_staging() {
     const std::size_t n = buf[0]->size();
-    for (auto& b : stage) b = PinnedHostBuffer(n * (std::is_same_v<C, math::G1Curve> ? sizeof(G1Affine) : sizeof(G2Affine)));
+    for (auto& b : stage)
+      b = PinnedHostBuffer(n * (std::is_same_v<C, math::G1Curve> ? sizeof(G1Affine) : sizeof(G2Affine)));
     for (auto& e : staged) CUZK_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
     scratch.resize(n);
   }
-  std::size_t staging_bytes() const { return stage[0].size() + stage[1].size() + scratch.size() * sizeof(math::Affine<C>); }
+  std::size_t staging_bytes() const {
+    return stage[0].size() + stage[1].size() + scratch.size() * sizeof(math::Affine<C>);
+  }
   static std::size_t staging_bytes_for(std::size_t chunk) {
-    return chunk * (2 * (std::is_same_v<C, math::G1Curve> ? sizeof(G1Affine) : sizeof(G2Affine)) + sizeof(math::Affine<C>));
+    return chunk *
+           (2 * (std::is_same_v<C, math::G1Curve> ? sizeof(G1Affine) : sizeof(G2Affine)) + sizeof(math::Affine<C>));
   }
   void release_workspace() {
     for (auto& b : buf) b->release_workspace();
   }
 };
-
 
 struct GpuKey::Impl {
   HBasis basis = HBasis::kMonomialOverZ;
@@ -157,7 +160,7 @@ struct GpuKey::Impl {
   std::unique_ptr<ChunkRing<math::G1Curve>> ring_h, ring_g1;
   std::unique_ptr<ChunkRing<math::G2Curve>> ring_g2;
   std::size_t a_n = 0, b_n = 0, l_n = 0, h_n = 0;
-  DeviceBuffer a_map, b_map;  // query position -> variable index (u32)
+  DeviceBuffer a_map, b_map;        // query position -> variable index (u32)
   DeviceBuffer shift_hi, shift_lo;  // snarkjs: powers of the 2m-th root (coset shift)
   HostFr z_inv;                     // bellperson: 1 / (7^m - 1)
   std::size_t bytes = 0, host_bytes = 0;

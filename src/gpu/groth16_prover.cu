@@ -161,9 +161,10 @@ struct GpuProver::Impl {
 
   void release() {
     CUZK_CUDA(cudaDeviceSynchronize());
-    for (DeviceBuffer* b : {&d_w, &d_a, &d_b, &d_c, &d_tmp, &d_q, &d_pieces, &cls_counts, &cls_offsets,
-                            &cls_scan_tmp, &cls_ones, &bitmap, &tail_idx, &tail_s, &chunk_first, &cw_binary, &cw_bits,
-                            &cw_values, &cw_counts, &cw_offsets, &cw_scan_tmp})
+    for (DeviceBuffer* b :
+         {&d_w,         &d_a,         &d_b,          &d_c,       &d_tmp,     &d_q,        &d_pieces,
+          &cls_counts,  &cls_offsets, &cls_scan_tmp, &cls_ones,  &bitmap,    &tail_idx,   &tail_s,
+          &chunk_first, &cw_binary,   &cw_bits,      &cw_values, &cw_counts, &cw_offsets, &cw_scan_tmp})
       *b = DeviceBuffer();
     scratch1.reset();
     scratch2.reset();
@@ -174,9 +175,10 @@ struct GpuProver::Impl {
   }
   std::size_t bytes() const {
     std::size_t s = 0;
-    for (const DeviceBuffer* b : {&d_w, &d_a, &d_b, &d_c, &d_tmp, &d_q, &d_pieces, &cls_counts, &cls_offsets,
-                                  &cls_scan_tmp, &cls_ones, &bitmap, &tail_idx, &tail_s, &chunk_first, &cw_binary,
-                                  &cw_bits, &cw_values, &cw_counts, &cw_offsets, &cw_scan_tmp})
+    for (const DeviceBuffer* b :
+         {&d_w,         &d_a,         &d_b,          &d_c,       &d_tmp,     &d_q,        &d_pieces,
+          &cls_counts,  &cls_offsets, &cls_scan_tmp, &cls_ones,  &bitmap,    &tail_idx,   &tail_s,
+          &chunk_first, &cw_binary,   &cw_bits,      &cw_values, &cw_counts, &cw_offsets, &cw_scan_tmp})
       s += b->size();
     if (scratch1) s += scratch1->size() * sizeof(G1Affine) + scratch1->workspace_bytes();
     if (scratch2) s += scratch2->size() * sizeof(G2Affine) + scratch2->workspace_bytes();
@@ -204,7 +206,8 @@ struct GpuProver::Impl {
       const std::size_t len = std::min(kStageBytes, bytes - off);
       CUZK_CUDA(cudaEventSynchronize(ev_stage[k]));  // the DMA that last read this buffer is done
       char* stage = static_cast<char*>(pinned[k]);
-      parallel_chunks(len, threads, [&](std::size_t b, std::size_t e, std::size_t) { std::memcpy(stage + b, src + off + b, e - b); });
+      parallel_chunks(len, threads,
+                      [&](std::size_t b, std::size_t e, std::size_t) { std::memcpy(stage + b, src + off + b, e - b); });
       CUZK_CUDA(cudaMemcpyAsync(dst + off, stage, len, cudaMemcpyHostToDevice, s0));
       CUZK_CUDA(cudaEventRecord(ev_stage[k], s0));
     }
@@ -226,17 +229,17 @@ struct GpuProver::Impl {
     upload_host(c.bits.data(), words * 8, cw_bits.get());
     upload_host(c.values.data(), nv * sizeof(Fr), cw_values.get());
     compact_count_kernel<<<grid_for(words, 256), 256, 0, s0>>>(ptr<const u64>(cw_binary), words, c.num_aux,
-                                                                ptr<u32>(cw_counts));
+                                                               ptr<u32>(cw_counts));
     CUZK_CUDA_LAUNCH();
     std::size_t tmp_bytes = 0;
-    CUZK_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, tmp_bytes, ptr<u32>(cw_counts), ptr<u32>(cw_offsets), int(words),
-                                            s0));
+    CUZK_CUDA(
+        cub::DeviceScan::ExclusiveSum(nullptr, tmp_bytes, ptr<u32>(cw_counts), ptr<u32>(cw_offsets), int(words), s0));
     cw_scan_tmp.resize_discard(std::max<std::size_t>(tmp_bytes, 16));
     CUZK_CUDA(cub::DeviceScan::ExclusiveSum(cw_scan_tmp.get(), tmp_bytes, ptr<u32>(cw_counts), ptr<u32>(cw_offsets),
                                             int(words), s0));
-    compact_expand_kernel<<<grid_for(c.num_aux, 256), 256, 0, s0>>>(
-        ptr<const u64>(cw_binary), ptr<const u64>(cw_bits), ptr<const u32>(cw_offsets), ptr<const Fr>(cw_values),
-        c.num_aux, dev + ni);
+    compact_expand_kernel<<<grid_for(c.num_aux, 256), 256, 0, s0>>>(ptr<const u64>(cw_binary), ptr<const u64>(cw_bits),
+                                                                    ptr<const u32>(cw_offsets),
+                                                                    ptr<const Fr>(cw_values), c.num_aux, dev + ni);
     CUZK_CUDA_LAUNCH();
     return c.payload_bytes();
   }
@@ -303,7 +306,7 @@ struct GpuProver::Impl {
     cls_ones.resize_discard(8);
     CUZK_CUDA(cudaMemsetAsync(cls_ones.get(), 0, 8, st));
     count_split_kernel<<<unsigned(nblocks), kSplitBlock, 0, st>>>(s, n, ptr<u32>(cls_counts),
-                                                                   ptr<unsigned long long>(cls_ones));
+                                                                  ptr<unsigned long long>(cls_ones));
     CUZK_CUDA_LAUNCH();
     std::size_t tmp_bytes = 0;
     CUZK_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, tmp_bytes, ptr<u32>(cls_counts), ptr<u32>(cls_offsets),
@@ -325,7 +328,7 @@ struct GpuProver::Impl {
     tail_idx.resize_discard(std::max<std::size_t>(r.tail, 1) * 4);
     tail_s.resize_discard(std::max<std::size_t>(r.tail, 1) * sizeof(Fr));
     split_kernel<<<unsigned(nblocks), kSplitBlock, 0, st>>>(s, n, ptr<const u32>(cls_offsets), ptr<u32>(bitmap),
-                                                             ptr<u32>(tail_idx), ptr<Fr>(tail_s));
+                                                            ptr<u32>(tail_idx), ptr<Fr>(tail_s));
     CUZK_CUDA_LAUNCH();
     return r;
   }
@@ -343,7 +346,8 @@ struct GpuProver::Impl {
       std::size_t free_b = 0, total_b = 0;
       CUZK_CUDA(cudaMemGetInfo(&free_b, &total_b));
       const std::size_t budget = device_room(free_b, total_b, opt.memory_limit) + m.workspace_bytes();
-      return plan_msm_pieces(n, budget, opt.msm_piece_max, [&](std::size_t k) { return m.workspace_bytes_for(k, cfg); });
+      return plan_msm_pieces(n, budget, opt.msm_piece_max,
+                             [&](std::size_t k) { return m.workspace_bytes_for(k, cfg); });
     };
     MsmPieces plan = plan_now();
     if (plan.pieces > 1 && !opt.msm_piece_max && free_dead_rows()) plan = plan_now();
@@ -527,9 +531,8 @@ struct GpuProver::Impl {
     std::vector<u32> first(chunks + 1, 0);
     if (sp.tail) {
       chunk_first.resize_discard((chunks + 1) * 4);
-      chunk_first_tail_kernel<<<grid_for(chunks + 1, 128), 128, 0, st>>>(ptr<const u32>(tail_idx), u32(sp.tail),
-                                                                          ring.chunk, u32(chunks),
-                                                                          ptr<u32>(chunk_first));
+      chunk_first_tail_kernel<<<grid_for(chunks + 1, 128), 128, 0, st>>>(
+          ptr<const u32>(tail_idx), u32(sp.tail), ring.chunk, u32(chunks), ptr<u32>(chunk_first));
       CUZK_CUDA_LAUNCH();
       CUZK_CUDA(cudaMemcpyAsync(first.data(), chunk_first.get(), (chunks + 1) * 4, cudaMemcpyDeviceToHost, st));
       sync(st);
@@ -542,8 +545,7 @@ struct GpuProver::Impl {
     for_each_chunk(ring, q, sp.n, st, t, [&](Msm<C>& buf, std::size_t off, std::size_t len) {
       const std::size_t j = off / ring.chunk;
       double t0 = now_ms();
-      if (sp.ones)
-        acc = acc + buf.sum_selected(static_cast<const u64*>(bitmap.get()) + off / 64, len, st, tuning.msm);
+      if (sp.ones) acc = acc + buf.sum_selected(static_cast<const u64*>(bitmap.get()) + off / 64, len, st, tuning.msm);
       double t1 = now_ms();
       t.batch_add_ms += t1 - t0;
       if (const u32 cnt = first[j + 1] - first[j]) {
@@ -628,9 +630,8 @@ struct GpuProver::Impl {
     // Long rows in pieces unless ProverTuning::long_rows_in_pieces is off (one thread per row, for comparison).
     const bool pieces = tuning.prover.long_rows_in_pieces;
     if (!host_rows) {
-      eval_rows_kernel<<<grid_for(m, 128), 128, 0, s0>>>(sh->a.view(), sh->b.view(), sh->c.view(),
-                                                           pieces ? kLongRowWords : ~0u, sh->has_c, dw, sh->rows, m,
-                                                           a, b, c);
+      eval_rows_kernel<<<grid_for(m, 128), 128, 0, s0>>>(
+          sh->a.view(), sh->b.view(), sh->c.view(), pieces ? kLongRowWords : ~0u, sh->has_c, dw, sh->rows, m, a, b, c);
       CUZK_CUDA_LAUNCH();
     }
     if (!host_rows && pieces) {
@@ -689,8 +690,8 @@ struct GpuProver::Impl {
     // 4. witness MSMs (second stream when overlapping)
     // With a resident key they start after the NTTs, on a stream as urgent as s0: they then share the
     // SMs with H's digit sort and accumulation instead of the NTT passes (2^27 partition 1,059.7-1,061.7
-    // -> 1,056.1-1,057.7 ms, two runs each, order B A B A; RESULTS_gpu.md "Tuning data behind the defaults"). A streamed key's witness
-    // queries keep starting right after the upload: theirs are bus-bound and overlap the NTTs.
+    // -> 1,056.1-1,057.7 ms, two runs each, order B A B A; RESULTS_gpu.md "Tuning data behind the defaults"). A
+    // streamed key's witness queries keep starting right after the upload: theirs are bus-bound and overlap the NTTs.
     // ProverTuning::witness_after_ntt turns it off.
     const bool after_ntt = tuning.prover.witness_after_ntt;
     const bool gate_ntt = after_ntt && !k.streamed();
@@ -705,9 +706,9 @@ struct GpuProver::Impl {
     // bus-bound (0/1 split), so the two overlap well. Only with overlap (s0 is then H's alone).
     // A resident key's H too, unless ProverTuning::h_thread is off: its MSM is then queued right behind
     // the NTTs instead of behind the witness queries' host waits.
-    GpuProveTimings th;                  // the H thread's counters
+    GpuProveTimings th;                   // the H thread's counters
     std::unique_ptr<MsmG1> h_no_scratch;  // H has no 0/1 split, so no tail
-    Split h_all;                         // H: every scalar, no split
+    Split h_all;                          // H: every scalar, no split
     h_all.n = k.h_n;
     std::future<math::G1Jacobian> h_async;
     const bool h_thread_resident = tuning.prover.h_thread;
@@ -774,7 +775,7 @@ struct GpuProver::Impl {
       t.msm_piece_retries += th.msm_piece_retries;
     } else {
       double h_unused = 0;
-      p.h_acc = !k.h_n        ? math::G1Jacobian::identity()
+      p.h_acc = !k.h_n         ? math::G1Jacobian::identity()
                 : k.streamed() ? run_streamed(*k.ring_h, k.h, h_no_scratch, h_scalars, h_all, s0, h_unused, t, opt)
                                : full_msm(*k.h.dev, h_scalars, k.h_n, s0, opt, t);
       t.msm_h_ms = now_ms() - tq;
@@ -821,8 +822,8 @@ Result<PendingProof> run_prover(GpuProver::Impl& impl, GpuKey& key, GpuKey::Impl
                  std::to_string(std::size_t(k.num_inputs) + k.num_aux) + " variables"};
   if (w.compact) {
     if (w.compact->inputs.size() != k.num_inputs)
-      return Error{"GPU prover: witness has " + std::to_string(w.compact->inputs.size()) +
-                   " inputs, the circuit has " + std::to_string(k.num_inputs)};
+      return Error{"GPU prover: witness has " + std::to_string(w.compact->inputs.size()) + " inputs, the circuit has " +
+                   std::to_string(k.num_inputs)};
     if (auto st = w.compact->check(); !st) return Error{"GPU prover: " + st.error()};
   }
   GpuProveTimings local;
@@ -865,9 +866,8 @@ Result<PendingProof> GpuProver::start(GpuKey& key, const GpuShape& shape, const 
   return run_prover(*impl_, key, *key.impl_, shape.impl_.get(), nullptr, WitnessIn{{}, &w}, opt, timings);
 }
 
-Result<PendingProof> GpuProver::start_host_rows(GpuKey& key, const groth16::R1csShape& shape,
-                                                std::span<const HostFr> w, const GpuProveOptions& opt,
-                                                GpuProveTimings* timings) {
+Result<PendingProof> GpuProver::start_host_rows(GpuKey& key, const groth16::R1csShape& shape, std::span<const HostFr> w,
+                                                const GpuProveOptions& opt, GpuProveTimings* timings) {
   return run_prover(*impl_, key, *key.impl_, nullptr, &shape, WitnessIn{w, nullptr}, opt, timings);
 }
 

@@ -53,8 +53,8 @@ __global__ void scale_powers_kernel(Fr* d, int logn, const Fr* hi, const Fr* lo,
 // The H scalars of one proof on stream s0 (a, b, c: the row values, each of m = 2^log entries; tmp:
 // m more). Returns where they are (a, or for the snarkjs layout one of the four buffers), in the order
 // of the key's H bases.
-const Fr* compute_h_scalars(NttDomain& dom, const GpuKey::Impl& k, Fr* a, Fr* b, Fr* c, Fr* tmp, int log,
-                            std::size_t m, cudaStream_t s0) {
+const Fr* compute_h_scalars(NttDomain& dom, const GpuKey::Impl& k, Fr* a, Fr* b, Fr* c, Fr* tmp, int log, std::size_t m,
+                            cudaStream_t s0) {
   const Fr* h_scalars = a;
   if (k.basis == HBasis::kMonomialOverZ) {
     // Six transforms where bellperson runs seven (groth16::compute_h_scalars says why this is the
@@ -110,7 +110,7 @@ const Fr* compute_h_scalars_two_rows(NttDomain& dom, const GpuKey::Impl& k, Fr* 
   }
   product_kernel<<<grid_for(m, 256), 256, 0, s0>>>(a, b, m);
   CUZK_CUDA_LAUNCH();
-  fill(2, b);  // queued behind the product on s0
+  fill(2, b);                                     // queued behind the product on s0
   dom.inverse(b, log, NttOrder::kNR, false, s0);  // U, bit-reversed
   dom.inverse(a, log, NttOrder::kNR, true, s0);
   difference_times_kernel<<<grid_for(m, 256), 256, 0, s0>>>(a, b, m, to_dev(k.z_inv));

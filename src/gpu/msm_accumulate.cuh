@@ -63,14 +63,13 @@ struct RunSink {
 // per SM the register allocation must allow (2: <= 255 registers, 3: <= 168, 4: <= 128). 2 is the
 // default: 3 blocks (a few spilled registers), an accumulator in shared memory and 3 blocks
 // without spills, the next point fetched through shared memory, all measured slower
-// (RESULTS_gpu.md "Measured and not kept"), so the kernel is bound by the mixed addition's instruction count rather than by latency (RESULTS_gpu.md).
+// (RESULTS_gpu.md "Measured and not kept"), so the kernel is bound by the mixed addition's instruction count rather
+// than by latency (RESULTS_gpu.md).
 template <class F, int MINB>
-__global__ void __launch_bounds__(128, MINB) accumulate_l1_kernel(const AffineT<F>* __restrict__ bases,
-                                                            const u32* __restrict__ keys,
-                                                            const u32* __restrict__ vals, u32 n, u32 L,
-                                                            const u32* zero_counts, XyzzT<F>* buckets, WindowLayout win,
-                                                            u32* out_keys, XyzzT<F>* out_pts, u32 out_stride,
-                                                            u32* out_counts) {
+__global__ void __launch_bounds__(128, MINB)
+    accumulate_l1_kernel(const AffineT<F>* __restrict__ bases, const u32* __restrict__ keys,
+                         const u32* __restrict__ vals, u32 n, u32 L, const u32* zero_counts, XyzzT<F>* buckets,
+                         WindowLayout win, u32* out_keys, XyzzT<F>* out_pts, u32 out_stride, u32* out_counts) {
   using Aff = AffineT<F>;
   const int w = blockIdx.y;
   const u32 seg = blockIdx.x * blockDim.x + threadIdx.x;
@@ -102,10 +101,10 @@ __global__ void __launch_bounds__(128, MINB) accumulate_l1_kernel(const AffineT<
 
 // Levels >= 2: the same on a sorted list of (key, XYZZ partial sums).
 template <class F>
-__global__ void __launch_bounds__(128) accumulate_lk_kernel(const u32* in_keys, const XyzzT<F>* in_pts, u32 in_stride,
-                                                            const u32* in_counts, u32 L, XyzzT<F>* buckets, WindowLayout win,
-                                                            u32* out_keys, XyzzT<F>* out_pts, u32 out_stride,
-                                                            u32* out_counts) {
+__global__ void __launch_bounds__(128)
+    accumulate_lk_kernel(const u32* in_keys, const XyzzT<F>* in_pts, u32 in_stride, const u32* in_counts, u32 L,
+                         XyzzT<F>* buckets, WindowLayout win, u32* out_keys, XyzzT<F>* out_pts, u32 out_stride,
+                         u32* out_counts) {
   const int w = blockIdx.y;
   const u32 seg = blockIdx.x * blockDim.x + threadIdx.x;
   const u32 m = in_counts[w];
@@ -124,13 +123,12 @@ __global__ void __launch_bounds__(128) accumulate_lk_kernel(const u32* in_keys, 
   sink.finish();
 }
 
-
 // 0/1 path: thread t sums the selected bases among [t*per, (t+1)*per), per a multiple of 64. The next
 // selected base is loaded while the current one is added (its global-memory latency would otherwise
 // stall every addition: few warps per SM at this register count).
 template <class F, int MINB>
-__global__ void __launch_bounds__(128, MINB) sum_selected_kernel(const AffineT<F>* bases, const u64* bitmap, u64 n, u32 per,
-                                                           XyzzT<F>* out, u32 nthreads) {
+__global__ void __launch_bounds__(128, MINB)
+    sum_selected_kernel(const AffineT<F>* bases, const u64* bitmap, u64 n, u32 per, XyzzT<F>* out, u32 nthreads) {
   const u32 t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= nthreads) return;
   const u64 b = u64(t) * per, e = min(b + per, n);

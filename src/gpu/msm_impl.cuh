@@ -120,10 +120,10 @@ struct Msm<C>::Impl {
   }
   // Every workspace buffer (not the bases), for release_workspace and workspace_bytes.
   std::vector<DeviceBuffer*> workspace() {
-    return {&keys_in,     &vals_in,     &keys_out,    &vals_out,    &cub_tmp,      &zero_counts,  &buckets,
-            &lvl_keys[0], &lvl_keys[1], &lvl_pts[0],  &lvl_pts[1],  &lvl_counts[0], &lvl_counts[1], &partial[0],
-            &partial[1],  &result,      &aff_off[0],  &aff_off[1],  &aff_cnt[0],   &aff_cnt[1],   &aff_keys[0],
-            &aff_keys[1], &aff_pts[0],  &aff_pts[1],  &aff_refs,    &aff_inv,      &aff_misc,     &red_sums};
+    return {&keys_in,     &vals_in,     &keys_out,   &vals_out,   &cub_tmp,       &zero_counts,   &buckets,
+            &lvl_keys[0], &lvl_keys[1], &lvl_pts[0], &lvl_pts[1], &lvl_counts[0], &lvl_counts[1], &partial[0],
+            &partial[1],  &result,      &aff_off[0], &aff_off[1], &aff_cnt[0],    &aff_cnt[1],    &aff_keys[0],
+            &aff_keys[1], &aff_pts[0],  &aff_pts[1], &aff_refs,   &aff_inv,       &aff_misc,      &red_sums};
   }
   ~Impl() {
     for (auto& e : ev)
@@ -181,9 +181,8 @@ struct Msm<C>::Impl {
         for (int k = 1; k < K; ++k) {
           for (std::size_t off = 0; off < n; off += chunk) {
             const u32 len = u32(std::min(chunk, n - off));
-            shift_points_kernel<F><<<grid_for(len, 128), 128, 0, st>>>(dst + (k - 1) * n + off, len, shift,
-                                                                       static_cast<Xyzz*>(tmp.get()),
-                                                                       static_cast<F*>(zzz.get()));
+            shift_points_kernel<F><<<grid_for(len, 128), 128, 0, st>>>(
+                dst + (k - 1) * n + off, len, shift, static_cast<Xyzz*>(tmp.get()), static_cast<F*>(zzz.get()));
             CUZK_CUDA_LAUNCH();
             invert_in_place(static_cast<F*>(zzz.get()), len, st);
             xyzz_to_affine_kernel<F><<<grid_for(len, 128), 128, 0, st>>>(
@@ -304,15 +303,15 @@ struct Msm<C>::Impl {
       const int gw = std::min(g, nwin - w0);
       const u32 n = u32(gw) * N, nbk = u32(gw) * nb;  // this group's entries and buckets
       if (timing) CUZK_CUDA(cudaEventRecord(ev[5], st));
-      digits_kernel<<<grid_for(N, 256), 256, 0, st>>>(d_scalars, N, WindowLayout::uniform(c), w0, w0 + gw,
-                                                      CopyPlan{}, kin, vin, zc);
+      digits_kernel<<<grid_for(N, 256), 256, 0, st>>>(d_scalars, N, WindowLayout::uniform(c), w0, w0 + gw, CopyPlan{},
+                                                      kin, vin, zc);
       CUZK_CUDA_LAUNCH();
       if (timing) CUZK_CUDA(cudaEventRecord(ev[6], st));
       for (int i = 0; i < gw; ++i) {
         std::size_t tb = cub_tmp.size();
         const std::size_t o = std::size_t(i) * N;
-        CUZK_CUDA(cub::DeviceRadixSort::SortPairs(cub_tmp.get(), tb, kin + o, kout + o, vin + o, vout + o, int(N), 0,
-                                                  c, st));
+        CUZK_CUDA(
+            cub::DeviceRadixSort::SortPairs(cub_tmp.get(), tb, kin + o, kout + o, vin + o, vout + o, int(N), 0, c, st));
       }
       if (timing) CUZK_CUDA(cudaEventRecord(ev[7], st));
 
@@ -344,8 +343,8 @@ struct Msm<C>::Impl {
       }
       Xyzz* B = bk + std::size_t(w0) * nb;
       if (rounds == 0)
-        scatter_buckets_kernel<F, true><<<grid_for(nbk, 128), 128, 0, st>>>(PairSource<F, true>{pb, vout}, OFF(0),
-                                                                             CNT(0), nbk, B);
+        scatter_buckets_kernel<F, true>
+            <<<grid_for(nbk, 128), 128, 0, st>>>(PairSource<F, true>{pb, vout}, OFF(0), CNT(0), nbk, B);
       else
         scatter_buckets_kernel<F, false><<<grid_for(nbk, 128), 128, 0, st>>>(
             PairSource<F, false>{LPTS(rounds - 1), nullptr}, OFF(rounds), CNT(rounds), nbk, B);
@@ -359,16 +358,17 @@ struct Msm<C>::Impl {
       }
     }
     if (phase_ms[1] > 0) {
-      std::fprintf(stderr, "msm affine phases (n=%u, c=%d, g=%d): plan %.1f forward %.1f inverse %.1f backward %.1f ms\n",
-                   N, c, g, phase_ms[0], phase_ms[1], phase_ms[2], phase_ms[3]);
+      std::fprintf(stderr,
+                   "msm affine phases (n=%u, c=%d, g=%d): plan %.1f forward %.1f inverse %.1f backward %.1f ms\n", N, c,
+                   g, phase_ms[0], phase_ms[1], phase_ms[2], phase_ms[3]);
       std::fill(std::begin(phase_ms), std::end(phase_ms), 0.f);
     }
   }
 
   // Mixed XYZZ accumulation of every window at once (the segment levels of the header comment).
   // With shifted copies each window's list holds plan.copies * n entries (n scalars): N below.
-  void accumulate_xyzz(const Fr* d_scalars, u32 n, const WindowLayout& win, const CopyPlan& plan, Xyzz* bk,
-                       bool timing, cudaStream_t st) {
+  void accumulate_xyzz(const Fr* d_scalars, u32 n, const WindowLayout& win, const CopyPlan& plan, Xyzz* bk, bool timing,
+                       cudaStream_t st) {
     const int nwin = win.nwin;
     const u32 N = u32(plan.copies) * n;
     // nwin + 1 slots of N entries: the digits of window w go to slot w + 1 and its sort writes slot w,
@@ -425,7 +425,8 @@ struct Msm<C>::Impl {
         launch_l1<F, 1>(grid, st, pb, kout, vout, N, L, zc, bk, win, LK(0), LP(0), strides[0], LC(0));
       } else if constexpr (std::is_same_v<F, Fp>) {  // G1 only: Fp2 points do not fit in fewer registers
         if (occ == 3) launch_l1<F, 3>(grid, st, pb, kout, vout, N, L, zc, bk, win, LK(0), LP(0), strides[0], LC(0));
-        else if (occ >= 4) launch_l1<F, 4>(grid, st, pb, kout, vout, N, L, zc, bk, win, LK(0), LP(0), strides[0], LC(0));
+        else if (occ >= 4)
+          launch_l1<F, 4>(grid, st, pb, kout, vout, N, L, zc, bk, win, LK(0), LP(0), strides[0], LC(0));
         else launch_l1<F, 2>(grid, st, pb, kout, vout, N, L, zc, bk, win, LK(0), LP(0), strides[0], LC(0));
       } else {
         launch_l1<F, 2>(grid, st, pb, kout, vout, N, L, zc, bk, win, LK(0), LP(0), strides[0], LC(0));
@@ -547,9 +548,9 @@ struct Msm<C>::Impl {
     total += win.total_buckets() * sizeof(Xyzz);
     auto sort_bytes = [](std::size_t len, int bits) {
       std::size_t b = 0;
-      CUZK_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, b, static_cast<const u32*>(nullptr), static_cast<u32*>(nullptr),
-                                                static_cast<const u32*>(nullptr), static_cast<u32*>(nullptr), int(len), 0,
-                                                bits));
+      CUZK_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, b, static_cast<const u32*>(nullptr),
+                                                static_cast<u32*>(nullptr), static_cast<const u32*>(nullptr),
+                                                static_cast<u32*>(nullptr), int(len), 0, bits));
       return b;
     };
     std::size_t result_bytes = 0;
@@ -559,20 +560,20 @@ struct Msm<C>::Impl {
       const std::size_t g = std::clamp<std::size_t>((std::size_t(1) << group_log) / N, 1, std::size_t(nwin));
       const std::size_t GN = g * N, GB = g * nb;
       const std::size_t b1 = (GN + std::min(GN, GB) + 1) / 2, b2 = (b1 + std::min(b1, GB) + 1) / 2;
-      total += 4 * GN * 4;                        // keys and values, in and out
-      total += 4 * GB * 4;                        // two rounds' offsets and counts
-      total += (b1 + b2) * (4 + sizeof(Aff));     // two rounds' lists
-      total += b1 * sizeof(uint2);                // aff_refs
+      total += 4 * GN * 4;                     // keys and values, in and out
+      total += 4 * GB * 4;                     // two rounds' offsets and counts
+      total += (b1 + b2) * (4 + sizeof(Aff));  // two rounds' lists
+      total += b1 * sizeof(uint2);             // aff_refs
       const std::size_t per = std::size_t(std::max(1, tn.aff_per)), threads = (b1 + per - 1) / per;
       result_bytes = threads * sizeof(F);
-      total += 3 * threads * sizeof(F);           // the inversion's levels (aff_inv)
+      total += 3 * threads * sizeof(F);  // the inversion's levels (aff_inv)
       std::size_t scan = 0;
       CUZK_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, scan, static_cast<u32*>(nullptr), static_cast<u32*>(nullptr),
                                               int(GB)));
       total += std::max({sort_bytes(N, pl.c), scan, std::size_t(16)});
     } else {
       const std::size_t N = std::size_t(pl.copy.copies) * count;
-      total += std::size_t(nwin + 1) * N * 8;     // digit keys and values, nwin + 1 slots
+      total += std::size_t(nwin + 1) * N * 8;  // digit keys and values, nwin + 1 slots
       total += std::max<std::size_t>(sort_bytes(N, win.max_width()), 16);
       std::size_t L = std::size_t(std::max(1, tn.seg));
       while (L > 8 && (std::size_t(nwin) * N) / L < (std::size_t(1) << 17)) L >>= 1;
@@ -631,8 +632,7 @@ template <class C>
 Msm<C>::Msm(std::span<const Affine> host_bases) : impl_(std::make_unique<Impl>()) {
   impl_->n = host_bases.size();
   impl_->bases = DeviceBuffer(std::max<std::size_t>(1, impl_->n) * sizeof(typename Impl::Aff));
-  if (impl_->n)
-    upload_host_bases(static_cast<typename Impl::Aff*>(impl_->bases.get()), host_bases.data(), impl_->n);
+  if (impl_->n) upload_host_bases(static_cast<typename Impl::Aff*>(impl_->bases.get()), host_bases.data(), impl_->n);
 }
 
 template <class C>
@@ -689,8 +689,7 @@ typename Msm<C>::Jacobian Msm<C>::msm(std::span<const math::Fr> scalars, const M
 }
 
 template <class C>
-typename Msm<C>::Jacobian Msm<C>::msm_device(const void* d_scalars, std::size_t n, const MsmConfig& cfg,
-                                             void* stream) {
+typename Msm<C>::Jacobian Msm<C>::msm_device(const void* d_scalars, std::size_t n, const MsmConfig& cfg, void* stream) {
   return impl_->run(static_cast<const Fr*>(d_scalars), n, cfg, as_stream(stream));
 }
 
@@ -717,7 +716,8 @@ typename Msm<C>::Jacobian Msm<C>::sum_selected(const void* d_bitmap, std::size_t
   // 30.0 at 4096 (fewer partial sums to reduce). G2: at most about a million threads, as measured before.
   const int per_env = tuning.sel_per;
   u32 per = std::max<u32>(64, u32(per_env) & ~63u);
-  const std::size_t max_threads = (per_env > 0 || !std::is_same_v<F, Fp>) ? (std::size_t(1) << 20) : (std::size_t(1) << 15);
+  const std::size_t max_threads =
+      (per_env > 0 || !std::is_same_v<F, Fp>) ? (std::size_t(1) << 20) : (std::size_t(1) << 15);
   while ((n + per - 1) / per > max_threads) per *= 2;
   const u32 nthreads = u32((n + per - 1) / per);
   impl_->result.resize_discard(std::size_t(nthreads) * sizeof(typename Impl::Xyzz));

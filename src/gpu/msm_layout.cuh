@@ -14,7 +14,7 @@ namespace {
 
 constexpr int kScalarBits = 255;
 constexpr int kReduceThreads = 128;
-constexpr int kL2 = 16;           // segment length of the merge levels
+constexpr int kL2 = 16;  // segment length of the merge levels
 
 int num_windows(int c) { return (kScalarBits + c - 1) / c; }
 

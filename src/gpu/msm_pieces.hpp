@@ -21,7 +21,7 @@ struct MsmPieces {
   bool fits = true;  // false: not even a piece of kMsmMinPiece scalars fits the budget
 };
 
-inline constexpr std::size_t kMsmPieceAlign = 64;               // pieces start on a 64-scalar boundary
+inline constexpr std::size_t kMsmPieceAlign = 64;                  // pieces start on a 64-scalar boundary
 inline constexpr std::size_t kMsmMinPiece = std::size_t(1) << 16;  // below this, fixed costs dominate
 
 // The fewest pieces whose largest, ceil(n / pieces) rounded up to kMsmPieceAlign, needs at most

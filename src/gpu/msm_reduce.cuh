@@ -41,8 +41,8 @@ struct ChunkSums {  // level 1: window w's chunk sums s_1 .. s_{m-1} (s_0 weighs
 };
 
 template <class F, class Src, bool kLevel0>
-__global__ void __launch_bounds__(128) bucket_reduce_kernel(XyzzT<F>* base, Src src, u32 chunk, u32 stride,
-                                                            XyzzT<F>* t_out, XyzzT<F>* s_out) {
+__global__ void __launch_bounds__(128)
+    bucket_reduce_kernel(XyzzT<F>* base, Src src, u32 chunk, u32 stride, XyzzT<F>* t_out, XyzzT<F>* s_out) {
   using Xyzz = XyzzT<F>;
   const int w = blockIdx.y;
   const u32 j = blockIdx.x * blockDim.x + threadIdx.x;
@@ -77,8 +77,8 @@ __global__ void __launch_bounds__(128) bucket_reduce_kernel(XyzzT<F>* base, Src 
 
 // out[w * gridDim.x + blockIdx.x] = sum of in[w * in_stride + (block's slice of [0, count))].
 template <class F>
-__global__ void __launch_bounds__(kReduceThreads) sum_kernel(const XyzzT<F>* in, u32 count, u32 in_stride,
-                                                             XyzzT<F>* out) {
+__global__ void __launch_bounds__(kReduceThreads)
+    sum_kernel(const XyzzT<F>* in, u32 count, u32 in_stride, XyzzT<F>* out) {
   using Xyzz = XyzzT<F>;
   __shared__ Xyzz sh[kReduceThreads];
   const int w = blockIdx.y;

@@ -144,8 +144,8 @@ __device__ __forceinline__ void run_round(int q, Fr* sm, const PassArgs& a, int 
 // the registers at 65536 / (TMAX * MINB). Shape 0 is the default. The passes are bound by instruction
 // latency, so warps per SM matter more than work per thread: radix-4 rounds in 80 registers (6 blocks
 // of 128 per SM, 24 warps) beat radix-8 rounds in 128 registers (16 warps) by 2% at 2^27 and 8% at
-// 2^24 on the H200 (2^27 fwd NR 36.6 against 37.3 ms; RESULTS_gpu.md "Tuning data behind the defaults", which also has the
-// shapes measured and dropped: 5, 7 and 8 blocks of 128, 12 blocks of 64, radix-8 at 2 or 3 blocks).
+// 2^24 on the H200 (2^27 fwd NR 36.6 against 37.3 ms; RESULTS_gpu.md "Tuning data behind the defaults", which also has
+// the shapes measured and dropped: 5, 7 and 8 blocks of 128, 12 blocks of 64, radix-8 at 2 or 3 blocks).
 struct NttShape {
   int qmax, tmax, minb;
 };
@@ -329,8 +329,8 @@ Plan make_plan(int logn) {
     first = kMaxFirstPass;
   }
   // From 2^26 up: a first (s = 0) pass of 10 stages, the rest split evenly with the larger pass first.
-  // H200 (CUZK_NTT_PLAN sweep, RESULTS_gpu.md "Tuning data behind the defaults"): 2^27 [10,9,8] fwd NR 36.1 ms against 36.8 for [9,9,9];
-  // 2^26 [10,8,8] 17.3 against 17.5 for [8,9,9]; 2^28 [10,9,9] unchanged.
+  // H200 (CUZK_NTT_PLAN sweep, RESULTS_gpu.md "Tuning data behind the defaults"): 2^27 [10,9,8] fwd NR 36.1 ms
+  // against 36.8 for [9,9,9]; 2^26 [10,8,8] 17.3 against 17.5 for [8,9,9]; 2^28 [10,9,9] unchanged.
   const bool wide_first = logn >= 26 && npass == 3;
   if (wide_first) first = 10;
   p.r.push_back(first);
@@ -495,12 +495,8 @@ struct NttDomain::Impl {
           run_passes(d, logn, false, false, none, none, st);
           break;
         }
-        case NttOrder::kNR:
-          run_passes(d, logn, true, false, coset ? scale(logn, 0, false) : none, none, st);
-          break;
-        case NttOrder::kRN:
-          run_passes(d, logn, false, false, coset ? scale(logn, 0, true) : none, none, st);
-          break;
+        case NttOrder::kNR: run_passes(d, logn, true, false, coset ? scale(logn, 0, false) : none, none, st); break;
+        case NttOrder::kRN: run_passes(d, logn, false, false, coset ? scale(logn, 0, true) : none, none, st); break;
       }
     } else {
       const int kind = coset ? 2 : 1;
@@ -510,12 +506,8 @@ struct NttDomain::Impl {
           CUZK_CUDA_LAUNCH();
           run_passes(d, logn, false, true, none, scale(logn, kind, false), st);
           break;
-        case NttOrder::kNR:
-          run_passes(d, logn, true, true, none, scale(logn, kind, true), st);
-          break;
-        case NttOrder::kRN:
-          run_passes(d, logn, false, true, none, scale(logn, kind, false), st);
-          break;
+        case NttOrder::kNR: run_passes(d, logn, true, true, none, scale(logn, kind, true), st); break;
+        case NttOrder::kRN: run_passes(d, logn, false, true, none, scale(logn, kind, false), st); break;
       }
     }
   }

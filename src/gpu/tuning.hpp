@@ -42,11 +42,11 @@ struct MsmTuning {
 
 // NttDomain (ntt.cu).
 struct NttTuning {
-  static constexpr int kShapeCount = 4;   // kernel shapes in ntt.cu's kNttShapes (static_assert there)
+  static constexpr int kShapeCount = 4;    // kernel shapes in ntt.cu's kNttShapes (static_assert there)
   static constexpr int kMaxPassBits = 11;  // the largest pass (stages per pass)
   // A second table of inverse twiddles, made on the first inverse transform. CUZK_NTT_INV_TABLE.
   bool inverse_table = true;
-  int shape = 0;            // pass-kernel shape in [0, kShapeCount). CUZK_NTT_SHAPE.
+  int shape = 0;               // pass-kernel shape in [0, kShapeCount). CUZK_NTT_SHAPE.
   int elems_per_block = 1024;  // shared-memory elements per block: a power of two, 256-2048. CUZK_NTT_ELEMS.
   // Pass sizes r0,r1,... (r0: the s = 0 pass), each in [1, kMaxPassBits]; used for the transforms
   // whose log size they add up to, the default plan elsewhere. Empty: the default. CUZK_NTT_PLAN.
@@ -55,10 +55,10 @@ struct NttTuning {
 
 // GpuProver (groth16_prover.cu): scheduling switches, each on by default (off for A/B comparisons).
 struct ProverTuning {
-  bool s0_priority = true;        // the H chain's stream at the device's highest priority. CUZK_GPU_S0_PRIORITY.
+  bool s0_priority = true;          // the H chain's stream at the device's highest priority. CUZK_GPU_S0_PRIORITY.
   bool long_rows_in_pieces = true;  // long rows summed in pieces (else one thread per row). CUZK_GPU_LONG_ROWS.
-  bool witness_after_ntt = true;  // resident keys: witness MSMs start after the NTTs. CUZK_GPU_WITNESS_AFTER_NTT.
-  bool h_thread = true;           // resident keys: H's MSM on a host thread of its own. CUZK_GPU_H_THREAD.
+  bool witness_after_ntt = true;    // resident keys: witness MSMs start after the NTTs. CUZK_GPU_WITNESS_AFTER_NTT.
+  bool h_thread = true;             // resident keys: H's MSM on a host thread of its own. CUZK_GPU_H_THREAD.
 };
 
 struct GpuTuning {

@@ -18,7 +18,6 @@ __global__ void gather_scalars_kernel(const u32* __restrict__ map, const Fr* __r
   store_f(out + i, ldg_f(w + map[i]));
 }
 
-
 // the number of non-binary aux in it (the last word counts only variables that exist).
 __global__ void compact_count_kernel(const u64* __restrict__ is_binary, u64 words, u64 num_aux, u32* counts) {
   const u64 k = u64(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -73,8 +72,8 @@ __global__ void chunk_first_tail_kernel(const u32* __restrict__ tail_idx, u32 ta
 __device__ __forceinline__ bool is_tail(const Fr& x) { return !(x.is_zero() || x.is_one()); }
 
 // Per block of kSplitBlock positions: the number of tail scalars (neither 0 nor 1); global count of ones.
-__global__ void __launch_bounds__(kSplitBlock) count_split_kernel(const Fr* __restrict__ s, u64 n, u32* block_counts,
-                                                                  unsigned long long* ones) {
+__global__ void __launch_bounds__(kSplitBlock)
+    count_split_kernel(const Fr* __restrict__ s, u64 n, u32* block_counts, unsigned long long* ones) {
   __shared__ u32 wt[kSplitBlock / 32], wo[kSplitBlock / 32];
   const u64 i = u64(blockIdx.x) * kSplitBlock + threadIdx.x;
   Fr x = i < n ? load_f(s + i) : Fr::zero();
@@ -96,9 +95,9 @@ __global__ void __launch_bounds__(kSplitBlock) count_split_kernel(const Fr* __re
 
 // Writes the bitmap of ones (bit i of 32-bit word i / 32, i.e. of 64-bit word i / 64 on little
 // endian) and compacts the tail in order: tail_idx[k] = position, tail_s[k] = scalar.
-__global__ void __launch_bounds__(kSplitBlock) split_kernel(const Fr* __restrict__ s, u64 n,
-                                                            const u32* __restrict__ block_offsets, u32* bitmap,
-                                                            u32* tail_idx, Fr* tail_s) {
+__global__ void __launch_bounds__(kSplitBlock)
+    split_kernel(const Fr* __restrict__ s, u64 n, const u32* __restrict__ block_offsets, u32* bitmap, u32* tail_idx,
+                 Fr* tail_s) {
   __shared__ u32 wt[kSplitBlock / 32];
   const u64 i = u64(blockIdx.x) * kSplitBlock + threadIdx.x;
   Fr x = i < n ? load_f(s + i) : Fr::zero();

@@ -45,15 +45,16 @@ class FixedBaseTable {
       for (unsigned i = 0; i < kWindowBits; ++i) b = b.dbl();
     }
     table_.resize(kWindows * kPerWindow);
-    parallel_chunks(kWindows, std::min<std::size_t>(threads, kWindows), [&](std::size_t lo, std::size_t hi, std::size_t) {
-      std::vector<math::Jacobian<C>> jac(kPerWindow);
-      for (std::size_t w = lo; w < hi; ++w) {
-        jac[0] = bases[w];
-        for (std::size_t d = 1; d < kPerWindow; ++d) jac[d] = jac[d - 1] + bases[w];
-        math::batch_to_affine<C>(std::span<const math::Jacobian<C>>(jac),
-                                 std::span<math::Affine<C>>(table_.data() + w * kPerWindow, kPerWindow), 1);
-      }
-    });
+    parallel_chunks(
+        kWindows, std::min<std::size_t>(threads, kWindows), [&](std::size_t lo, std::size_t hi, std::size_t) {
+          std::vector<math::Jacobian<C>> jac(kPerWindow);
+          for (std::size_t w = lo; w < hi; ++w) {
+            jac[0] = bases[w];
+            for (std::size_t d = 1; d < kPerWindow; ++d) jac[d] = jac[d - 1] + bases[w];
+            math::batch_to_affine<C>(std::span<const math::Jacobian<C>>(jac),
+                                     std::span<math::Affine<C>>(table_.data() + w * kPerWindow, kPerWindow), 1);
+          }
+        });
   }
 
   // Digit w of the canonical scalar (4 little-endian 64-bit limbs).

@@ -59,7 +59,9 @@ Status ProvingKey::check_consistency() const {
     return mismatch("b input density", b_input_density.bits.size(), num_inputs);
   }
   if (b_aux_density.bits.size() != num_aux) return mismatch("b aux density", b_aux_density.bits.size(), num_aux);
-  for (auto [q, held] : {std::pair{Query::kA, a.size()}, {Query::kBG1, b_g1.size()}, {Query::kBG2, b_g2.size()},
+  for (auto [q, held] : {std::pair{Query::kA, a.size()},
+                         {Query::kBG1, b_g1.size()},
+                         {Query::kBG2, b_g2.size()},
                          {Query::kH, h.size()}}) {
     if (len(q, held) != query_size(q)) return mismatch(query_name(q), len(q, held), query_size(q));
   }

@@ -192,10 +192,12 @@ std::vector<Fr> compute_h_scalars(RowEvaluations ev, const ProvingKey& key, cons
     }
     math::intt(domain, ev.c);
     if (stop()) return {};
-    parallel_for(m, [&](std::size_t i) { ev.a[i] = ev.a[i] * ev.b[i]; }, 4096);
+    parallel_for(
+        m, [&](std::size_t i) { ev.a[i] = ev.a[i] * ev.b[i]; }, 4096);
     math::coset_intt(domain, ev.a);
     const Fr z_inv = (Fr::from_u64(math::kFrMultiplicativeGenerator).pow(std::uint64_t(m)) - Fr::one()).inverse();
-    parallel_for(m, [&](std::size_t i) { ev.a[i] = (ev.a[i] - ev.c[i]) * z_inv; }, 4096);
+    parallel_for(
+        m, [&](std::size_t i) { ev.a[i] = (ev.a[i] - ev.c[i]) * z_inv; }, 4096);
     ev.a.resize(m - 1);
     return std::move(ev.a);
   }
@@ -208,7 +210,8 @@ std::vector<Fr> compute_h_scalars(RowEvaluations ev, const ProvingKey& key, cons
     math::coset_ntt(domain, *v, root_of_unity(key.domain_log2 + 1, true));
     if (stop()) return {};
   }
-  parallel_for(m, [&](std::size_t i) { ev.a[i] = ev.a[i] * ev.b[i] - ev.c[i]; }, 4096);
+  parallel_for(
+      m, [&](std::size_t i) { ev.a[i] = ev.a[i] * ev.b[i] - ev.c[i]; }, 4096);
   return our_to_snarkjs_order(ev.a);
 }
 

@@ -72,11 +72,14 @@ RowEvaluations evaluate_rows(const R1csShape& shape, std::span<const Fr> w) {
   ev.a.resize(n);
   ev.b.resize(n);
   ev.c.resize(n);
-  parallel_for(n, [&](std::size_t k) {
-    ev.a[k] = shape.a.dot_row(k, w);
-    ev.b[k] = shape.b.dot_row(k, w);
-    ev.c[k] = shape.has_c ? shape.c.dot_row(k, w) : ev.a[k] * ev.b[k];
-  }, 4096);
+  parallel_for(
+      n,
+      [&](std::size_t k) {
+        ev.a[k] = shape.a.dot_row(k, w);
+        ev.b[k] = shape.b.dot_row(k, w);
+        ev.c[k] = shape.has_c ? shape.c.dot_row(k, w) : ev.a[k] * ev.b[k];
+      },
+      4096);
   return ev;
 }
 
@@ -92,8 +95,7 @@ std::optional<std::size_t> first_unsatisfied_row(const R1csShape& shape, std::sp
     for (std::size_t k = b; k < e && k < first.load(std::memory_order_relaxed); ++k) {
       if (shape.a.dot_row(k, w) * shape.b.dot_row(k, w) != shape.c.dot_row(k, w)) {
         std::size_t cur = first.load();
-        while (k < cur && !first.compare_exchange_weak(cur, k)) {
-        }
+        while (k < cur && !first.compare_exchange_weak(cur, k)) {}
         return;
       }
     }

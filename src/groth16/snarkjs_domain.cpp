@@ -52,14 +52,16 @@ Fr root_of_unity(std::uint32_t log_n, bool snarkjs) {
 std::vector<Fr> snarkjs_to_our_order(std::span<const Fr> in) {
   const std::uint64_t mask = in.size() - 1, e = snarkjs_root_exponent();
   std::vector<Fr> out(in.size());
-  parallel_for(in.size(), [&](std::size_t k) { out[(e * k) & mask] = in[k]; }, 1 << 14);
+  parallel_for(
+      in.size(), [&](std::size_t k) { out[(e * k) & mask] = in[k]; }, 1 << 14);
   return out;
 }
 
 std::vector<Fr> our_to_snarkjs_order(std::span<const Fr> in) {
   const std::uint64_t mask = in.size() - 1, e = snarkjs_root_exponent();
   std::vector<Fr> out(in.size());
-  parallel_for(in.size(), [&](std::size_t k) { out[k] = in[(e * k) & mask]; }, 1 << 14);
+  parallel_for(
+      in.size(), [&](std::size_t k) { out[k] = in[(e * k) & mask]; }, 1 << 14);
   return out;
 }
 

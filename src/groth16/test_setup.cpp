@@ -37,13 +37,11 @@ ToxicWaste ToxicWaste::from_seed(std::uint64_t seed) {
 
 ToxicWaste ToxicWaste::random() {
   std::uint64_t seed = 0;
-  while (getrandom(&seed, sizeof seed, 0) != sizeof seed) {
-  }
+  while (getrandom(&seed, sizeof seed, 0) != sizeof seed) {}
   // Mix in a second draw per element so the 320 bits of toxic waste do not hinge on one 64-bit seed.
   ToxicWaste t = from_seed(seed);
   std::uint64_t extra = 0;
-  while (getrandom(&extra, sizeof extra, 0) != sizeof extra) {
-  }
+  while (getrandom(&extra, sizeof extra, 0) != sizeof extra) {}
   ToxicWaste u = from_seed(extra);
   t.tau *= u.tau;
   t.alpha *= u.alpha;

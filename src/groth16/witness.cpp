@@ -103,8 +103,7 @@ CompactAssignment CompactAssignment::from_dense(std::span<const Fr> w, std::size
   return c;
 }
 
-AssignmentView::AssignmentView(const CompactAssignment& c)
-    : c_(&c), size_(c.num_variables()), ni_(c.inputs.size()) {
+AssignmentView::AssignmentView(const CompactAssignment& c) : c_(&c), size_(c.num_variables()), ni_(c.inputs.size()) {
   rank_.resize(c.is_binary.size());
   std::uint64_t r = 0;
   for (std::size_t k = 0; k < rank_.size(); ++k) {

@@ -24,7 +24,7 @@ namespace cuzk::groth16 {
 using math::Fr;
 
 struct CompactAssignment {
-  std::vector<Fr> inputs;                // ONE, then the circuit's inputs in allocation order
+  std::vector<Fr> inputs;  // ONE, then the circuit's inputs in allocation order
   std::uint64_t num_aux = 0;
   std::vector<std::uint64_t> is_binary;  // bitset over aux, ceil(num_aux / 64) words
   std::vector<std::uint64_t> bits;       // bitset over aux (set only where is_binary)

@@ -82,9 +82,12 @@ Result<std::string> read_token_file(const std::string& path, std::string* warnin
   t.erase(0, b);
   if (t.empty()) return Error{path + ": the token file is empty"};
   for (unsigned char c : t) {
-    if (c < 0x21 || c > 0x7e) return Error{path + ": the token has whitespace or non-printable bytes inside; expected one token"};
+    if (c < 0x21 || c > 0x7e)
+      return Error{path + ": the token has whitespace or non-printable bytes inside; expected one token"};
   }
-  if (t.size() < 16) return Error{path + ": the token is " + std::to_string(t.size()) + " characters; use at least 16 (e.g. openssl rand -hex 32)"};
+  if (t.size() < 16)
+    return Error{path + ": the token is " + std::to_string(t.size()) +
+                 " characters; use at least 16 (e.g. openssl rand -hex 32)"};
   if (warning) {
     warning->clear();
     if (st.st_mode & S_IRGRP) *warning = path + ": the token file is readable by its group";
@@ -133,8 +136,9 @@ Result<Caller> Authenticator::identify(std::string_view peer, std::optional<std:
       c.identity = "client";
       return c;
     }
-    return Error{"missing credentials: send the metadata \"authorization: Bearer <token>\" (Curio's cuzk client "
-                 "sends none: give Curio the daemon's unix socket)"};
+    return Error{
+        "missing credentials: send the metadata \"authorization: Bearer <token>\" (Curio's cuzk client "
+        "sends none: give Curio the daemon's unix socket)"};
   }
   std::string_view v = *authorization;
   constexpr std::string_view kScheme = "bearer ";

@@ -12,8 +12,8 @@
 //     operator asked for it explicitly).
 //   * A path in a request is accepted only when it lies under one of allowed_dirs, checked on the
 //     lexical form first (a path outside never touches the file system) and again with symlinks
-//     resolved; the file is opened there at once (open()), and the engine reads that descriptor. With no allowed_dirs, unix callers keep
-//     the old behaviour (any path) and TCP callers may name none.
+//     resolved; the file is opened there at once (open()), and the engine reads that descriptor. With no allowed_dirs,
+//     unix callers keep the old behaviour (any path) and TCP callers may name none.
 // Errors are one line and never contain a file's bytes; echoed request text is bounded (echo()).
 #pragma once
 

@@ -257,12 +257,13 @@ class Waiter : public std::enable_shared_from_this<Waiter> {
   Engine* engine_ = nullptr;
   Timers* timers_ = nullptr;
   std::mutex mu_;
-  bool ended_ = false;         // under mu_
-  Reactor* reactor_ = nullptr;  // under mu_ once started; valid until ended_
+  bool ended_ = false;                  // under mu_
+  Reactor* reactor_ = nullptr;          // under mu_ once started; valid until ended_
   std::uint64_t timer_ = 0, done_ = 0;  // under mu_
 };
 
-using ServiceBase = pb::ProvingEngine::WithCallbackMethod_AwaitProof<pb::ProvingEngine::WithCallbackMethod_Prove<pb::ProvingEngine::Service>>;
+using ServiceBase = pb::ProvingEngine::WithCallbackMethod_AwaitProof<
+    pb::ProvingEngine::WithCallbackMethod_Prove<pb::ProvingEngine::Service>>;
 
 class Service final : public ServiceBase {
  public:
@@ -299,8 +300,8 @@ class Service final : public ServiceBase {
     w->on_cancel = Status(StatusCode::CANCELLED, "call cancelled");
     // 0 = no timeout; others at most kMaxAwaitTimeout (a larger one used to overflow the clock).
     const std::uint64_t asked = req->timeout_ms();
-    const auto timeout = std::min<std::chrono::milliseconds>(std::chrono::milliseconds(std::min<std::uint64_t>(asked, 1ull << 40)),
-                                                             kMaxAwaitTimeout);
+    const auto timeout = std::min<std::chrono::milliseconds>(
+        std::chrono::milliseconds(std::min<std::uint64_t>(asked, 1ull << 40)), kMaxAwaitTimeout);
     std::string why = "timed out after " + std::to_string(timeout.count()) + " ms; the job is still running";
     if (asked > std::uint64_t(kMaxAwaitTimeout.count())) why += " (AwaitProof timeouts are clamped to 1 h)";
     return w->start(e_, asked ? &timers_ : nullptr, timeout, std::move(why));
@@ -317,7 +318,8 @@ class Service final : public ServiceBase {
       return refuse(ctx, st);
     }
     const engine::KindRegistry& kinds = e_.kinds();
-    auto w = std::make_shared<Waiter>(s.job, [resp, &kinds](const JobResult& r) { fill_result(r, kinds, resp->mutable_result()); });
+    auto w = std::make_shared<Waiter>(
+        s.job, [resp, &kinds](const JobResult& r) { fill_result(r, kinds, resp->mutable_result()); });
     // If the caller goes away, a PoRep or SnapDeals job keeps running (Curio retries with the same
     // request_id and then joins it); a PoSt job nobody else waits for is cancelled
     // (scheduler.cancel_abandoned, Engine::release_waiter).
@@ -526,10 +528,9 @@ class Service final : public ServiceBase {
     auto s = e_.submit(std::move(e), {follow, /*join_only=*/!slot});
     if (slot && (!s || s->joined)) limits_->give_back(key);  // refused, or the same job again: no new job
     if (!s && !slot && s.code() == ErrorCode::kNotFound) {
-      return Status(StatusCode::RESOURCE_EXHAUSTED, "client \"" + caller.identity + "\" has " +
-                                                        std::to_string(limits_->limit) + " unfinished " +
-                                                        (key.second ? "urgent " : "") +
-                                                        "jobs, its limit (auth.max_jobs_per_client)");
+      return Status(StatusCode::RESOURCE_EXHAUSTED,
+                    "client \"" + caller.identity + "\" has " + std::to_string(limits_->limit) + " unfinished " +
+                        (key.second ? "urgent " : "") + "jobs, its limit (auth.max_jobs_per_client)");
     }
     if (!s) return submit_error(s.failure());
     if (!s->joined) Engine::on_done(s->job, [l = limits_, key] { l->give_back(key); });
@@ -612,17 +613,20 @@ Result<std::unique_ptr<GrpcServer>> GrpcServer::start(Engine& engine, const Serv
   for (const auto& a : addrs) {
     if (a.unix_socket) continue;
     if (!auth->has_tokens()) {
-      log()->warn("listen {}: TCP callers need no token (auth.insecure = true); anyone who can connect may prove, "
-                  "and name no file", a.display());
+      log()->warn(
+          "listen {}: TCP callers need no token (auth.insecure = true); anyone who can connect may prove, "
+          "and name no file",
+          a.display());
     } else {
       if (!tls) {
         log()->warn("listen {}: tokens travel in clear text (no auth.tls_cert); keep the port on a trusted network",
                     a.display());
       }
       // Curio's client (lib/cuzk/client.go) sends no token and no TLS: it cannot use this listener.
-      log()->info("listen {}: callers need a bearer token; Curio's cuzk client sends none, so point Curio's "
-                  "[Cuzk] Address at a unix socket of this daemon (docs/operator.md, \"Running behind Curio\")",
-                  a.display());
+      log()->info(
+          "listen {}: callers need a bearer token; Curio's cuzk client sends none, so point Curio's "
+          "[Cuzk] Address at a unix socket of this daemon (docs/operator.md, \"Running behind Curio\")",
+          a.display());
     }
   }
 
@@ -721,9 +725,9 @@ void route_grpc_logs_to_spdlog() {
   gpr_set_log_function([](gpr_log_func_args* a) {
     auto log = spdlog::get("server");
     if (!log) log = spdlog::default_logger();
-    const auto level = a->severity == GPR_LOG_SEVERITY_ERROR ? spdlog::level::err
+    const auto level = a->severity == GPR_LOG_SEVERITY_ERROR  ? spdlog::level::err
                        : a->severity == GPR_LOG_SEVERITY_INFO ? spdlog::level::info
-                                                                : spdlog::level::debug;
+                                                              : spdlog::level::debug;
     log->log(level, "grpc: {} ({}:{})", a->message ? a->message : "", a->file ? a->file : "?", a->line);
   });
 }

@@ -54,9 +54,9 @@ struct ServerOptions {
 };
 
 // Limits on request strings, checked before anything else looks at them.
-inline constexpr std::size_t kMaxIdBytes = engine::Engine::kMaxIdBytes;      // request_id, circuit_id
+inline constexpr std::size_t kMaxIdBytes = engine::Engine::kMaxIdBytes;        // request_id, circuit_id
 inline constexpr std::size_t kMaxJobIdBytes = engine::Engine::kMaxJobIdBytes;  // job_id (request_id@tag)
-inline constexpr std::size_t kMaxPathBytes = engine::Engine::kMaxPathBytes;  // witness_path, zkey_path
+inline constexpr std::size_t kMaxPathBytes = engine::Engine::kMaxPathBytes;    // witness_path, zkey_path
 
 // What start() checks before binding anything: the listen addresses, the access-control options (an
 // allowed directory that does not exist, a group that does not) and the rule that a TCP listener

@@ -46,7 +46,7 @@ void route_libevent_logs_to_spdlog() {
   static std::once_flag once;
   std::call_once(once, [] {
     event_set_log_callback([](int severity, const char* msg) {
-      server_log().log(severity >= EVENT_LOG_ERR ? spdlog::level::err
+      server_log().log(severity >= EVENT_LOG_ERR    ? spdlog::level::err
                        : severity == EVENT_LOG_WARN ? spdlog::level::warn
                                                     : spdlog::level::debug,
                        "libevent: {}", msg ? msg : "");
@@ -246,7 +246,7 @@ HttpStatusServer::HttpStatusServer(std::unique_ptr<Impl> impl) : impl_(std::move
 HttpStatusServer::~HttpStatusServer() { stop(); }
 
 Result<std::unique_ptr<HttpStatusServer>> HttpStatusServer::start(const std::string& addr, Handlers handlers,
-                                                                   HttpStatusLimits limits) {
+                                                                  HttpStatusLimits limits) {
   auto a = parse_listen_address(addr);
   if (!a) return Error{"status_listen: " + a.error()};
   if (a->unix_socket) return Error{"status_listen: the HTTP status server listens on TCP only"};
@@ -285,7 +285,7 @@ Result<std::unique_ptr<HttpStatusServer>> HttpStatusServer::start(const std::str
   socklen_t len = sizeof ss;
   ::getsockname(impl->listen_fd, reinterpret_cast<sockaddr*>(&ss), &len);
   impl->port = ss.ss_family == AF_INET6 ? ntohs(reinterpret_cast<sockaddr_in6*>(&ss)->sin6_port)
-                                         : ntohs(reinterpret_cast<sockaddr_in*>(&ss)->sin_port);
+                                        : ntohs(reinterpret_cast<sockaddr_in*>(&ss)->sin_port);
 
   route_libevent_logs_to_spdlog();
   Impl* im = impl.get();

@@ -50,7 +50,7 @@ class HttpStatusServer {
   int port() const;
   std::string endpoint() const;
   int open_connections() const;  // accepted and not yet closed (refused ones included until closed)
-  void stop();  // idempotent; closes every connection, slow ones included, and joins the loop thread
+  void stop();                   // idempotent; closes every connection, slow ones included, and joins the loop thread
 
  private:
   struct Impl;

@@ -10,7 +10,6 @@
 #include <cstring>
 #include <filesystem>
 
-
 namespace cuzk::server {
 
 std::string ListenAddress::grpc_target() const { return unix_socket ? "unix:" + path : host + ":" + port; }
@@ -20,7 +19,8 @@ Status check_listen_address(const std::string& addr) {
   if (addr.empty()) return Error{"empty listen address"};
   if (addr.rfind("unix:", 0) == 0) {
     std::string path = addr.rfind("unix://", 0) == 0 ? addr.substr(7) : addr.substr(5);
-    if (path.empty() || path[0] != '/') return Error{"\"" + addr + "\": a unix socket needs an absolute path (unix:///run/cuzk.sock)"};
+    if (path.empty() || path[0] != '/')
+      return Error{"\"" + addr + "\": a unix socket needs an absolute path (unix:///run/cuzk.sock)"};
     if (path.size() > 100) return Error{"\"" + addr + "\": unix socket paths are limited to about 100 characters"};
     return ok_status();
   }

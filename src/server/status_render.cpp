@@ -120,9 +120,9 @@ std::string status_json(const StatusSnapshot& s, const engine::KindRegistry& reg
                     {"active", synth_active},
                     {"urgent_workers", urgent_workers},
                     {"urgent_active", urgent_active}};
-  o["queues"] = {{"jobs_queued", s.jobs_queued},           {"jobs_preparing", s.jobs_preparing},
-                 {"jobs_running", s.jobs_running},         {"partitions_scheduled", s.sched_depth},
-                 {"synthesis_queue", s.synth_queue},       {"backend_queue", s.backend_queue},
+  o["queues"] = {{"jobs_queued", s.jobs_queued},      {"jobs_preparing", s.jobs_preparing},
+                 {"jobs_running", s.jobs_running},    {"partitions_scheduled", s.sched_depth},
+                 {"synthesis_queue", s.synth_queue},  {"backend_queue", s.backend_queue},
                  {"finalize_queue", s.finalize_queue}};
   // Deadlines under load (docs/daemon.md): the urgent lane and the memory headroom urgent work keeps.
   o["urgent"] = {{"lane", s.lane},
@@ -178,22 +178,22 @@ std::string status_json(const StatusSnapshot& s, const engine::KindRegistry& reg
   o["gpu_workers"] = std::move(gpu_workers);
   Json gpus = Json::array();
   for (const auto& v : device_views(s, devices)) {
-    gpus.push_back({{"ordinal", v.info.ordinal},
-                    {"name", v.info.name},
-                    {"vram_total_bytes", v.info.total_bytes},
-                    {"vram_free_bytes", v.info.free_bytes},
-                    {"busy", v.busy},
-                    {"current_job", v.job_id},
-                    {"in_service", v.state.in_service},
-                    {"fault", v.state.in_service ? Json(nullptr) : Json(v.state.fault)},
-                    {"busy_secs_total", v.state.busy_s},
-                    {"partitions", v.state.partitions},
-                    {"requeued_partitions", v.state.requeued},
-                    {"suspect", v.state.suspect},
-                    {"returned_to_service", v.state.returned},
-                    {"compute_capability", v.gpu ? Json(std::to_string(v.info.cc_major) + "." +
-                                                        std::to_string(v.info.cc_minor))
-                                                 : Json(nullptr)}});
+    gpus.push_back(
+        {{"ordinal", v.info.ordinal},
+         {"name", v.info.name},
+         {"vram_total_bytes", v.info.total_bytes},
+         {"vram_free_bytes", v.info.free_bytes},
+         {"busy", v.busy},
+         {"current_job", v.job_id},
+         {"in_service", v.state.in_service},
+         {"fault", v.state.in_service ? Json(nullptr) : Json(v.state.fault)},
+         {"busy_secs_total", v.state.busy_s},
+         {"partitions", v.state.partitions},
+         {"requeued_partitions", v.state.requeued},
+         {"suspect", v.state.suspect},
+         {"returned_to_service", v.state.returned},
+         {"compute_capability",
+          v.gpu ? Json(std::to_string(v.info.cc_major) + "." + std::to_string(v.info.cc_minor)) : Json(nullptr)}});
   }
   o["gpus"] = std::move(gpus);
   Json srs = Json::array();
@@ -223,8 +223,8 @@ std::string status_json(const StatusSnapshot& s, const engine::KindRegistry& reg
   o["allocations"] = {{"srs", std::move(srs)}, {"pce", Json::array()}};
   Json sizing = Json::array();
   for (const auto& [k, z] : s.sizing) {
-    sizing.push_back({{"job", k}, {"model_bytes", z.model_bytes}, {"measured_bytes", z.measured_bytes},
-                      {"samples", z.samples}});
+    sizing.push_back(
+        {{"job", k}, {"model_bytes", z.model_bytes}, {"measured_bytes", z.measured_bytes}, {"samples", z.samples}});
   }
   o["partition_memory"] = std::move(sizing);
   Json by_kind = Json::object(), completed_by = Json::object(), failed_by = Json::object();
@@ -353,16 +353,20 @@ std::string prometheus_text(const StatusSnapshot& s, const engine::KindRegistry&
   // Per device (the CPU backend's device slots as name "cpu", with 0 bytes).
   const auto views = device_views(s, devices);
   family("cuzk_gpu_info", "gauge", "One series per device the daemon serves (labels device, name); value 1.");
-  for (auto& v : views) o << "cuzk_gpu_info{device=\"" << v.info.ordinal << "\",name=\"" << esc(v.info.name) << "\"} 1\n";
+  for (auto& v : views)
+    o << "cuzk_gpu_info{device=\"" << v.info.ordinal << "\",name=\"" << esc(v.info.name) << "\"} 1\n";
   family("cuzk_gpu_memory_total_bytes", "gauge", "Device memory of each device.");
-  for (auto& v : views) o << "cuzk_gpu_memory_total_bytes{device=\"" << v.info.ordinal << "\"} " << v.info.total_bytes << '\n';
+  for (auto& v : views)
+    o << "cuzk_gpu_memory_total_bytes{device=\"" << v.info.ordinal << "\"} " << v.info.total_bytes << '\n';
   family("cuzk_gpu_memory_free_bytes", "gauge", "Free device memory of each device, as the driver reports it.");
-  for (auto& v : views) o << "cuzk_gpu_memory_free_bytes{device=\"" << v.info.ordinal << "\"} " << v.info.free_bytes << '\n';
+  for (auto& v : views)
+    o << "cuzk_gpu_memory_free_bytes{device=\"" << v.info.ordinal << "\"} " << v.info.free_bytes << '\n';
   family("cuzk_gpu_busy", "gauge", "1 while a backend worker of the device holds a partition, else 0.");
   for (auto& v : views) o << "cuzk_gpu_busy{device=\"" << v.info.ordinal << "\"} " << (v.busy ? 1 : 0) << '\n';
   family("cuzk_gpu_in_service", "gauge",
          "1 while the device takes work; 0 once a failure there was blamed on the device (the log says why).");
-  for (auto& v : views) o << "cuzk_gpu_in_service{device=\"" << v.info.ordinal << "\"} " << (v.state.in_service ? 1 : 0) << '\n';
+  for (auto& v : views)
+    o << "cuzk_gpu_in_service{device=\"" << v.info.ordinal << "\"} " << (v.state.in_service ? 1 : 0) << '\n';
   family("cuzk_gpu_busy_seconds_total", "counter",
          "Time a backend worker of the device held it (busy % = rate over wall time).");
   for (auto& v : views) {  // milliseconds kept at any uptime (a rate over minutes must not jitter)
@@ -371,15 +375,19 @@ std::string prometheus_text(const StatusSnapshot& s, const engine::KindRegistry&
     o << "cuzk_gpu_busy_seconds_total{device=\"" << v.info.ordinal << "\"} " << b << '\n';
   }
   family("cuzk_gpu_partitions_total", "counter", "Partitions proved on the device's main backends.");
-  for (auto& v : views) o << "cuzk_gpu_partitions_total{device=\"" << v.info.ordinal << "\"} " << v.state.partitions << '\n';
+  for (auto& v : views)
+    o << "cuzk_gpu_partitions_total{device=\"" << v.info.ordinal << "\"} " << v.state.partitions << '\n';
   family("cuzk_gpu_requeued_partitions_total", "counter",
          "Partitions that failed on the device with a device fault and were queued for another device.");
-  for (auto& v : views) o << "cuzk_gpu_requeued_partitions_total{device=\"" << v.info.ordinal << "\"} " << v.state.requeued << '\n';
+  for (auto& v : views)
+    o << "cuzk_gpu_requeued_partitions_total{device=\"" << v.info.ordinal << "\"} " << v.state.requeued << '\n';
   family("cuzk_gpu_suspect", "gauge",
          "1 while a partition on the device runs past its hang limit (gpus.hang_multiple), until one completes there.");
-  for (auto& v : views) o << "cuzk_gpu_suspect{device=\"" << v.info.ordinal << "\"} " << (v.state.suspect ? 1 : 0) << '\n';
+  for (auto& v : views)
+    o << "cuzk_gpu_suspect{device=\"" << v.info.ordinal << "\"} " << (v.state.suspect ? 1 : 0) << '\n';
   family("cuzk_gpu_returned_total", "counter", "Times a probe found the device healthy and put it back in service.");
-  for (auto& v : views) o << "cuzk_gpu_returned_total{device=\"" << v.info.ordinal << "\"} " << v.state.returned << '\n';
+  for (auto& v : views)
+    o << "cuzk_gpu_returned_total{device=\"" << v.info.ordinal << "\"} " << v.state.returned << '\n';
   family("cuzk_stage_queue_length", "gauge", "Items waiting in each bounded pipeline queue.");
   o << "cuzk_stage_queue_length{stage=\"scheduler\"} " << s.sched_depth << '\n';
   o << "cuzk_stage_queue_length{stage=\"synthesis\"} " << s.synth_queue << '\n';
@@ -415,19 +423,23 @@ std::string prometheus_text(const StatusSnapshot& s, const engine::KindRegistry&
     o << "cuzk_partition_memory_bytes{job=\"" << esc(k) << "\",source=\"measured\"} " << z.measured_bytes << '\n';
   }
   family("cuzk_srs_loaded_bytes", "gauge", "Bytes held by each loaded proving key.");
-  for (auto& e : s.srs) o << "cuzk_srs_loaded_bytes{circuit_id=\"" << esc(e.id) << "\",tier=\"" << engine::tier_name(e.tier) << "\"} " << e.bytes << '\n';
+  for (auto& e : s.srs)
+    o << "cuzk_srs_loaded_bytes{circuit_id=\"" << esc(e.id) << "\",tier=\"" << engine::tier_name(e.tier) << "\"} "
+      << e.bytes << '\n';
   family("cuzk_srs_copy_bytes", "gauge",
          "Memory of each proving key's copy per device: device memory, or pinned host memory (streamed).");
   for (auto& e : s.srs) {
     for (auto& c : e.copies) {
       const std::string l = "circuit_id=\"" + esc(e.id) + "\",device=\"" + std::to_string(c.slot.device) +
-                            (c.slot.lane ? "\",lane=\"1" : "\",lane=\"0") + "\",tier=\"" + engine::tier_name(c.tier) + "\"";
+                            (c.slot.lane ? "\",lane=\"1" : "\",lane=\"0") + "\",tier=\"" + engine::tier_name(c.tier) +
+                            "\"";
       o << "cuzk_srs_copy_bytes{" << l << ",memory=\"device\"} " << c.device_bytes << '\n';
       o << "cuzk_srs_copy_bytes{" << l << ",memory=\"host\"} " << c.host_bytes << '\n';
     }
   }
   family("cuzk_srs_copy_from_file", "gauge",
-         "1 when a key's copy on a device reads part of its bases from the key's file at each proof (gpus.key_residency = file).");
+         "1 when a key's copy on a device reads part of its bases from the key's file at each proof "
+         "(gpus.key_residency = file).");
   for (auto& e : s.srs) {
     for (auto& c : e.copies) {
       o << "cuzk_srs_copy_from_file{circuit_id=\"" << esc(e.id) << "\",device=\"" << c.slot.device << "\",lane=\""

@@ -37,8 +37,8 @@ namespace cuzk::server {
 // "cpu" entry per distinct device of the engine's backend workers.
 struct DeviceView {
   DeviceInfo info;
-  bool gpu = false;  // from the provider
-  bool busy = false;  // a backend worker of this device holds a partition
+  bool gpu = false;    // from the provider
+  bool busy = false;   // a backend worker of this device holds a partition
   std::string job_id;  // the first busy worker's job ("" when idle)
   std::uint32_t kind = 0;
   engine::DeviceSnapshot state;  // the engine's record of it (in service, busy time, partitions)

@@ -158,7 +158,8 @@ TEST(Config, ErrorsNameTheKey) {
   expect_error("[scheduler]\nmax_results = 1.0e35\n", "scheduler.max_results: expected an integer");
   expect_error("[gpus]\ndevices = [0, 1.5e300]\n", "gpus.devices: expected an array of device numbers");
   expect_error("[daemon]\ndrain_timeout = 9223372036854775807\n", "daemon.drain_timeout: must be at most 100 years");
-  expect_error("[gpus]\nkey_residency = \"host\"\n", "gpus.key_residency: expected \"auto\", \"resident\", \"streamed\" or \"file\"");
+  expect_error("[gpus]\nkey_residency = \"host\"\n",
+               "gpus.key_residency: expected \"auto\", \"resident\", \"streamed\" or \"file\"");
   expect_error("[gpus]\nmax_resident_key_bytes = \"lots\"\n", "gpus.max_resident_key_bytes");
   expect_error("[gpus]\nmemory_limit = -1\n", "gpus.memory_limit");
   expect_error("[gpus]\nstream_chunk_bases = -5\n", "gpus.stream_chunk_bases: must be between");
@@ -363,9 +364,12 @@ TEST(Config, UrgentKeyErrorsNameTheKey) {
   expect_error("[scheduler]\nurgent_priority = \"NORMAL\"\n",
                "bad.toml:2: scheduler.urgent_priority: expected \"high\", \"critical\" or \"off\", got \"normal\"");
   expect_error("[gpus]\nurgent_lane = \"fpga\"\n", "gpus.urgent_lane: expected \"auto\", \"gpu\", \"cpu\" or \"off\"");
-  expect_error("[gpus]\nurgent_lane_max_domain_log2 = 31\n", "gpus.urgent_lane_max_domain_log2: must be between 1 and 30");
-  expect_error("[gpus]\nurgent_lane_max_domain_log2 = 0\n", "gpus.urgent_lane_max_domain_log2: must be between 1 and 30");
-  expect_error("[pipeline]\nurgent_synthesis_workers = 65\n", "pipeline.urgent_synthesis_workers: must be between 0 and 64");
+  expect_error("[gpus]\nurgent_lane_max_domain_log2 = 31\n",
+               "gpus.urgent_lane_max_domain_log2: must be between 1 and 30");
+  expect_error("[gpus]\nurgent_lane_max_domain_log2 = 0\n",
+               "gpus.urgent_lane_max_domain_log2: must be between 1 and 30");
+  expect_error("[pipeline]\nurgent_synthesis_workers = 65\n",
+               "pipeline.urgent_synthesis_workers: must be between 0 and 64");
   expect_error("[memory]\nurgent_reserve = \"some\"\n", "memory.urgent_reserve");
   auto a = parse_config("[memory]\nurgent_reserve = \"auto\"\n", "ok.toml");
   ASSERT_TRUE(a) << a.error();

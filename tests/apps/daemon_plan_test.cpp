@@ -84,7 +84,8 @@ TEST(DaemonPlan, NoneOfTheListedDevicesUsableFallsBackToTheCpuNeverToAnotherDaem
   EXPECT_TRUE(p->cpu_fallback);
   ASSERT_EQ(p->warnings.size(), 2u);
   EXPECT_EQ(p->warnings[0], "gpus.devices: GPU 1 is left out: kernels do not load");
-  EXPECT_EQ(p->warnings[1], "no usable CUDA device among gpus.devices: proving on the CPU backend (backend.kind = \"cuda\")");
+  EXPECT_EQ(p->warnings[1],
+            "no usable CUDA device among gpus.devices: proving on the CPU backend (backend.kind = \"cuda\")");
 }
 
 TEST(DaemonPlan, NoUsableDeviceAtAllFallsBackToTheCpu) {
@@ -153,7 +154,8 @@ TEST(DaemonPlan, TheCheckConfigSummary) {
   ASSERT_TRUE(p) << p.error();
   EXPECT_EQ(p->summary(),
             "config ok: budget 64.00 GiB, 4 synthesis workers, 1 device(s) x 2 backend workers, backend cpu\n"
-            "deadlines: " + p->urgent_line + "; cancelled when abandoned: window-post, winning-post");
+            "deadlines: " +
+                p->urgent_line + "; cancelled when abandoned: window-post, winning-post");
 }
 
 }  // namespace

@@ -76,8 +76,9 @@ TEST(LogFilter, BadLevelsAreOneLineErrors) {
   EXPECT_EQ(r.error(), "log filter \"=debug\": directive \"=debug\": expected TARGET=LEVEL");
   r = resolve_log_levels("info", "cuzk_core[job{id=1}]=debug");
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error(), "log filter \"cuzk_core[job{id=1}]=debug\": directive \"cuzk_core[job{id=1}]=debug\": span "
-                       "filters are not supported; use LEVEL or TARGET=LEVEL");
+  EXPECT_EQ(r.error(),
+            "log filter \"cuzk_core[job{id=1}]=debug\": directive \"cuzk_core[job{id=1}]=debug\": span "
+            "filters are not supported; use LEVEL or TARGET=LEVEL");
 }
 
 std::string format_json(const std::string& target, level_enum level, std::string_view payload,
@@ -104,7 +105,8 @@ TEST(JsonLines, EscapesEverythingAndParses) {
   EXPECT_EQ(j.at("time").get<std::string>(), "2023-11-14T22:13:20.042Z");
   EXPECT_EQ(j.size(), 4u);
   // The field order is fixed: time, level, target, msg.
-  EXPECT_EQ(line.rfind("{\"time\":\"2023-11-14T22:13:20.042Z\",\"level\":\"error\",\"target\":\"engine\",\"msg\":", 0), 0u)
+  EXPECT_EQ(line.rfind("{\"time\":\"2023-11-14T22:13:20.042Z\",\"level\":\"error\",\"target\":\"engine\",\"msg\":", 0),
+            0u)
       << line;
   EXPECT_NE(line.find("\\u0001"), std::string::npos) << line;
 }
@@ -115,9 +117,9 @@ TEST(JsonLines, InvalidUtf8BecomesReplacementCharacters) {
   auto j = nlohmann::json::parse(line);  // would throw on invalid UTF-8
   const std::string msg = j.at("msg").get<std::string>();
   EXPECT_EQ(msg.find("\xff"), std::string::npos);
-  EXPECT_EQ(msg.rfind("ok \xEF\xBF\xBD", 0), 0u) << msg;            // U+FFFD for the bad bytes
+  EXPECT_EQ(msg.rfind("ok \xEF\xBF\xBD", 0), 0u) << msg;                // U+FFFD for the bad bytes
   EXPECT_NE(msg.find(" bad, \xc3\xa9 good, cut "), std::string::npos);  // valid text kept as is
-  EXPECT_EQ(msg.substr(msg.size() - 3), "\xEF\xBF\xBD");            // a truncated sequence too
+  EXPECT_EQ(msg.substr(msg.size() - 3), "\xEF\xBF\xBD");                // a truncated sequence too
   EXPECT_EQ(j.at("level").get<std::string>(), "warn");
   EXPECT_EQ(j.at("time").get<std::string>(), "1970-01-01T00:00:00.000Z");
 }
@@ -160,7 +162,9 @@ TEST(StillRunning, SaysSoEveryPeriodUntilDestroyed) {
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
   spdlog::set_default_logger(saved);
   std::size_t n = 0;
-  for (std::size_t at = 0; (at = first.find("preloading porep-32g: still running (0 s)\n", at)) != std::string::npos; ++at) ++n;
+  for (std::size_t at = 0; (at = first.find("preloading porep-32g: still running (0 s)\n", at)) != std::string::npos;
+       ++at)
+    ++n;
   EXPECT_GE(n, 2u) << first;
   EXPECT_LE(n, 4u) << first;
   EXPECT_EQ(out.str(), first) << "a line after the destructor";

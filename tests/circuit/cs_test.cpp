@@ -44,12 +44,12 @@ TEST(LinearCombination, MergesDuplicatesLikeBellpepper) {
 auto interleaved_circuit(std::uint64_t x_val) {
   return [x_val](auto& cs) {
     using LC = typename std::remove_reference_t<decltype(cs)>::LC;
-    AllocatedNum x = alloc_num(cs, f(x_val));            // aux 0
-    inputize(cs, x);                                     // input 1, row 0
-    AllocatedNum y = num_square(cs, x);                  // aux 1, row 1
-    AllocatedNum z = alloc_input_num(cs, y.value + x.value);  // input 2
+    AllocatedNum x = alloc_num(cs, f(x_val));                               // aux 0
+    inputize(cs, x);                                                        // input 1, row 0
+    AllocatedNum y = num_square(cs, x);                                     // aux 1, row 1
+    AllocatedNum z = alloc_input_num(cs, y.value + x.value);                // input 2
     cs.enforce("z = x + y", LC(x.var) + y.var, LC(Var::one()), LC(z.var));  // row 2
-    auto b = alloc_bit(cs, x_val & 1);                   // aux 2 (binary), row 3
+    auto b = alloc_bit(cs, x_val & 1);                                      // aux 2 (binary), row 3
     (void)b;
   };
 }

@@ -25,48 +25,56 @@ Boolean make_bool(CS& cs, K kind, bool value) {
 constexpr K kKinds[3] = {K::kConstant, K::kIs, K::kNot};
 
 TEST(Boolean, BinaryOpsAllKindsAndValues) {
-  for (K ka : kKinds) for (K kb : kKinds) for (int av = 0; av < 2; ++av) for (int bv = 0; bv < 2; ++bv) {
-    for (int op = 0; op < 3; ++op) {
-      bool got = false, result_const = false;
-      auto circuit = [&](auto& cs) {
-        Boolean a = make_bool(cs, ka, av), b = make_bool(cs, kb, bv);
-        Boolean r = op == 0 ? boolean_xor(cs, a, b) : op == 1 ? boolean_and(cs, a, b) : boolean_or(cs, a, b);
-        got = r.value();
-        result_const = r.is_constant();
-        // The result really is constrained to its value.
-        if (!r.is_constant()) boolean_enforce_equal(cs, r, Boolean::constant(got));
-      };
-      auto rep = ctest::run_all_modes(circuit);
-      bool expect = op == 0 ? (av ^ bv) : op == 1 ? (av && bv) : (av || bv);
-      EXPECT_EQ(got, expect) << int(ka) << int(kb) << av << bv << op;
-      // The operation costs one aux + one row only when neither operand is constant.
-      std::size_t allocated = (ka != K::kConstant) + (kb != K::kConstant);
-      std::size_t op_rows = allocated == 2 ? 1 : 0;
-      EXPECT_EQ(ctest::circuit_rows(rep), allocated + op_rows + (result_const ? 0 : 1)) << int(ka) << int(kb) << op;
-    }
-  }
+  for (K ka : kKinds)
+    for (K kb : kKinds)
+      for (int av = 0; av < 2; ++av)
+        for (int bv = 0; bv < 2; ++bv) {
+          for (int op = 0; op < 3; ++op) {
+            bool got = false, result_const = false;
+            auto circuit = [&](auto& cs) {
+              Boolean a = make_bool(cs, ka, av), b = make_bool(cs, kb, bv);
+              Boolean r = op == 0 ? boolean_xor(cs, a, b) : op == 1 ? boolean_and(cs, a, b) : boolean_or(cs, a, b);
+              got = r.value();
+              result_const = r.is_constant();
+              // The result really is constrained to its value.
+              if (!r.is_constant()) boolean_enforce_equal(cs, r, Boolean::constant(got));
+            };
+            auto rep = ctest::run_all_modes(circuit);
+            bool expect = op == 0 ? (av ^ bv) : op == 1 ? (av && bv) : (av || bv);
+            EXPECT_EQ(got, expect) << int(ka) << int(kb) << av << bv << op;
+            // The operation costs one aux + one row only when neither operand is constant.
+            std::size_t allocated = (ka != K::kConstant) + (kb != K::kConstant);
+            std::size_t op_rows = allocated == 2 ? 1 : 0;
+            EXPECT_EQ(ctest::circuit_rows(rep), allocated + op_rows + (result_const ? 0 : 1))
+                << int(ka) << int(kb) << op;
+          }
+        }
 }
 
 TEST(Boolean, Sha256ChMajAllKindsAndValues) {
-  for (K ka : kKinds) for (K kb : kKinds) for (K kc : kKinds) for (int v = 0; v < 8; ++v) {
-    bool av = v & 1, bv = v & 2, cv = v & 4;
-    for (int op = 0; op < 2; ++op) {
-      bool got = false;
-      auto circuit = [&](auto& cs) {
-        Boolean a = make_bool(cs, ka, av), b = make_bool(cs, kb, bv), c = make_bool(cs, kc, cv);
-        Boolean r = op == 0 ? sha256_ch(cs, a, b, c) : sha256_maj(cs, a, b, c);
-        got = r.value();
-        if (!r.is_constant()) boolean_enforce_equal(cs, r, Boolean::constant(got));
-      };
-      ctest::run_all_modes(circuit);
-      bool expect = op == 0 ? ((av && bv) ^ (!av && cv)) : ((av && bv) ^ (av && cv) ^ (bv && cv));
-      EXPECT_EQ(got, expect);
-    }
-  }
+  for (K ka : kKinds)
+    for (K kb : kKinds)
+      for (K kc : kKinds)
+        for (int v = 0; v < 8; ++v) {
+          bool av = v & 1, bv = v & 2, cv = v & 4;
+          for (int op = 0; op < 2; ++op) {
+            bool got = false;
+            auto circuit = [&](auto& cs) {
+              Boolean a = make_bool(cs, ka, av), b = make_bool(cs, kb, bv), c = make_bool(cs, kc, cv);
+              Boolean r = op == 0 ? sha256_ch(cs, a, b, c) : sha256_maj(cs, a, b, c);
+              got = r.value();
+              if (!r.is_constant()) boolean_enforce_equal(cs, r, Boolean::constant(got));
+            };
+            ctest::run_all_modes(circuit);
+            bool expect = op == 0 ? ((av && bv) ^ (!av && cv)) : ((av && bv) ^ (av && cv) ^ (bv && cv));
+            EXPECT_EQ(got, expect);
+          }
+        }
   // General case costs: ch 1 row, maj 2 rows (maj + b and c).
   auto count = [](int op) {
     CountingCS cs;
-    Boolean a = Boolean::is(alloc_bit(cs, true)), b = Boolean::is(alloc_bit(cs, false)), c = Boolean::is(alloc_bit(cs, true));
+    Boolean a = Boolean::is(alloc_bit(cs, true)), b = Boolean::is(alloc_bit(cs, false)),
+            c = Boolean::is(alloc_bit(cs, true));
     op == 0 ? sha256_ch(cs, a, b, c) : sha256_maj(cs, a, b, c);
     return cs.num_constraints() - 3;
   };
@@ -209,11 +217,13 @@ TEST(UInt32, WordLevelPathsEqualPerBitPaths) {
   test::Rng rng(77);
   for (int iter = 0; iter < 60; ++iter) {
     std::uint64_t seeds[3][3];
-    for (auto& s : seeds) for (auto& x : s) x = rng.next();
+    for (auto& s : seeds)
+      for (auto& x : s) x = rng.next();
     // density of constants: none, some, all (per operand, varied with iter)
     auto make = [&](auto& cs, int k) {
       std::vector<Boolean> bits;
-      std::uint32_t val = std::uint32_t(seeds[k][0]), kinds = std::uint32_t(seeds[k][1]), kinds2 = std::uint32_t(seeds[k][2]);
+      std::uint32_t val = std::uint32_t(seeds[k][0]), kinds = std::uint32_t(seeds[k][1]),
+                    kinds2 = std::uint32_t(seeds[k][2]);
       int mode = (iter + k) % 4;
       for (int i = 0; i < 32; ++i) {
         bool v = (val >> i) & 1;

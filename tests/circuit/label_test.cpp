@@ -9,7 +9,6 @@ using namespace cuzk;
 using namespace cuzk::circuit;
 using math::Fr;
 
-
 namespace {
 
 TEST(CreateLabel, TestShapeIs532025RowsAndMatchesNativeLabel) {
@@ -69,7 +68,8 @@ TEST(CreateLabel, PorepContextCostMatchesConstraintModel) {
   CountingCS cs;
   auto rid_bits = reverse_bit_numbering(to_bits_le(cs, alloc_num(cs, Fr::from_u64(12345))));
   std::vector<std::vector<Boolean>> six, parents;
-  for (int i = 0; i < 6; ++i) six.push_back(reverse_bit_numbering(to_bits_le(cs, alloc_num(cs, Fr::from_u64(777 + std::uint64_t(i))))));
+  for (int i = 0; i < 6; ++i)
+    six.push_back(reverse_bit_numbering(to_bits_le(cs, alloc_num(cs, Fr::from_u64(777 + std::uint64_t(i))))));
   for (int k = 0; k < 6; ++k) parents.insert(parents.end(), six.begin(), six.end());
   parents.push_back(six[0]);  // layer 1: 6·6 + 1
   UInt64 challenge = uint64_alloc(cs, 22);

@@ -25,7 +25,8 @@ TEST(Insertion, AllSizesAllPositions) {
         std::vector<AllocatedNum> others;
         for (std::size_t i = 1; i < size; ++i) others.push_back(alloc_num(cs, vals[i]));
         std::vector<Boolean> bits;
-        for (std::size_t b = 0; (std::size_t(1) << b) < size; ++b) bits.push_back(Boolean::is(alloc_bit(cs, (index >> b) & 1)));
+        for (std::size_t b = 0; (std::size_t(1) << b) < size; ++b)
+          bits.push_back(Boolean::is(alloc_bit(cs, (index >> b) & 1)));
         out = insert(cs, x, bits, others);
       };
       auto rep = ctest::run_all_modes(circuit);
@@ -85,19 +86,20 @@ std::vector<Fr> random_leaves(test::Rng& rng, std::size_t n) {
 
 TEST(Por, PoseidonTreesWithSubAndTopLevels) {
   test::Rng rng(23);
-  struct Case { TreeShape shape; std::size_t expected_rows; };
+  struct Case {
+    TreeShape shape;
+    std::size_t expected_rows;
+  };
   const Case cases[] = {
-      {{TreeHash::kPoseidon, 2, 4, 0, 0}, 4 * 314 + 2},
-      {{TreeHash::kPoseidon, 4, 2, 0, 0}, 2 * 387 + 2},
-      {{TreeHash::kPoseidon, 8, 2, 0, 0}, 2 * 530 + 2},
-      {{TreeHash::kPoseidon, 8, 1, 4, 0}, 530 + 387 + 2},
-      {{TreeHash::kPoseidon, 8, 1, 4, 2}, 530 + 387 + 314 + 2},
-      {{TreeHash::kPoseidon, 8, 2, 8, 0}, 3 * 530 + 2},
+      {{TreeHash::kPoseidon, 2, 4, 0, 0}, 4 * 314 + 2},         {{TreeHash::kPoseidon, 4, 2, 0, 0}, 2 * 387 + 2},
+      {{TreeHash::kPoseidon, 8, 2, 0, 0}, 2 * 530 + 2},         {{TreeHash::kPoseidon, 8, 1, 4, 0}, 530 + 387 + 2},
+      {{TreeHash::kPoseidon, 8, 1, 4, 2}, 530 + 387 + 314 + 2}, {{TreeHash::kPoseidon, 8, 2, 8, 0}, 3 * 530 + 2},
       {{TreeHash::kPoseidon, 8, 1, 8, 2}, 2 * 530 + 314 + 2},
   };
   for (const auto& cs_case : cases) {
     NativeMerkleTree tree(cs_case.shape, random_leaves(rng, cs_case.shape.num_leaves()));
-    for (std::size_t challenge : {std::size_t(0), cs_case.shape.num_leaves() - 1, std::size_t(rng.next() % cs_case.shape.num_leaves())}) {
+    for (std::size_t challenge :
+         {std::size_t(0), cs_case.shape.num_leaves() - 1, std::size_t(rng.next() % cs_case.shape.num_leaves())}) {
       auto proof = tree.proof(challenge);
       for (bool private_root : {true, false}) {
         auto circuit = [&](auto& cs) { por_circuit(cs, cs_case.shape, proof, nullptr, nullptr, private_root); };

@@ -18,7 +18,9 @@ using math::Fr;
 namespace {
 
 // neptune scalar_from_u64s: four limbs of the canonical value, least significant first.
-Fr limbs(std::uint64_t a, std::uint64_t b, std::uint64_t c, std::uint64_t d) { return *Fr::from_canonical({a, b, c, d}); }
+Fr limbs(std::uint64_t a, std::uint64_t b, std::uint64_t c, std::uint64_t d) {
+  return *Fr::from_canonical({a, b, c, d});
+}
 
 const std::size_t kArities[] = {2, 4, 8, 11, 16, 24, 36};
 
@@ -58,15 +60,26 @@ std::string sha256_hex_of(const std::vector<const std::vector<Fr>*>& parts) {
 TEST(PoseidonConstants, EqualPythonOracle) {
   // SHA-256 over the canonical LE bytes of (Grain constants) and of (compressed constants ‖ pre-sparse
   // ‖ per partial round: w_hat ‖ v_rest), from /tmp: filecoin-kat poseidon_ref/optimized_ref.
-  struct Row { std::size_t arity, crc_len; const char* rc; const char* opt; };
+  struct Row {
+    std::size_t arity, crc_len;
+    const char* rc;
+    const char* opt;
+  };
   const Row rows[] = {
-      {2, 79, "cf4dfb7448132022e22b32e3dce6b125cb06329448f9e8d8fe53a71c73cbe6d4", "8470f570272051a5b5f6c7754856aef759434be2930a0e76b62e08c2ba1628b1"},
-      {4, 96, "91e463d6553415b3901b9f26b2ad53e6298ac3e5ab0ef260d397bafe8bdde98e", "e49be304caf34e7ae7cbc0a7ca4f00f58ca1617b78371ee15f1222d0c5288986"},
-      {8, 129, "9a4a743575f0eaf285c93d73f8adaf4e7ef4042c2445b42bddaf1a64e5face72", "150fee3c497accb427ea756a2ee531ea87ae53b6216b3abecfaef9e94f47f8ed"},
-      {11, 153, "479dc0d71d694cd50d853dec0c94aeb37df2a69929eaa23b545a52b1226aec06", "f65dcf3447f0ed0bbce19c8c886b70d452e5513dd742d52d89ab39e7aad58cd4"},
-      {16, 195, "e4a8a7bc7eaa2dcc61eff24e8e380e72d7c0bd9b144ff89bf8b68ed59a7551b4", "f57412ba1985f3ffd3da3229245ec6b9c0e7bfd7cc0e103d33bbf6f21bb0b323"},
-      {24, 259, "aadfb9e461401f0835742d9137416a8995ee512538d3d1edc062274126abb10c", "e5404e51633a5bfa897cc298afa03e7de5c58e34a02a855c3504bb398eb08d52"},
-      {36, 356, "07e81763421dcab86a45eecc509fb88a011589dbe76955f64b2d219eb59b4079", "ac225f892266d0893abd26a82bec1e0a0c4cd8d4f6dee1af3bfca727f622c0d6"},
+      {2, 79, "cf4dfb7448132022e22b32e3dce6b125cb06329448f9e8d8fe53a71c73cbe6d4",
+       "8470f570272051a5b5f6c7754856aef759434be2930a0e76b62e08c2ba1628b1"},
+      {4, 96, "91e463d6553415b3901b9f26b2ad53e6298ac3e5ab0ef260d397bafe8bdde98e",
+       "e49be304caf34e7ae7cbc0a7ca4f00f58ca1617b78371ee15f1222d0c5288986"},
+      {8, 129, "9a4a743575f0eaf285c93d73f8adaf4e7ef4042c2445b42bddaf1a64e5face72",
+       "150fee3c497accb427ea756a2ee531ea87ae53b6216b3abecfaef9e94f47f8ed"},
+      {11, 153, "479dc0d71d694cd50d853dec0c94aeb37df2a69929eaa23b545a52b1226aec06",
+       "f65dcf3447f0ed0bbce19c8c886b70d452e5513dd742d52d89ab39e7aad58cd4"},
+      {16, 195, "e4a8a7bc7eaa2dcc61eff24e8e380e72d7c0bd9b144ff89bf8b68ed59a7551b4",
+       "f57412ba1985f3ffd3da3229245ec6b9c0e7bfd7cc0e103d33bbf6f21bb0b323"},
+      {24, 259, "aadfb9e461401f0835742d9137416a8995ee512538d3d1edc062274126abb10c",
+       "e5404e51633a5bfa897cc298afa03e7de5c58e34a02a855c3504bb398eb08d52"},
+      {36, 356, "07e81763421dcab86a45eecc509fb88a011589dbe76955f64b2d219eb59b4079",
+       "ac225f892266d0893abd26a82bec1e0a0c4cd8d4f6dee1af3bfca727f622c0d6"},
   };
   for (const auto& r : rows) {
     const auto& c = poseidon_constants(r.arity);
@@ -140,8 +153,11 @@ TEST(PoseidonNative, OracleOnPseudoRandomPreimages) {
       {36, "468daa2af2b47821095a00a1881eb435d0746d8b0d707202ebcae293cd7cc263"}};
   for (std::size_t a : kArities) {
     std::vector<Fr> pre;
-    for (std::size_t i = 0; i < a; ++i) pre.push_back(Fr::from_u64(i) * Fr::from_u64(0x9e3779b97f4a7c15ULL) + Fr::from_u64(7));
-    EXPECT_EQ(poseidon_hash(poseidon_constants(a), pre).to_hex(), std::string(64 - std::strlen(expect[a]), '0') + expect[a]) << a;
+    for (std::size_t i = 0; i < a; ++i)
+      pre.push_back(Fr::from_u64(i) * Fr::from_u64(0x9e3779b97f4a7c15ULL) + Fr::from_u64(7));
+    EXPECT_EQ(poseidon_hash(poseidon_constants(a), pre).to_hex(),
+              std::string(64 - std::strlen(expect[a]), '0') + expect[a])
+        << a;
   }
 }
 
@@ -173,11 +189,13 @@ TEST(PoseidonNative, FilecoinHashersKats) {
             limbs(0xefbb8be3e291e671, 0x77cc72b8cb2b5ad2, 0x30eb6385ae6b74ae, 0x1effebb7b26ad9eb));
   // test_hash_md: 71 × ONE through the arity-36 Merkle-Damgård construction.
   std::vector<Fr> ones(71, one);
-  EXPECT_EQ(poseidon_hash_md(ones), limbs(0x351c54133b332c90, 0xc26f6d625f4e8195, 0x5fd9623643ed9622, 0x59f42220e09ff6f7));
+  EXPECT_EQ(poseidon_hash_md(ones),
+            limbs(0x351c54133b332c90, 0xc26f6d625f4e8195, 0x5fd9623643ed9622, 0x59f42220e09ff6f7));
 }
 
 TEST(PoseidonCircuit, NeptuneRowCountsAndNativeEquality) {
-  std::map<std::size_t, std::size_t> standard = {{2, 311}, {4, 377}, {8, 505}, {11, 598}, {16, 761}, {24, 1009}, {36, 1385}};
+  std::map<std::size_t, std::size_t> standard = {{2, 311},  {4, 377},   {8, 505},  {11, 598},
+                                                 {16, 761}, {24, 1009}, {36, 1385}};
   std::map<std::size_t, std::size_t> strengthened = {{2, 367}, {4, 433}, {8, 565}, {16, 821}, {24, 1069}, {36, 1445}};
   test::Rng rng(9);
   for (std::size_t a : kArities) {

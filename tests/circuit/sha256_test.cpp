@@ -186,4 +186,3 @@ TEST(Sha256Gadget, TreeDNodeMatchesCurioKat) {
 }
 
 }  // namespace
-

@@ -84,10 +84,12 @@ struct RepeatedCircuit {
 };
 
 RecordedCircuit record_sequential(std::size_t parts) {
-  return record_shape([&](auto& cs) {
-    const AllocatedNum x = RepeatedCircuit::prefix(cs);
-    for (std::size_t i = 0; i < parts; ++i) RepeatedCircuit::part(cs, x, i);
-  }, RecordOptions{.values = false, .densities = true});
+  return record_shape(
+      [&](auto& cs) {
+        const AllocatedNum x = RepeatedCircuit::prefix(cs);
+        for (std::size_t i = 0; i < parts; ++i) RepeatedCircuit::part(cs, x, i);
+      },
+      RecordOptions{.values = false, .densities = true});
 }
 
 // Prefix and part 0 sequentially, parts 1.. as slices (recorded in reverse order, to show the order
@@ -98,8 +100,10 @@ RecordedCircuit record_sliced(std::size_t parts, bool corrupt_size = false) {
   const SliceSize before = rec.recorded_size();
   RepeatedCircuit::part(rec, x, 0);
   const SliceSize after = rec.recorded_size();
-  SliceSize one{after.rows - before.rows, {after.nnz[0] - before.nnz[0], after.nnz[1] - before.nnz[1], after.nnz[2] - before.nnz[2]},
-                after.inputs - before.inputs, after.aux - before.aux};
+  SliceSize one{after.rows - before.rows,
+                {after.nnz[0] - before.nnz[0], after.nnz[1] - before.nnz[1], after.nnz[2] - before.nnz[2]},
+                after.inputs - before.inputs,
+                after.aux - before.aux};
   if (corrupt_size) one.nnz[0] -= 1;
   auto slices = rec.append_slices(one, parts - 1);
   for (std::size_t k = slices.size(); k-- > 0;) {
@@ -162,7 +166,8 @@ TEST(ShapeIo, RejectsRepeatedCoefficientsAndBadIndicesWithReasons) {
   refix(bad);
   r = deserialize_shape(bad);
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error(), "shape file: matrix A entry 1 names variable " + std::to_string(var) + " of " + std::to_string(var));
+  EXPECT_EQ(r.error(),
+            "shape file: matrix A entry 1 names variable " + std::to_string(var) + " of " + std::to_string(var));
   // A's first entry given another valid coefficient (global id 0 -> 1), checksum left alone: only
   // the checksum can tell.
   bad = bytes;

@@ -50,7 +50,8 @@ TEST(AppBackends, UnusableDevicesLeadToTheCpuBackend) {
   EXPECT_FALSE(small.usable);
   EXPECT_EQ(small.problem, "too little memory (4096 MiB; at least 6144 MiB needed)");
   EXPECT_TRUE(fine.usable);
-  EXPECT_EQ(describe(small), "GPU 1: RTX 3050, compute 8.6, 4.0 GiB: not used: too little memory (4096 MiB; at least 6144 MiB needed)");
+  EXPECT_EQ(describe(small),
+            "GPU 1: RTX 3050, compute 8.6, 4.0 GiB: not used: too little memory (4096 MiB; at least 6144 MiB needed)");
   EXPECT_EQ(describe(fine), "GPU 2: RTX 4090, compute 8.9, 24.0 GiB (23.0 GiB free): usable");
   BackendProbe p;
   p.cuda_built = true;
@@ -92,7 +93,8 @@ TEST(AppBackends, CreateChecksNamesAndKeyResidency) {
   // A residency the CUDA backend does not know is refused whether or not this build has CUDA.
   auto bad = DeviceBackends::create(BackendKind::kCuda, {"host", 0, 0});
   ASSERT_FALSE(bad);
-  EXPECT_TRUE(has(bad.error(), "key residency: expected auto, resident, streamed or file, got \"host\"")) << bad.error();
+  EXPECT_TRUE(has(bad.error(), "key residency: expected auto, resident, streamed or file, got \"host\""))
+      << bad.error();
   // The known ones are accepted (a CUDA build creates the backends lazily, without a device).
   for (const char* r : {"auto", "resident", "streamed", "file"}) {
     auto b = DeviceBackends::create(BackendKind::kCuda, {r, 1u << 30, 4096});

@@ -42,9 +42,13 @@ TEST(CpuTuning, ValuesAreReadAndReported) {
 }
 
 TEST(CpuTuning, BadValuesAreOneLineErrorsNamingTheVariable) {
-  for (auto [name, value] : std::vector<std::pair<std::string, std::string>>{
-           {"CUZK_THREADS", "0"}, {"CUZK_THREADS", "-2"}, {"CUZK_THREADS", "4097"}, {"CUZK_THREADS", "8x"},
-           {"CUZK_NO_IFMA", "yes"}, {"CUZK_NO_IFMA", "2"}, {"CUZK_NTT_IFMA", " 1"}}) {
+  for (auto [name, value] : std::vector<std::pair<std::string, std::string>>{{"CUZK_THREADS", "0"},
+                                                                             {"CUZK_THREADS", "-2"},
+                                                                             {"CUZK_THREADS", "4097"},
+                                                                             {"CUZK_THREADS", "8x"},
+                                                                             {"CUZK_NO_IFMA", "yes"},
+                                                                             {"CUZK_NO_IFMA", "2"},
+                                                                             {"CUZK_NTT_IFMA", " 1"}}) {
     auto t = cpu_tuning_from_env(env({{name, value}}));
     ASSERT_FALSE(t) << name << "=" << value;
     EXPECT_EQ(t.error().rfind(name + "=\"" + value + "\": expected an integer from ", 0), 0u) << t.error();

@@ -34,12 +34,12 @@ using namespace std::chrono_literals;
 // with `error`, and from then on the device is faulty when `blame` is set (device_fault says so).
 struct SimDevice {
   std::chrono::milliseconds per_partition{10};
-  int fail_at = 0;  // 0: never
-  int hang_at = 0;  // this call (1-based) runs until the backend's cancel check says stop; 0: never
+  int fail_at = 0;   // 0: never
+  int hang_at = 0;   // this call (1-based) runs until the backend's cancel check says stop; 0: never
   int stuck_at = 0;  // this call (1-based) ignores the cancel and runs until `unstick` (a kernel that never returns)
   std::atomic<bool> unstick{false};
   std::atomic<bool> late_garbage{false};  // the stuck call's late answer is a wrong proof
-  std::atomic<int> probe_faults{0};  // probes (device_fault while healthy) that still find it faulty
+  std::atomic<int> probe_faults{0};       // probes (device_fault while healthy) that still find it faulty
   bool blame = true;
   std::string error = "CUDA error: an illegal memory access was encountered in msm_h";
   std::atomic<int> calls{0};
@@ -157,7 +157,7 @@ struct Fixture {
   std::shared_ptr<SimExecutor> ex;
   ResultCounter results;
   std::mutex out_mu;
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> outs;  // on_device_out: (ordinal, left)
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> outs;   // on_device_out: (ordinal, left)
   std::vector<std::pair<std::uint32_t, std::uint32_t>> backs;  // on_device_back: (ordinal, in service)
   std::function<void(EngineOptions&)> tweak;                   // before the engine starts
   // Last, so destroyed first: its threads (which run the on_done and on_device_out callbacks into
@@ -296,7 +296,7 @@ TEST(Devices, AHungDeviceIsSuspectedItsPartitionMovesAndAProbeBringsItBack) {
   EXPECT_GE(std::chrono::steady_clock::now() - t0, 200ms) << "the hung partition was given up before its limit";
   StatusSnapshot s = f.e->status();
   EXPECT_EQ(device_of(s, 1).requeued, 1u);
-  EXPECT_EQ(device_of(s, 1).partitions, 2u);  // the two before the hang
+  EXPECT_EQ(device_of(s, 1).partitions, 2u);   // the two before the hang
   EXPECT_EQ(device_of(s, 0).partitions, 14u);  // 16 in all, the hung one again here
   EXPECT_EQ(s.completed, 4u);
   for (auto& j : jobs)
@@ -405,9 +405,9 @@ TEST(Devices, ALateAnswerOfAStuckCallIsDroppedEvenWhenItComesFirst) {
 TEST(Devices, APartitionStuckOnTheLastDeviceInServiceFailsItsJobOnce) {
   Fixture f;
   f.d0.per_partition = 5ms;
-  f.d0.faulty = true;              // fails its first partition (which goes to device 1): out of service
-  f.d1.per_partition = 50ms;       // busy while the first jobs queue, so device 0 takes one of them
-  f.d1.stuck_at = 7;               // six first jobs, then the stuck one
+  f.d0.faulty = true;         // fails its first partition (which goes to device 1): out of service
+  f.d1.per_partition = 50ms;  // busy while the first jobs queue, so device 0 takes one of them
+  f.d1.stuck_at = 7;          // six first jobs, then the stuck one
   Unstick unstick{f.d1};
   f.tweak = stuck_watch;
   f.start(1);
@@ -502,8 +502,9 @@ TEST(Devices, WithNoDeviceLeftEveryJobEndsWithOneClearErrorAndNothingHangs) {
   const auto t0 = std::chrono::steady_clock::now();
   JobResult late = f.e->prove(test_request("late"));
   EXPECT_EQ(late.status, ResultStatus::kFailed);
-  const std::string why = ": no GPU left in service (GPU 0: cudaErrorIllegalAddress: an illegal memory access was "
-                          "encountered; GPU 1: cudaErrorIllegalAddress: an illegal memory access was encountered)";
+  const std::string why =
+      ": no GPU left in service (GPU 0: cudaErrorIllegalAddress: an illegal memory access was "
+      "encountered; GPU 1: cudaErrorIllegalAddress: an illegal memory access was encountered)";
   ASSERT_GT(late.error.size(), why.size());
   EXPECT_EQ(late.error.substr(late.error.size() - why.size()), why) << late.error;  // whichever of its 3 came first
   EXPECT_EQ(late.error.rfind("partition ", 0), 0u) << late.error;

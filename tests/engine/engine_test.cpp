@@ -38,8 +38,8 @@ void register_fixtures(Engine& e) {
   for (const char* c : kCircuits) ASSERT_TRUE(e.srs().register_zkey(c, test::zkey_of(c)));
 }
 
-ProofRequest generic_request(const std::string& circuit, const std::string& id = "",
-                             Priority prio = Priority::kNormal, const char* witness = "witness.wtns") {
+ProofRequest generic_request(const std::string& circuit, const std::string& id = "", Priority prio = Priority::kNormal,
+                             const char* witness = "witness.wtns") {
   ProofRequest r;
   r.request_id = id;
   r.proof_kind = kGeneric;
@@ -356,8 +356,8 @@ TEST(Engine, ArrivalOrderWithinAPriority) {
   auto first = e.submit(test_request("first"));
   ASSERT_TRUE(test::eventually([&] { return c.in_synthesis.load() == 1; }));
   std::vector<std::shared_ptr<Job>> jobs;
-  const Priority prios[] = {Priority::kLow, Priority::kHigh, Priority::kNormal, Priority::kHigh, Priority::kLow,
-                            Priority::kNormal};
+  const Priority prios[] = {Priority::kLow,  Priority::kHigh, Priority::kNormal,
+                            Priority::kHigh, Priority::kLow,  Priority::kNormal};
   for (int i = 0; i < 6; ++i) jobs.push_back(e.submit(test_request("j" + std::to_string(i), prios[i]))->job);
   ASSERT_TRUE(test::eventually([&] { return e.status().sched_depth == 6; }));
   c.open();
@@ -433,8 +433,7 @@ class SteppingBackend final : public groth16::Backend {
 TEST(Engine, CancelReachesInsideTheBackendAndFreesTheReservationWithinAStep) {
   EngineOptions o = small_options();
   auto ctl = std::make_shared<SteppingBackend::Control>(500);  // 10 s uncancelled
-  o.executor = test::factory_executor(
-      [ctl](BackendSlot) { return std::make_unique<SteppingBackend>(ctl); });
+  o.executor = test::factory_executor([ctl](BackendSlot) { return std::make_unique<SteppingBackend>(ctl); });
   Engine e(o);
   register_fixtures(e);
   TestKindControl c;
@@ -464,8 +463,7 @@ TEST(Engine, CancelReachesInsideTheBackendAndFreesTheReservationWithinAStep) {
 TEST(Engine, ExceptionsInEveryStageFailTheJobOnly) {
   EngineOptions o = small_options();
   auto ctl = std::make_shared<SteppingBackend::Control>(0);
-  o.executor = test::factory_executor(
-      [ctl](BackendSlot) { return std::make_unique<SteppingBackend>(ctl); });
+  o.executor = test::factory_executor([ctl](BackendSlot) { return std::make_unique<SteppingBackend>(ctl); });
   Engine e(o);
   register_fixtures(e);
   TestKindControl c;
@@ -503,8 +501,7 @@ TEST(Engine, ExceptionsInEveryStageFailTheJobOnly) {
 TEST(Engine, UrgentJobsBehindTwentyQueuedNormalOnesWaitAtMostOnePartition) {
   EngineOptions o = small_options();
   auto ctl = std::make_shared<SteppingBackend::Control>(10);  // 200 ms a partition
-  o.executor = test::factory_executor(
-      [ctl](BackendSlot) { return std::make_unique<SteppingBackend>(ctl); });
+  o.executor = test::factory_executor([ctl](BackendSlot) { return std::make_unique<SteppingBackend>(ctl); });
   Engine e(o);
   register_fixtures(e);
   TestKindControl c;
@@ -744,9 +741,8 @@ TEST(Engine, AbandonedDeadlineJobIsCancelled) {
 // retry picks up the stored result.
 TEST(Engine, AbandonedJobOfAKindNotDeadlineBoundKeepsRunning) {
   EngineOptions o = small_options();
-  EXPECT_EQ(o.kinds.deadline_bound(),
-            (std::vector<std::uint32_t>{std::uint32_t(ProofKind::kWindowPoSt),
-                                        std::uint32_t(ProofKind::kWinningPoSt)}));
+  EXPECT_EQ(o.kinds.deadline_bound(), (std::vector<std::uint32_t>{std::uint32_t(ProofKind::kWindowPoSt),
+                                                                  std::uint32_t(ProofKind::kWinningPoSt)}));
   Engine e(o);
   register_fixtures(e);
   TestKindControl c;
@@ -1085,13 +1081,13 @@ TEST(Engine, StatusJsonAndMetrics) {
     EXPECT_NE(j.find(k), std::string::npos) << k << " missing from " << j;
   }
   std::string m = server::prometheus_text(e.status(), e.kinds());
-  for (const char* k : {"# TYPE cuzk_proofs_completed_total counter\ncuzk_proofs_completed_total 1\n",
-                        "cuzk_proofs_failed_total 1\n",
-                        "cuzk_proofs_completed_by_kind_total{proof_kind=\"generic_groth16\"} 1\n",
-                        "cuzk_proofs_failed_by_kind_total{proof_kind=\"window_post\"} 1\n",
-                        "cuzk_proof_duration_seconds_count{proof_kind=\"generic_groth16\"} 1\n",
-                        "# TYPE cuzk_memory_budget_bytes gauge\n", "cuzk_gpu_workers 2\n",
-                        "cuzk_srs_loaded_bytes{circuit_id=\"bits\",tier=\"host\"}"}) {
+  for (const char* k :
+       {"# TYPE cuzk_proofs_completed_total counter\ncuzk_proofs_completed_total 1\n", "cuzk_proofs_failed_total 1\n",
+        "cuzk_proofs_completed_by_kind_total{proof_kind=\"generic_groth16\"} 1\n",
+        "cuzk_proofs_failed_by_kind_total{proof_kind=\"window_post\"} 1\n",
+        "cuzk_proof_duration_seconds_count{proof_kind=\"generic_groth16\"} 1\n",
+        "# TYPE cuzk_memory_budget_bytes gauge\n", "cuzk_gpu_workers 2\n",
+        "cuzk_srs_loaded_bytes{circuit_id=\"bits\",tier=\"host\"}"}) {
     EXPECT_NE(m.find(k), std::string::npos) << k << " missing from\n" << m;
   }
   std::lock_guard<std::mutex> g(mu);
@@ -1116,10 +1112,13 @@ TEST(Engine, PartitionSizingRecordsModelAndSoloMeasurement) {
   auto it = s.sizing.find("generic-groth16/mulchain");
   ASSERT_NE(it, s.sizing.end());
   EXPECT_GT(it->second.model_bytes, 4u << 20);  // includes the 4 MiB MSM allowance
-  EXPECT_GE(it->second.samples, 1u);             // /proc/self/clear_refs is writable here
+  EXPECT_GE(it->second.samples, 1u);            // /proc/self/clear_refs is writable here
   EXPECT_GE(s.peak_rss_bytes, s.rss_bytes);
-  EXPECT_NE(server::status_json(e.status(), e.kinds()).find("\"partition_memory\":[{\"job\":\"generic-groth16/mulchain\""), std::string::npos);
-  EXPECT_NE(server::prometheus_text(e.status(), e.kinds()).find("cuzk_partition_memory_bytes{job=\"generic-groth16/mulchain\",source=\"model\"}"),
+  EXPECT_NE(
+      server::status_json(e.status(), e.kinds()).find("\"partition_memory\":[{\"job\":\"generic-groth16/mulchain\""),
+      std::string::npos);
+  EXPECT_NE(server::prometheus_text(e.status(), e.kinds())
+                .find("cuzk_partition_memory_bytes{job=\"generic-groth16/mulchain\",source=\"model\"}"),
             std::string::npos);
 }
 

@@ -103,7 +103,8 @@ TEST(PorepKind, ProvesA2KiBSectorRefusesBadC1sAndJoinsDuplicates) {
     mismatch.sector_size = 8u << 20;
     r = e.prove(mismatch);
     ASSERT_EQ(r.status, ResultStatus::kFailed);
-    EXPECT_NE(r.error.find("sector_size 8388608 disagrees with the C1's sector size 2048"), std::string::npos) << r.error;
+    EXPECT_NE(r.error.find("sector_size 8388608 disagrees with the C1's sector size 2048"), std::string::npos)
+        << r.error;
   }
   for (const auto& info : e.srs().list()) EXPECT_NE(info.id, "porep-2k") << "no key is touched by a refused C1";
 
@@ -128,13 +129,13 @@ TEST(PorepKind, ProvesA2KiBSectorRefusesBadC1sAndJoinsDuplicates) {
   ASSERT_TRUE(vk) << vk.error();
   const porep::SectorPublic sector{c1.replica_id, c1.comm_d, c1.comm_r, c1.seed};
   auto ok = porep::verify_porep(cfg, sector, *vk,
-                             std::span(reinterpret_cast<const std::uint8_t*>(ra.proof.data()), ra.proof.size()));
+                                std::span(reinterpret_cast<const std::uint8_t*>(ra.proof.data()), ra.proof.size()));
   ASSERT_TRUE(ok) << ok.error();
   EXPECT_TRUE(*ok);
   // ... and bound to its sector: another sector's public inputs reject it.
   const porep::C1Output other = sealed_c1(2);
   auto wrong = porep::verify_porep(cfg, {other.replica_id, other.comm_d, other.comm_r, other.seed}, *vk,
-                                std::span(reinterpret_cast<const std::uint8_t*>(ra.proof.data()), ra.proof.size()));
+                                   std::span(reinterpret_cast<const std::uint8_t*>(ra.proof.data()), ra.proof.size()));
   ASSERT_TRUE(wrong) << wrong.error();
   EXPECT_FALSE(*wrong);
 
@@ -167,7 +168,8 @@ TEST(PorepKind, ProvesA2KiBSectorRefusesBadC1sAndJoinsDuplicates) {
   const std::uint64_t compact = counts.compact_bytes();
   EXPECT_LT(compact, std::uint64_t(4) << 20);  // 2.7M variables, 98 % bits
   const std::uint64_t n = counts.inputs + counts.aux, m = std::uint64_t(1) << 22, fr = 32, slack = 32u << 20;
-  const std::uint64_t cpu_model = std::max(3 * compact, compact + n * fr + 4 * m * fr + 2 * n * fr + (8u << 20)) + slack;
+  const std::uint64_t cpu_model =
+      std::max(3 * compact, compact + n * fr + 4 * m * fr + 2 * n * fr + (8u << 20)) + slack;
   const std::uint64_t cuda_model = std::max(3 * compact, compact + (8u << 20)) + slack;
   auto kind = kinds::make_porep_c2_kind();
   auto req = std::make_shared<const ProofRequest>(porep_request(c1, "", 1));

@@ -73,7 +73,8 @@ std::string key_dir() {
         path = env;
       } else {
         own = true;
-        path = (std::filesystem::temp_directory_path() / ("cuzk_engine_post_test_" + std::to_string(::getpid()))).string();
+        path =
+            (std::filesystem::temp_directory_path() / ("cuzk_engine_post_test_" + std::to_string(::getpid()))).string();
       }
     }
     ~Dir() {
@@ -106,8 +107,8 @@ void write_test_keys(post::PostType type) {
   std::printf("%s: %zu rows, 2^%u domain, shape %llu bytes = %.1f B per domain row\n", c.name.c_str(),
               shape.num_constraints(), shape.domain_log2(), (unsigned long long)bytes,
               double(bytes) / double(std::uint64_t(1) << shape.domain_log2()));
-  auto st = formats::bellperson::write_test_params(shape, groth16::ToxicWaste::from_seed(11 + int(type)),
-                                                   paths->params, paths->vk);
+  auto st = formats::bellperson::write_test_params(shape, groth16::ToxicWaste::from_seed(11 + int(type)), paths->params,
+                                                   paths->vk);
   ASSERT_TRUE(st) << st.error();
 }
 
@@ -141,8 +142,8 @@ PostCase post_case(std::uint32_t code, std::size_t sectors, std::uint32_t k, std
   PostCase pc;
   pc.proofs = testkit::synthetic_post_vanilla(c, sectors, randomness(rnd), k, first_id, first_id * 7 + rnd);
   ProofRequest& r = pc.req;
-  r.request_id = std::string(c.type == post::PostType::kWinning ? "winpost-" : "wdpost-") + std::to_string(code) +
-                 "-" + std::to_string(k) + "-" + std::to_string(first_id);
+  r.request_id = std::string(c.type == post::PostType::kWinning ? "winpost-" : "wdpost-") + std::to_string(code) + "-" +
+                 std::to_string(k) + "-" + std::to_string(first_id);
   r.proof_kind = c.type == post::PostType::kWinning ? kWinning : kWindow;
   r.registered_proof = code;
   r.sector_size = c.sector_size;
@@ -251,10 +252,12 @@ TEST(PostKind, MalformedRequestsFailNamingTheFieldAndTheEngineKeepsServing) {
 
   ProofRequest r = good.req;
   r.registered_proof = 0;
-  expect_failed(r, "window-post: registered_proof 0 is StackedDrgWinning2KiBV1, a winning-post proof (window-post takes 5-14)");
+  expect_failed(
+      r, "window-post: registered_proof 0 is StackedDrgWinning2KiBV1, a winning-post proof (window-post takes 5-14)");
   r = win.req;
   r.registered_proof = 5;
-  expect_failed(r, "winning-post: registered_proof 5 is StackedDrgWindow2KiBV1, a window-post proof (winning-post takes 0-4)");
+  expect_failed(
+      r, "winning-post: registered_proof 5 is StackedDrgWindow2KiBV1, a window-post proof (winning-post takes 0-4)");
   r = good.req;
   r.registered_proof = 15;
   expect_failed(r, "window-post: registered_proof: registered PoSt proof 15 is unknown");
@@ -284,11 +287,13 @@ TEST(PostKind, MalformedRequestsFailNamingTheFieldAndTheEngineKeepsServing) {
     proofs[0].sectors[0].inclusion_proofs[2].base[0].hashes[3][0] ^= 0x01;
     r = good.req;
     r.vanilla_proofs = blobs_of(proofs);
-    expect_failed(r, "window-post: vanilla_proofs[0] (sector 10).inclusion_proofs[2]: the path does not hash to its root");
+    expect_failed(r,
+                  "window-post: vanilla_proofs[0] (sector 10).inclusion_proofs[2]: the path does not hash to its root");
   }
   r = good.req;
   std::swap(r.vanilla_proofs[0], r.vanilla_proofs[1]);
-  expect_failed(r, "window-post: vanilla_proofs[1] (sector 10): follows sector 11; sectors must be in strictly ascending order");
+  expect_failed(
+      r, "window-post: vanilla_proofs[1] (sector 10): follows sector 11; sectors must be in strictly ascending order");
   r = good.req;  // a V1 partition-0 proof sent as partition 1: its leaves are not partition 1's challenges
   r.partition_index = 1;
   expect_failed(r, "window-post: vanilla_proofs[0] (sector 10): challenge ", "the proof opens leaf");

@@ -108,8 +108,8 @@ TEST(Scheduler, DropRemovesAFinishedJobsQueuedWork) {
   s.queue_job(RunKey::of(Priority::kNormal, 2), "b");
   queue_job_parts(s, Priority::kNormal, 1, "a", 2);
   queue_job_parts(s, Priority::kNormal, 2, "b", 1);
-  auto dropped = s.drop([](const std::string& j) { return j == "a"; },
-                        [](const std::string& t) { return t.rfind("a/", 0) == 0; });
+  auto dropped =
+      s.drop([](const std::string& j) { return j == "a"; }, [](const std::string& t) { return t.rfind("a/", 0) == 0; });
   EXPECT_EQ(dropped, (std::vector<std::string>{"a/0", "a/1"}));
   EXPECT_EQ(*s.next_job(), "b");
   EXPECT_EQ(drain(s), (std::vector<std::string>{"b/0"}));
@@ -124,7 +124,7 @@ TEST(Scheduler, UrgencyClassesByPriorityAndDomain) {
   p.lane_max_domain_log2 = 22;
   EXPECT_EQ(p.classify(Priority::kCritical, 19), Urgency::kSmall);  // a 32 GiB WinningPoSt
   EXPECT_EQ(p.classify(Priority::kCritical, 22), Urgency::kSmall);
-  EXPECT_EQ(p.classify(Priority::kHigh, 27), Urgency::kUrgent);     // a 32 GiB WindowPoSt
+  EXPECT_EQ(p.classify(Priority::kHigh, 27), Urgency::kUrgent);  // a 32 GiB WindowPoSt
   EXPECT_EQ(p.classify(Priority::kLow, 10), Urgency::kNormal);
   p.threshold = Priority::kCritical;
   EXPECT_EQ(p.classify(Priority::kHigh, 10), Urgency::kNormal);

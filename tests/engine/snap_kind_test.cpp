@@ -55,7 +55,8 @@ std::string key_dir() {
         path = env;
       } else {
         own = true;
-        path = (std::filesystem::temp_directory_path() / ("cuzk_engine_snap_test_" + std::to_string(::getpid()))).string();
+        path =
+            (std::filesystem::temp_directory_path() / ("cuzk_engine_snap_test_" + std::to_string(::getpid()))).string();
       }
     }
     ~Dir() {

@@ -161,8 +161,7 @@ TEST(SrsManager, BudgetEvictorMakesRoomForAnotherKey) {
 // One owner (issue 27): an entry holds its copies (one per slot) with their pinned charges, and every
 // way a loaded key is dropped — evict, re-registration, the budget's evictor — drops them with it,
 // outside the manager's lock, leaving the budget as it was.
-SrsManager::Options copy_opts(test::CopyExecutor& ex, std::shared_ptr<Executor> owner,
-                              std::vector<BackendSlot> slots) {
+SrsManager::Options copy_opts(test::CopyExecutor& ex, std::shared_ptr<Executor> owner, std::vector<BackendSlot> slots) {
   SrsManager::Options o = opts();
   o.executor = std::move(owner);
   o.placement = [slots](const LoadedKey&) { return KeyPlacement{false, slots}; };

@@ -36,7 +36,7 @@ struct CopyLedger {
   std::atomic<int> made{0};
   std::atomic<int> proofs_with_copy{0};
   std::atomic<int> wrong_copy{0};  // a backend got another slot's copy, or another key's
-  int fail_device = -1;             // the first start() there (main backend or lane) fails
+  int fail_device = -1;            // the first start() there (main backend or lane) fails
   std::atomic<int> failed_starts{0};
   std::mutex mu;
   std::vector<std::string> log;  // "upload <device>[ lane]" / "drop <device>[ lane]"
@@ -50,7 +50,12 @@ class FakeCopy final : public groth16::KeyCopy {
  public:
   FakeCopy(std::shared_ptr<CopyLedger> l, BackendSlot slot, const groth16::ProvingKey* key, bool streamed,
            std::uint64_t bytes, std::shared_ptr<void> charge, bool from_file = false)
-      : l_(std::move(l)), slot_(slot), key_(key), streamed_(streamed), from_file_(streamed && from_file), bytes_(bytes),
+      : l_(std::move(l)),
+        slot_(slot),
+        key_(key),
+        streamed_(streamed),
+        from_file_(streamed && from_file),
+        bytes_(bytes),
         charge_(std::move(charge)) {
     l_->alive++;
     l_->made++;
@@ -114,13 +119,13 @@ class CopyBackend final : public groth16::Backend {
 class CopyExecutor final : public Executor {
  public:
   struct Options {
-    bool streamed = false;        // copies are "pinned": their bytes are charged through HostCharge
+    bool streamed = false;  // copies are "pinned": their bytes are charged through HostCharge
     std::uint64_t copy_bytes = 1u << 20;
-    bool lane_copies = false;     // the lane slots prove from copies too (a GPU lane)
-    int refuse_device = -1;       // uploads to this device fail
+    bool lane_copies = false;               // the lane slots prove from copies too (a GPU lane)
+    int refuse_device = -1;                 // uploads to this device fail
     bool refused_device_is_faulty = false;  // and device_fault() then blames that device
-    int fail_device = -1;         // the first start() on this device fails; device_fault() then blames it
-    bool from_file = false;       // streamed copies say they read the rest from the key's file
+    int fail_device = -1;                   // the first start() on this device fails; device_fault() then blames it
+    bool from_file = false;                 // streamed copies say they read the rest from the key's file
   };
   explicit CopyExecutor(Options o) : o_(o) { ledger->fail_device = o.fail_device; }
   std::shared_ptr<CopyLedger> ledger = std::make_shared<CopyLedger>();
@@ -128,7 +133,8 @@ class CopyExecutor final : public Executor {
 
   std::string name() const override { return "copy-test"; }
   std::optional<std::string> device_fault(std::uint32_t device) override {
-    if (int(device) == o_.fail_device && ledger->failed_starts > 0) return "cudaErrorLaunchFailure: unspecified launch failure";
+    if (int(device) == o_.fail_device && ledger->failed_starts > 0)
+      return "cudaErrorLaunchFailure: unspecified launch failure";
     if (!o_.refused_device_is_faulty || int(device) != o_.refuse_device || !refused) return std::nullopt;
     return "device " + std::to_string(device) + " is full and faulty";
   }

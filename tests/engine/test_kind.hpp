@@ -49,7 +49,7 @@ struct TestKindControl {
   std::string throw_in;  // "prepare", "synthesis" or "verify": that stage throws (exception barriers)
   std::uint64_t partition_bytes = 1u << 20;
   std::uint32_t partitions = 1;
-  std::vector<std::string> order;  // request ids in synthesis start order
+  std::vector<std::string> order;        // request ids in synthesis start order
   std::multiset<std::uint64_t> sectors;  // sector_number of every request synthesized
   std::uint64_t parse_bytes = 0;         // JobKind::parse_bytes (0: the default bound)
   std::atomic<int> prepare_calls{0};

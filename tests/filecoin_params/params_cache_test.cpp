@@ -271,7 +271,7 @@ TEST(FilecoinParamVerify, BadFilesAreReported) {
   auto win = fp::make_param_config(fp::ProofFamily::kWindowPoSt, fp::kSectorSize8MiB).value();
   auto pk = tiny_key(42), other = tiny_key(43);
   ASSERT_TRUE(bp::write_params(dir.file(win.params_file()), pk).ok());
-  ASSERT_TRUE(bp::write_vk(dir.file(win.vk_file()), other.vk).ok());  // a different key's vk
+  ASSERT_TRUE(bp::write_vk(dir.file(win.vk_file()), other.vk).ok());    // a different key's vk
   ASSERT_TRUE(bp::write_meta(dir.file(win.meta_file()), {2048}).ok());  // wrong sector size
   auto r = fp::verify_params_dir(dir.str(), false);
   EXPECT_EQ(r.bad, 2u);
@@ -294,8 +294,7 @@ TEST(FilecoinParamVerify, BadFilesAreReported) {
   auto porep = fp::make_param_config(fp::ProofFamily::kPoRep, fp::kSectorSize2KiB).value();
   ASSERT_TRUE(bp::write_vk(dir.file(porep.vk_file()), pk.vk).ok());
   r = fp::verify_params_dir(dir.str(), false);
-  EXPECT_EQ(find(r, porep.vk_file())->reason,
-            "has 2 inputs (ONE included), the porep 2KiB circuit has 40");
+  EXPECT_EQ(find(r, porep.vk_file())->reason, "has 2 inputs (ONE included), the porep 2KiB circuit has 40");
   EXPECT_EQ(fp::expected_num_inputs(fp::make_param_config(fp::ProofFamily::kPoRep, fp::kSectorSize32GiB).value()),
             328u);
 

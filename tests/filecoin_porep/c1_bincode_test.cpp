@@ -28,9 +28,9 @@ TEST(C1Bincode, LayoutAndRoundTrip) {
   const C1Output c1 = random_c1_for_tests(porep_config_by_name("StackedDrg2KiBV1_1"), 9);
   const auto bin = write_c1_bincode(c1);
   EXPECT_EQ(bin.size(), c1_bincode_size(c1));
-  EXPECT_EQ(le64(bin, 0), 1u);   // partitions
-  EXPECT_EQ(le64(bin, 8), 2u);   // challenges in partition 0
-  EXPECT_EQ(bin[16], 0u);        // comm_d_proofs: ProofData::Single (u32 0)
+  EXPECT_EQ(le64(bin, 0), 1u);                                // partitions
+  EXPECT_EQ(le64(bin, 8), 2u);                                // challenges in partition 0
+  EXPECT_EQ(bin[16], 0u);                                     // comm_d_proofs: ProofData::Single (u32 0)
   EXPECT_EQ(std::memcmp(&bin[20], c1.comm_d.data(), 32), 0);  // Single.root
   const std::size_t tail = bin.size() - 160;
   EXPECT_EQ(std::memcmp(&bin[tail], c1.comm_r.data(), 32), 0);
@@ -64,7 +64,8 @@ TEST(C1Bincode, InfersRegisteredProofFromShape) {
   auto v1 = parse_c1_bincode(write_c1_bincode(random_c1_for_tests(porep_config_by_name("StackedDrg2KiBV1"), 2)), "");
   ASSERT_TRUE(v1.ok());
   EXPECT_EQ(v1->registered_proof, "StackedDrg2KiBV1_1");
-  auto bad = parse_c1_bincode(write_c1_bincode(random_c1_for_tests(porep_config_by_name("StackedDrg2KiBV1"), 2)), "Nope");
+  auto bad =
+      parse_c1_bincode(write_c1_bincode(random_c1_for_tests(porep_config_by_name("StackedDrg2KiBV1"), 2)), "Nope");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error(), "bincode: unknown registered proof 'Nope'");
 }
@@ -84,13 +85,15 @@ TEST(C1Bincode, RejectsTruncationAtEveryOffset) {
   EXPECT_EQ(r.error(), "bincode: offset 8: vanilla_proofs[0]: length 2 needs at least 568 bytes, 14 left");
   r = parse_c1_bincode(std::span(bin.data(), bin.size() - 10), "");
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error(), "bincode: offset " + std::to_string(bin.size() - 32) + ": ticket: unexpected end of data (need 32 bytes, 22 left)");
+  EXPECT_EQ(r.error(), "bincode: offset " + std::to_string(bin.size() - 32) +
+                           ": ticket: unexpected end of data (need 32 bytes, 22 left)");
   // comm_d proof: 16..380 (variant, root, leaf, 6 × 48-byte levels); comm_r_last: variant 380, root,
   // leaf, path length 448, level 0 = k 456, 7 hashes 464..688, index 688.
   r = parse_c1_bincode(std::span(bin.data(), 692), "");
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error(), "bincode: offset 688: vanilla_proofs[0][0].comm_r_last_proof.data.Single.path.path[0].index: "
-                       "unexpected end of data (need 8 bytes, 4 left)");
+  EXPECT_EQ(r.error(),
+            "bincode: offset 688: vanilla_proofs[0][0].comm_r_last_proof.data.Single.path.path[0].index: "
+            "unexpected end of data (need 8 bytes, 4 left)");
 }
 
 TEST(C1Bincode, RejectsCorruptLengthsVariantsAndTrailingBytes) {
@@ -100,15 +103,18 @@ TEST(C1Bincode, RejectsCorruptLengthsVariantsAndTrailingBytes) {
     put64(b, 0, std::uint64_t(1) << 60);
     auto r = parse_c1_bincode(b, "");
     ASSERT_FALSE(r.ok());
-    EXPECT_EQ(r.error(), "bincode: offset 0: vanilla_proofs: length 1152921504606846976 needs at least 9223372036854775808 bytes, " +
-                             std::to_string(b.size() - 8) + " left");
+    EXPECT_EQ(
+        r.error(),
+        "bincode: offset 0: vanilla_proofs: length 1152921504606846976 needs at least 9223372036854775808 bytes, " +
+            std::to_string(b.size() - 8) + " left");
   }
   {
     auto b = good;
     put64(b, 8, std::uint64_t(1) << 60);
     auto r = parse_c1_bincode(b, "");
     ASSERT_FALSE(r.ok());
-    EXPECT_NE(r.error().find("bincode: offset 8: vanilla_proofs[0]: length 1152921504606846976 needs at least"), std::string::npos)
+    EXPECT_NE(r.error().find("bincode: offset 8: vanilla_proofs[0]: length 1152921504606846976 needs at least"),
+              std::string::npos)
         << r.error();
   }
   {
@@ -119,9 +125,10 @@ TEST(C1Bincode, RejectsCorruptLengthsVariantsAndTrailingBytes) {
     put64(b, at, std::uint64_t(1) << 60);
     auto r = parse_c1_bincode(b, "");
     ASSERT_FALSE(r.ok());
-    EXPECT_EQ(r.error(), "bincode: offset 84: vanilla_proofs[0][0].comm_d_proofs.data.Single.path.path: length "
-                         "1152921504606846976 needs at least 2^64 bytes, " +
-                             std::to_string(b.size() - at - 8) + " left");
+    EXPECT_EQ(r.error(),
+              "bincode: offset 84: vanilla_proofs[0][0].comm_d_proofs.data.Single.path.path: length "
+              "1152921504606846976 needs at least 2^64 bytes, " +
+                  std::to_string(b.size() - at - 8) + " left");
     put64(b, at, ~std::uint64_t(0));
     EXPECT_FALSE(parse_c1_bincode(b, "").ok());
     // The first element's hash count.
@@ -129,8 +136,9 @@ TEST(C1Bincode, RejectsCorruptLengthsVariantsAndTrailingBytes) {
     put64(b, at + 8, 1000000);
     r = parse_c1_bincode(b, "");
     ASSERT_FALSE(r.ok());
-    EXPECT_NE(r.error().find("offset 92: vanilla_proofs[0][0].comm_d_proofs.data.Single.path.path[0].hashes: length 1000000"),
-              std::string::npos)
+    EXPECT_NE(
+        r.error().find("offset 92: vanilla_proofs[0][0].comm_d_proofs.data.Single.path.path[0].hashes: length 1000000"),
+        std::string::npos)
         << r.error();
   }
   {
@@ -138,15 +146,17 @@ TEST(C1Bincode, RejectsCorruptLengthsVariantsAndTrailingBytes) {
     b[16] = 7;
     auto r = parse_c1_bincode(b, "");
     ASSERT_FALSE(r.ok());
-    EXPECT_EQ(r.error(), "bincode: offset 16: vanilla_proofs[0][0].comm_d_proofs.data: unknown ProofData variant 7 (expected 0 "
-                         "Single, 1 Sub, 2 Top)");
+    EXPECT_EQ(r.error(),
+              "bincode: offset 16: vanilla_proofs[0][0].comm_d_proofs.data: unknown ProofData variant 7 (expected 0 "
+              "Single, 1 Sub, 2 Top)");
   }
   {
     auto b = good;
     b.push_back(0);
     auto r = parse_c1_bincode(b, "");
     ASSERT_FALSE(r.ok());
-    EXPECT_EQ(r.error(), "bincode: offset " + std::to_string(good.size()) + ": (document): 1 trailing bytes after the C1 output");
+    EXPECT_EQ(r.error(),
+              "bincode: offset " + std::to_string(good.size()) + ": (document): 1 trailing bytes after the C1 output");
   }
   // Random single-byte corruption: never crashes or throws; whatever parses is re-encodable.
   std::uint64_t s = 12345;

@@ -75,7 +75,9 @@ TEST(C1Io, LoadsAllThreeForms) {
 }
 
 TEST(C1Io, DetectFormat) {
-  auto d = [](std::string_view s) { return detect_c1_format(std::span(reinterpret_cast<const std::uint8_t*>(s.data()), s.size())); };
+  auto d = [](std::string_view s) {
+    return detect_c1_format(std::span(reinterpret_cast<const std::uint8_t*>(s.data()), s.size()));
+  };
   EXPECT_EQ(d("{\"SectorNum\":1"), C1Format::kCurioJson);
   EXPECT_EQ(d(" {\n \"Phase1Out\":\""), C1Format::kCurioJson);
   EXPECT_EQ(d("{\"registered_proof\":"), C1Format::kJson);

@@ -17,7 +17,8 @@ using testing::marked_2kib;
 using testing::replace_once;
 using testing::seq32_json;
 
-constexpr const char* kMarkPath = "vanilla_proofs.StackedDrg2KiBV1[0][1].replica_column_proofs.drg_parents[3].column.rows[1]";
+constexpr const char* kMarkPath =
+    "vanilla_proofs.StackedDrg2KiBV1[0][1].replica_column_proofs.drg_parents[3].column.rows[1]";
 
 void expect_error(const std::string& json, const std::string& expected_exact) {
   auto r = parse_c1_json(json);
@@ -32,8 +33,9 @@ void expect_error_contains(const std::string& json, const std::string& needle) {
 }
 
 TEST(C1Json, RoundTripIsIdentity2KiB) {
-  for (const char* name : {"StackedDrg2KiBV1", "StackedDrg2KiBV1_1", "StackedDrg2KiBV1_1_Feat_SyntheticPoRep",
-                           "StackedDrg2KiBV1_2_Feat_NonInteractivePoRep", "StackedDrg8MiBV1_1", "StackedDrg512MiBV1_1"}) {
+  for (const char* name :
+       {"StackedDrg2KiBV1", "StackedDrg2KiBV1_1", "StackedDrg2KiBV1_1_Feat_SyntheticPoRep",
+        "StackedDrg2KiBV1_2_Feat_NonInteractivePoRep", "StackedDrg8MiBV1_1", "StackedDrg512MiBV1_1"}) {
     const PorepConfig& cfg = porep_config_by_name(name);
     const C1Output c1 = random_c1_for_tests(cfg, 7);
     ASSERT_TRUE(check_c1_shape(c1, cfg).ok()) << check_c1_shape(c1, cfg).error();
@@ -72,9 +74,11 @@ TEST(C1Json, ChunkedAndWholeDocumentParsesAgree) {
   const std::string json1 = write_c1_json(one);
   const std::string head = "\"vanilla_proofs\":{\"StackedDrg2KiBV1\":[[";
   const std::size_t at = json1.find(head) + head.size();
-  expect_error(json1.substr(0, at) + "0," + json1.substr(at), "vanilla_proofs.StackedDrg2KiBV1[0][0]: expected object, got integer 0");
+  expect_error(json1.substr(0, at) + "0," + json1.substr(at),
+               "vanilla_proofs.StackedDrg2KiBV1[0][0]: expected object, got integer 0");
   const std::size_t end = json1.find("]]},\"comm_r\"");
-  expect_error(json1.substr(0, end) + ",1" + json1.substr(end), "vanilla_proofs.StackedDrg2KiBV1[0][1]: expected object, got integer 1");
+  expect_error(json1.substr(0, end) + ",1" + json1.substr(end),
+               "vanilla_proofs.StackedDrg2KiBV1[0][1]: expected object, got integer 1");
   expect_error(json1.substr(0, end) + ",\"x\"" + json1.substr(end),
                "vanilla_proofs.StackedDrg2KiBV1[0][1]: expected object, got string \"x\"");
   // One element more than a 2 KiB partition has is refused by both paths before anything is read.
@@ -85,7 +89,8 @@ TEST(C1Json, ChunkedAndWholeDocumentParsesAgree) {
                 .error(),
             "vanilla_proofs.StackedDrg2KiBV1[0]: 3 elements, at most 2 expected for 2KiB");
   // A sign glued to a proof object must not merge with a placeholder into "-0".
-  expect_error_contains(json.substr(0, at) + "-" + json.substr(at), "vanilla_proofs.StackedDrg2KiBV1[0][0]: syntax error at byte");
+  expect_error_contains(json.substr(0, at) + "-" + json.substr(at),
+                        "vanilla_proofs.StackedDrg2KiBV1[0][0]: syntax error at byte");
 }
 
 TEST(C1Json, FuzzedDocumentsChunkedAndWholeAgree) {
@@ -132,8 +137,9 @@ TEST(C1Json, SerdeLayout) {
             0u);
   EXPECT_NE(json.find("],\"leaf\":["), std::string::npos);
   EXPECT_NE(json.find(",\"path\":{\"path\":[{\"hashes\":[["), std::string::npos);
-  EXPECT_NE(json.find(std::string(",") + seq32_json(200) + "],\"_h\":null},\"inclusion_proof\":{\"data\":{\"Single\":{"),
-            std::string::npos);
+  EXPECT_NE(
+      json.find(std::string(",") + seq32_json(200) + "],\"_h\":null},\"inclusion_proof\":{\"data\":{\"Single\":{"),
+      std::string::npos);
   EXPECT_NE(json.find("},\"labeling_proofs\":[{\"parents\":[["), std::string::npos);
   EXPECT_NE(json.find("],\"layer_index\":1,\"node\":"), std::string::npos);
   EXPECT_NE(json.find("\"encoding_proof\":{\"parents\":[["), std::string::npos);
@@ -219,7 +225,8 @@ TEST(C1Json, AcceptsAnyFieldOrderWhitespaceAndAbsentH) {
   const std::size_t e = reordered.find('}', b);
   const std::string obj = reordered.substr(b, e - b + 1);
   const std::size_t k = obj.find(",\"layer_index\"");
-  const std::string swapped = std::string("{") + obj.substr(k + 1, obj.size() - k - 2) + "," + obj.substr(1, k - 1) + "}";
+  const std::string swapped =
+      std::string("{") + obj.substr(k + 1, obj.size() - k - 2) + "," + obj.substr(1, k - 1) + "}";
   reordered.replace(b, obj.size(), swapped);
   ASSERT_NE(reordered, json);
   auto back3 = parse_c1_json(reordered);
@@ -235,23 +242,33 @@ TEST(C1Json, RejectsWrongLengthsWithPath) {
   std::string long_row = mark.substr(0, mark.size() - 1) + ",1]";
   expect_error(replace_once(json, mark, long_row), std::string(kMarkPath) + ": expected 32 bytes, got 33");
   expect_error(replace_once(json, mark, "[]"), std::string(kMarkPath) + ": expected 32 bytes, got 0");
-  expect_error(replace_once(json, mark, "\"abc\""), std::string(kMarkPath) + ": expected array of 32 bytes, got string \"abc\"");
+  expect_error(replace_once(json, mark, "\"abc\""),
+               std::string(kMarkPath) + ": expected array of 32 bytes, got string \"abc\"");
 }
 
 TEST(C1Json, RejectsBadByteValuesWithPath) {
   const std::string json = write_c1_json(marked_2kib());
   const std::string mark = seq32_json(200);
   const std::string p31 = std::string(kMarkPath) + "[31]";
-  expect_error(replace_once(json, mark, mark.substr(0, mark.size() - 4) + "256]"), p31 + ": expected integer 0..255, got integer 256");
-  expect_error(replace_once(json, mark, mark.substr(0, mark.size() - 4) + "-1]"), p31 + ": expected integer 0..255, got integer -1");
-  expect_error(replace_once(json, mark, mark.substr(0, mark.size() - 4) + "1.0]"), p31 + ": expected integer 0..255, got number 1.0");
-  expect_error(replace_once(json, mark, mark.substr(0, mark.size() - 4) + "null]"), p31 + ": expected integer 0..255, got null");
-  expect_error(replace_once(json, mark, mark.substr(0, mark.size() - 4) + "\"7\"]"), p31 + ": expected integer 0..255, got string \"7\"");
-  expect_error(replace_once(json, mark, mark.substr(0, mark.size() - 4) + "[1]]"), p31 + ": expected integer 0..255, got array");
-  expect_error(replace_once(json, mark, mark.substr(0, mark.size() - 4) + "true]"), p31 + ": expected integer 0..255, got boolean true");
+  expect_error(replace_once(json, mark, mark.substr(0, mark.size() - 4) + "256]"),
+               p31 + ": expected integer 0..255, got integer 256");
+  expect_error(replace_once(json, mark, mark.substr(0, mark.size() - 4) + "-1]"),
+               p31 + ": expected integer 0..255, got integer -1");
+  expect_error(replace_once(json, mark, mark.substr(0, mark.size() - 4) + "1.0]"),
+               p31 + ": expected integer 0..255, got number 1.0");
+  expect_error(replace_once(json, mark, mark.substr(0, mark.size() - 4) + "null]"),
+               p31 + ": expected integer 0..255, got null");
+  expect_error(replace_once(json, mark, mark.substr(0, mark.size() - 4) + "\"7\"]"),
+               p31 + ": expected integer 0..255, got string \"7\"");
+  expect_error(replace_once(json, mark, mark.substr(0, mark.size() - 4) + "[1]]"),
+               p31 + ": expected integer 0..255, got array");
+  expect_error(replace_once(json, mark, mark.substr(0, mark.size() - 4) + "true]"),
+               p31 + ": expected integer 0..255, got boolean true");
   // A flipped digit: syntax error located inside the same value.
-  expect_error_contains(replace_once(json, mark, mark.substr(0, mark.size() - 4) + "2x1]"), std::string(kMarkPath) + "[31]: syntax error at byte ");
-  expect_error_contains(replace_once(json, mark, mark.substr(0, mark.size() - 4) + "0231]"), std::string(kMarkPath) + "[31]: syntax error at byte ");
+  expect_error_contains(replace_once(json, mark, mark.substr(0, mark.size() - 4) + "2x1]"),
+                        std::string(kMarkPath) + "[31]: syntax error at byte ");
+  expect_error_contains(replace_once(json, mark, mark.substr(0, mark.size() - 4) + "0231]"),
+                        std::string(kMarkPath) + "[31]: syntax error at byte ");
 }
 
 TEST(C1Json, RejectsMissingUnknownDuplicateFieldsAndBadVariants) {
@@ -270,11 +287,14 @@ TEST(C1Json, RejectsMissingUnknownDuplicateFieldsAndBadVariants) {
     s.erase(1, std::string("\"registered_proof\":\"StackedDrg2KiBV1_1\",").size());
     expect_error(s, "(document): missing field 'registered_proof'");
   }
-  expect_error("{\"foo\":1," + json.substr(1), "foo: unknown field (expected registered_proof, vanilla_proofs, comm_r, comm_d, replica_id, seed, ticket)");
+  expect_error(
+      "{\"foo\":1," + json.substr(1),
+      "foo: unknown field (expected registered_proof, vanilla_proofs, comm_r, comm_d, replica_id, seed, ticket)");
   expect_error(json.substr(0, json.size() - 1) + ",\"seed\":" + seq32_json(0) + "}", "seed: duplicate field");
-  expect_error(replace_once(json, "\"StackedDrg2KiBV1\":", "\"StackedDrg4KiBV1\":"),
-               "vanilla_proofs.StackedDrg4KiBV1: unknown VanillaSealProof variant (expected StackedDrg2KiBV1, StackedDrg8MiBV1, "
-               "StackedDrg512MiBV1, StackedDrg32GiBV1, StackedDrg64GiBV1)");
+  expect_error(
+      replace_once(json, "\"StackedDrg2KiBV1\":", "\"StackedDrg4KiBV1\":"),
+      "vanilla_proofs.StackedDrg4KiBV1: unknown VanillaSealProof variant (expected StackedDrg2KiBV1, StackedDrg8MiBV1, "
+      "StackedDrg512MiBV1, StackedDrg32GiBV1, StackedDrg64GiBV1)");
   expect_error(replace_once(json, "\"StackedDrg2KiBV1_1\"", "\"StackedDrg2KiBV9\""),
                "registered_proof: unknown registered proof 'StackedDrg2KiBV9'");
   expect_error(replace_once(json, "\"StackedDrg2KiBV1_1\"", "5"), "registered_proof: expected string, got integer 5");
@@ -282,26 +302,31 @@ TEST(C1Json, RejectsMissingUnknownDuplicateFieldsAndBadVariants) {
     std::string s = json;
     const std::size_t p = s.find("{\"data\":{\"Single\"");
     s.replace(p, 17, "{\"data\":{\"Double\"");
-    expect_error_contains(s, "vanilla_proofs.StackedDrg2KiBV1[0][0].comm_d_proofs.data.Double: unknown ProofData variant");
+    expect_error_contains(s,
+                          "vanilla_proofs.StackedDrg2KiBV1[0][0].comm_d_proofs.data.Double: unknown ProofData variant");
   }
   {
     std::string s = json;
     const std::size_t p = s.find("{\"data\":{\"Single\"");
     s.replace(p, 17, "{\"data\":{\"Single\":1,\"Sub\"");
-    expect_error_contains(s, "vanilla_proofs.StackedDrg2KiBV1[0][0].comm_d_proofs.data: expected ProofData with exactly one variant");
+    expect_error_contains(
+        s, "vanilla_proofs.StackedDrg2KiBV1[0][0].comm_d_proofs.data: expected ProofData with exactly one variant");
   }
   {
     std::string s = json;
     const std::size_t p = s.find("\"_h\":null");
     s.replace(p, 9, "\"_h\":0");
-    expect_error(s, "vanilla_proofs.StackedDrg2KiBV1[0][0].replica_column_proofs.c_x.column._h: expected null, got integer 0");
+    expect_error(
+        s, "vanilla_proofs.StackedDrg2KiBV1[0][0].replica_column_proofs.c_x.column._h: expected null, got integer 0");
   }
   {
     std::string s = json;
     const std::size_t p = s.find("{\"column\":{\"index\":");
     const std::size_t e = s.find(',', p);
     s.replace(p, e - p, "{\"column\":{\"index\":4294967296");
-    expect_error(s, "vanilla_proofs.StackedDrg2KiBV1[0][0].replica_column_proofs.c_x.column.index: expected unsigned 32-bit integer, got integer 4294967296");
+    expect_error(s,
+                 "vanilla_proofs.StackedDrg2KiBV1[0][0].replica_column_proofs.c_x.column.index: expected unsigned "
+                 "32-bit integer, got integer 4294967296");
   }
   {
     std::string s = json;
@@ -319,7 +344,8 @@ TEST(C1Json, RejectsMissingUnknownDuplicateFieldsAndBadVariants) {
     expect_error(s, "vanilla_proofs.StackedDrg2KiBV1[0][0].comm_d_proofs.data: syntax error at byte " +
                         std::to_string(json.find("Single") + 2) + ": invalid UTF-8 in string");
   }
-  expect_error(replace_once(json, "\"vanilla_proofs\":{\"StackedDrg2KiBV1\":[[", "\"vanilla_proofs\":{\"StackedDrg2KiBV1\":[{},["),
+  expect_error(replace_once(json, "\"vanilla_proofs\":{\"StackedDrg2KiBV1\":[[",
+                            "\"vanilla_proofs\":{\"StackedDrg2KiBV1\":[{},["),
                "vanilla_proofs.StackedDrg2KiBV1[0]: expected array, got object");
   expect_error("[1,2]", "(document): expected object, got array");
   expect_error_contains(json + "x", "(document): syntax error at byte " + std::to_string(json.size()));
@@ -356,10 +382,12 @@ TEST(C1Json, ShapeErrorsComeFromCheckC1Shape) {
   auto st = check_c1_shape(*fewer);
   ASSERT_FALSE(st.ok());
   EXPECT_EQ(st.error(),
-            "vanilla_proofs.StackedDrg2KiBV1[0][1].replica_column_proofs.drg_parents[3].column.rows: expected 2 rows (layers), got 1");
-  expect_error(replace_once(json, mark, mark + "," + mark),
-               "vanilla_proofs.StackedDrg2KiBV1[0][1].replica_column_proofs.drg_parents[3].column.rows: 3 elements, at most 2 "
-               "expected for 2KiB");
+            "vanilla_proofs.StackedDrg2KiBV1[0][1].replica_column_proofs.drg_parents[3].column.rows: expected 2 rows "
+            "(layers), got 1");
+  expect_error(
+      replace_once(json, mark, mark + "," + mark),
+      "vanilla_proofs.StackedDrg2KiBV1[0][1].replica_column_proofs.drg_parents[3].column.rows: 3 elements, at most 2 "
+      "expected for 2KiB");
 }
 
 TEST(CurioWrapper, RoundTripAndSampleBase64) {
@@ -368,7 +396,9 @@ TEST(CurioWrapper, RoundTripAndSampleBase64) {
   w.sector_size = 2048;
   w.c1 = random_c1_for_tests(porep_config_by_name("StackedDrg2KiBV1_1"), 5);
   const std::string text = write_curio_c1_json(w);
-  EXPECT_EQ(text.rfind("{\"SectorNum\":3751,\"Phase1Out\":\"eyJyZWdpc3RlcmVkX3Byb29mIjoiU3RhY2tlZERyZzJLaUJWMV8xIiwid", 0), 0u);
+  EXPECT_EQ(
+      text.rfind("{\"SectorNum\":3751,\"Phase1Out\":\"eyJyZWdpc3RlcmVkX3Byb29mIjoiU3RhY2tlZERyZzJLaUJWMV8xIiwid", 0),
+      0u);
   EXPECT_EQ(text.substr(text.size() - 20), "\",\"SectorSize\":2048}");
   auto back = parse_curio_c1(text);
   ASSERT_TRUE(back.ok()) << back.error();
@@ -389,7 +419,8 @@ TEST(CurioWrapper, RoundTripAndSampleBase64) {
   auto dec = base64_decode(sample.substr(0, sample.size() / 4 * 4));
   ASSERT_TRUE(dec.ok()) << dec.error();
   EXPECT_EQ(std::string(dec->begin(), dec->end()), expected.substr(0, dec->size()));
-  const std::string enc = base64_encode(std::span(reinterpret_cast<const std::uint8_t*>(expected.data()), expected.size()));
+  const std::string enc =
+      base64_encode(std::span(reinterpret_cast<const std::uint8_t*>(expected.data()), expected.size()));
   EXPECT_EQ(enc.substr(0, sample.size()), sample);  // the 57th character carries the top bits of 'v'
 }
 

@@ -62,8 +62,8 @@ std::string replace_array(const std::string& json, const std::string& pattern, i
 struct Hostile {
   const char* pattern;  // the array starts right after the nth occurrence
   int nth;
-  const char* path;     // the error's path
-  std::uint64_t max;    // what the message says is expected (0: a fixed-size byte array)
+  const char* path;   // the error's path
+  std::uint64_t max;  // what the message says is expected (0: a fixed-size byte array)
 };
 
 // Every array of a 2 KiB C1 (field order: comm_d_proofs, comm_r_last_proof, c_x, drg_parents,
@@ -104,7 +104,7 @@ TEST(C1Limits, ShapeMaximaPerSize) {
   const formats::JsonPath vp = root.child("vanilla_proofs"), key = vp.child("StackedDrg32GiBV1"), part = key.child(0);
   EXPECT_EQ(k32.max_elements(key), 126u);  // NI: 126 partitions (interactive 10)
   EXPECT_EQ(k32.max_elements(part), 18u);
-  EXPECT_EQ(k32.max_elements(vp), 126u);   // bincode names the partitions vanilla_proofs
+  EXPECT_EQ(k32.max_elements(vp), 126u);  // bincode names the partitions vanilla_proofs
   EXPECT_EQ(k32.max_elements(vp.child(3)), 18u);
   EXPECT_EQ(k32.expected_for(), "32GiB");
   const formats::JsonPath cp = part.child(0), cd = cp.child("comm_d_proofs"), cd_data = cd.child("data"),
@@ -144,8 +144,9 @@ TEST(C1Limits, ZerosAt32GiBRefusedWithTheExpectedShape) {
   std::uint64_t growth = 0;
   const std::string err = refused_in_bounded_memory(
       [] {
-        const std::string doc = "{\"registered_proof\":\"StackedDrg32GiBV1_1\",\"vanilla_proofs\":{\"StackedDrg32GiBV1\":[" +
-                                zeros(kHostileBytes) + "]},\"comm_r\":[],\"comm_d\":[],\"replica_id\":[],\"seed\":[],\"ticket\":[]}";
+        const std::string doc =
+            "{\"registered_proof\":\"StackedDrg32GiBV1_1\",\"vanilla_proofs\":{\"StackedDrg32GiBV1\":[" +
+            zeros(kHostileBytes) + "]},\"comm_r\":[],\"comm_d\":[],\"replica_id\":[],\"seed\":[],\"ticket\":[]}";
         auto r = parse_c1_json(doc);
         return r.ok() ? std::string("accepted") : r.error();
       },
@@ -170,10 +171,10 @@ TEST(C1Limits, EveryArrayOfZerosRefusedWithItsPath) {
           return r.ok() ? std::string("accepted") : r.error();
         },
         1024 * kMiB, &growth);
-    if (h.max == 0)
-      EXPECT_EQ(err, std::string(h.path) + ": expected 32 bytes, got " + n);
+    if (h.max == 0) EXPECT_EQ(err, std::string(h.path) + ": expected 32 bytes, got " + n);
     else
-      EXPECT_EQ(err, std::string(h.path) + ": " + n + " elements, at most " + std::to_string(h.max) + " expected for 2KiB");
+      EXPECT_EQ(err,
+                std::string(h.path) + ": " + n + " elements, at most " + std::to_string(h.max) + " expected for 2KiB");
     std::printf("%-100s peak RSS growth %6.1f MiB\n", h.path, double(growth) / kMiB);
     // The document (38 MiB) and the reader's padded copy of it; no DOM of the zeros.
     EXPECT_LT(growth, 128 * kMiB);
@@ -189,7 +190,10 @@ TEST(C1Limits, CurioWrapperAroundZerosRefused) {
   std::uint64_t growth = 0;
   const std::string err = refused_in_bounded_memory(
       [&] {
-        const std::string doc = "{\"SectorNum\":1,\"Phase1Out\":\"" + base64_encode(std::span(reinterpret_cast<const std::uint8_t*>(inner.data()), inner.size())) + "\",\"SectorSize\":2048}";
+        const std::string doc =
+            "{\"SectorNum\":1,\"Phase1Out\":\"" +
+            base64_encode(std::span(reinterpret_cast<const std::uint8_t*>(inner.data()), inner.size())) +
+            "\",\"SectorSize\":2048}";
         auto r = parse_curio_c1(doc);
         return r.ok() ? std::string("accepted") : r.error();
       },
@@ -276,10 +280,8 @@ TEST(C1Limits, EveryBincodeLengthPatchedRefused) {
           256 * kMiB, &growth);
       const std::string head = "bincode: offset " + std::to_string(f.at) + ": " + f.path + ": ";
       EXPECT_EQ(err.substr(0, head.size()), head) << err;
-      if (len == 100000)
-        EXPECT_NE(err.find("100000 elements, at most "), std::string::npos) << err;
-      else
-        EXPECT_NE(err.find("length 1152921504606846976 needs at least"), std::string::npos) << err;
+      if (len == 100000) EXPECT_NE(err.find("100000 elements, at most "), std::string::npos) << err;
+      else EXPECT_NE(err.find("length 1152921504606846976 needs at least"), std::string::npos) << err;
       EXPECT_LT(growth, 64 * kMiB) << err;
     }
   }
@@ -291,7 +293,8 @@ TEST(C1Limits, EveryBincodeLengthPatchedRefused) {
   std::memcpy(&b[0], &partitions, 8);
   EXPECT_EQ(parse_c1_bincode(b, "StackedDrg2KiBV1_1").error(),
             "bincode: offset 0: vanilla_proofs: 14 elements, at most 13 expected for 2KiB");
-  EXPECT_EQ(parse_c1_any(b, 2048).error(), "bincode: bincode: offset 0: vanilla_proofs: 14 elements, at most 13 expected for 2KiB");
+  EXPECT_EQ(parse_c1_any(b, 2048).error(),
+            "bincode: bincode: offset 0: vanilla_proofs: 14 elements, at most 13 expected for 2KiB");
   partitions = 127;
   std::memcpy(&b[0], &partitions, 8);
   EXPECT_EQ(parse_c1_bincode(b, "").error(),
@@ -308,7 +311,9 @@ TEST(C1Limits, ParseMemoryWithinTheEstimate) {
   w.c1 = c1;
   const std::string json = write_c1_json(c1), curio = write_curio_c1_json(w);
   const std::vector<std::uint8_t> bin = write_c1_bincode(c1);
-  auto bytes = [](const std::string& s) { return std::span(reinterpret_cast<const std::uint8_t*>(s.data()), s.size()); };
+  auto bytes = [](const std::string& s) {
+    return std::span(reinterpret_cast<const std::uint8_t*>(s.data()), s.size());
+  };
   const struct {
     const char* name;
     std::span<const std::uint8_t> input;
@@ -322,8 +327,8 @@ TEST(C1Limits, ParseMemoryWithinTheEstimate) {
     EXPECT_EQ(run.result, "") << f.name;
     EXPECT_LT(run.growth(), c1_parse_bytes(f.input.size())) << f.name;
     std::printf("%-14s %6.1f MiB input: peak RSS growth %6.1f MiB (%.2f x input), estimate %6.1f MiB\n", f.name,
-                double(f.input.size()) / kMiB, double(run.growth()) / kMiB, double(run.growth()) / double(f.input.size()),
-                double(c1_parse_bytes(f.input.size())) / kMiB);
+                double(f.input.size()) / kMiB, double(run.growth()) / kMiB,
+                double(run.growth()) / double(f.input.size()), double(c1_parse_bytes(f.input.size())) / kMiB);
   }
 }
 

@@ -16,7 +16,8 @@ using V = std::vector<std::uint64_t>;
 TEST(SdrChallenges, SyntheticKat) {
   // nodes 1024, replica_id = Fr(55), comm_r = Fr(101): the first 21 synthetic challenges.
   const V synth = synthetic_challenges(1024, test::small_fr(55), test::small_fr(101), 21);
-  EXPECT_EQ(synth, (V{178, 297, 869, 211, 875, 477, 94, 781, 124, 332, 856, 801, 176, 692, 429, 691, 290, 204, 986, 210, 973}));
+  EXPECT_EQ(synth, (V{178, 297, 869, 211, 875, 477, 94,  781, 124, 332, 856,
+                      801, 176, 692, 429, 691, 290, 204, 986, 210, 973}));
   // Seeking gives the same values as the stream.
   EXPECT_EQ(synthetic_challenges(1024, test::small_fr(55), test::small_fr(101), 3, 17), (V{204, 986, 210}));
   // Selection with rand [1;32] over a set of 21: 10 porep challenges.

@@ -46,18 +46,21 @@ void expect_serialization(const char* name, std::size_t size, const char* sha) {
 }
 
 TEST(PorepShape, Serialization2KiBUnchanged) {
-  expect_serialization("StackedDrg2KiBV1_1", 151'781'980, "a0d3ea5d4fb706989b44693e884ce5b75e276eb29d8a540bbe9d8a495c9ca36f");
+  expect_serialization("StackedDrg2KiBV1_1", 151'781'980,
+                       "a0d3ea5d4fb706989b44693e884ce5b75e276eb29d8a540bbe9d8a495c9ca36f");
 }
 
 TEST(PorepShape, Serialization512MiBUnchanged) {
-  expect_serialization("StackedDrg512MiBV1_1", 251'046'460, "7147c7a9c4d31dd1125b7cb8701c28f9a697a0bc823d0085c378db2a97554fb8");
+  expect_serialization("StackedDrg512MiBV1_1", 251'046'460,
+                       "7147c7a9c4d31dd1125b7cb8701c28f9a697a0bc823d0085c378db2a97554fb8");
 }
 
 // The parallel recorder (record_porep_shape) and the plain sequential one agree byte for byte (the
 // pinned hashes above come from the sequential recorder of the time).
 TEST(PorepShape, ParallelRecordingEqualsSequential) {
   const auto& cfg = porep::porep_config_by_name("StackedDrg8MiBV1_1");
-  EXPECT_EQ(circuit::serialize_shape(record_porep_shape(cfg)), circuit::serialize_shape(record_porep_shape_sequential(cfg)));
+  EXPECT_EQ(circuit::serialize_shape(record_porep_shape(cfg)),
+            circuit::serialize_shape(record_porep_shape_sequential(cfg)));
 }
 
 class ShapeCache : public ::testing::Test {
@@ -67,9 +70,7 @@ class ShapeCache : public ::testing::Test {
     std::filesystem::create_directories(dir_);
     path_ = (dir_ / "v28-stacked-proof-of-replication-test.params.shape").string();
   }
-  void TearDown() override {
-    std::filesystem::remove_all(dir_);
-  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
   std::filesystem::path dir_;
   std::string path_;
   const porep::PorepConfig& k2_ = porep::porep_config_by_name("StackedDrg2KiBV1_1");
@@ -156,8 +157,7 @@ TEST_F(ShapeCache, AFileSizeLimitFailsTheWriteWithItsReason) {
     std::filesystem::remove_all(dir_);  // the child's own folder (its TearDown does not run)
     std::_Exit(ok ? 0 : 1);
   };
-  EXPECT_EXIT(child(),
-      ::testing::ExitedWithCode(0), "note \"cannot write .*File too large\"");
+  EXPECT_EXIT(child(), ::testing::ExitedWithCode(0), "note \"cannot write .*File too large\"");
 }
 
 TEST_F(ShapeCache, DisabledByPolicy) {

@@ -42,8 +42,8 @@ Counted count(const StackedCircuitParams& p) {
 unsigned domain_log2(const CountingCS& cs) { return unsigned(std::bit_width(cs.num_groth16_rows() - 1)); }
 
 // tests/stacked_circuit.rs: 1 challenge, 2 layers, SHA-256 tree D over `nodes`, Poseidon tree R/C.
-StackedCircuitParams test_params(std::size_t nodes, std::size_t base_arity, std::size_t base_levels,
-                                 std::size_t sub, std::size_t top) {
+StackedCircuitParams test_params(std::size_t nodes, std::size_t base_arity, std::size_t base_levels, std::size_t sub,
+                                 std::size_t top) {
   StackedCircuitParams p;
   p.layers = 2;
   p.challenges = 1;
@@ -104,7 +104,8 @@ TEST(StackedCircuit, PublicInputOrder) {
     const std::uint64_t c = ch.challenge;
     expected.push_back(circuit::Fr::from_u64(c));
     for (std::uint64_t k = 0; k < kDrgParents; ++k) expected.push_back(circuit::Fr::from_u64((c + k + 1) % nodes));
-    for (std::uint64_t k = 0; k < kExpanderParents; ++k) expected.push_back(circuit::Fr::from_u64((c * 3 + k + 2) % nodes));
+    for (std::uint64_t k = 0; k < kExpanderParents; ++k)
+      expected.push_back(circuit::Fr::from_u64((c * 3 + k + 2) % nodes));
     for (int k = 0; k < 3; ++k) expected.push_back(circuit::Fr::from_u64(c));
   }
   ASSERT_EQ(chk.input_values().size(), 40u);
@@ -125,7 +126,7 @@ TEST(StackedCircuit, Registered2KiB) {
 
 TEST(StackedCircuit, Registered8MiB) {
   auto r = count(StackedCircuitParams::from_config(porep_config_by_name("StackedDrg8MiBV1_1")));
-  EXPECT_EQ(r.cs.num_constraints(), 3844929u);   // before input rows
+  EXPECT_EQ(r.cs.num_constraints(), 3844929u);  // before input rows
   EXPECT_EQ(r.cs.num_inputs(), 40u);
   EXPECT_EQ(r.cs.num_groth16_rows(), 3844969u);
   EXPECT_EQ(domain_log2(r.cs), 22u);

@@ -37,7 +37,8 @@ TEST(VanillaCheck, RefusesEverySingleCorruptionNamingTheCheck) {
       {"label of a DRG parent", [](auto& c) { flip(c.vanilla_proofs[0][1].drg_parents[2].rows[0]); }, "drg_parents[2]"},
       {"label of an expander parent", [](auto& c) { flip(c.vanilla_proofs[0][0].exp_parents[7].rows[0]); },
        "exp_parents[7]"},
-      {"tree-D sibling", [](auto& c) { flip(c.vanilla_proofs[0][1].comm_d_proofs.base[2].hashes[0]); }, "comm_d_proofs"},
+      {"tree-D sibling", [](auto& c) { flip(c.vanilla_proofs[0][1].comm_d_proofs.base[2].hashes[0]); },
+       "comm_d_proofs"},
       {"tree-D leaf (data)", [](auto& c) { flip(c.vanilla_proofs[0][0].comm_d_proofs.leaf); }, "comm_d_proofs"},
       {"tree-R sibling", [](auto& c) { flip(c.vanilla_proofs[0][0].comm_r_last_proof.base[0].hashes[5]); },
        "comm_r_last_proof"},
@@ -48,10 +49,12 @@ TEST(VanillaCheck, RefusesEverySingleCorruptionNamingTheCheck) {
       {"comm_d", [](auto& c) { flip(c.comm_d); }, "comm_d"},
       {"replica_id", [](auto& c) { flip(c.replica_id); }, ""},
       {"seed", [](auto& c) { flip(c.seed); }, "challenge"},
-      {"challenge index", [](auto& c) {
+      {"challenge index",
+       [](auto& c) {
          for (auto& lp : c.vanilla_proofs[0][0].labeling_proofs) lp.node ^= 1;
          c.vanilla_proofs[0][0].encoding_proof.node ^= 1;
-       }, ""},
+       },
+       ""},
       {"parent index", [](auto& c) { c.vanilla_proofs[0][0].drg_parents[3].index ^= 1; }, "drg_parents[3]"},
       {"labeling proof parent", [](auto& c) { flip(c.vanilla_proofs[0][0].labeling_proofs[0].parents[5]); },
        "labeling_proofs[0]"},

@@ -32,9 +32,9 @@ TEST(PorepWitness, SealedSectorsSatisfyTheShapeWithDerivedInputs) {
     const char* proof;
     std::size_t partition;
   };
-  for (const Case& k : {Case{"StackedDrg2KiBV1_1", 0}, Case{"StackedDrg2KiBV1", 0},
-                        Case{"StackedDrg2KiBV1_1_Feat_SyntheticPoRep", 0},
-                        Case{"StackedDrg2KiBV1_2_Feat_NonInteractivePoRep", 7}}) {
+  for (const Case& k :
+       {Case{"StackedDrg2KiBV1_1", 0}, Case{"StackedDrg2KiBV1", 0}, Case{"StackedDrg2KiBV1_1_Feat_SyntheticPoRep", 0},
+        Case{"StackedDrg2KiBV1_2_Feat_NonInteractivePoRep", 7}}) {
     SCOPED_TRACE(k.proof);
     const auto& cfg = porep::porep_config_by_name(k.proof);
     const auto c1 = test::sealed_c1(k.proof, 9);
@@ -42,7 +42,8 @@ TEST(PorepWitness, SealedSectorsSatisfyTheShapeWithDerivedInputs) {
     ASSERT_EQ(w.size(), shape.num_variables());
     EXPECT_FALSE(groth16::first_unsatisfied_row(shape, w).has_value());
     porep::Graph graph(cfg);
-    const auto inputs = partition_public_inputs(cfg, graph, {c1.replica_id, c1.comm_d, c1.comm_r, c1.seed}, k.partition);
+    const auto inputs =
+        partition_public_inputs(cfg, graph, {c1.replica_id, c1.comm_d, c1.comm_r, c1.seed}, k.partition);
     ASSERT_EQ(inputs.size(), 39u);
     for (std::size_t j = 0; j < inputs.size(); ++j) EXPECT_EQ(w[1 + j], inputs[j]) << "input " << j;
     // Spot-check the layout of §4.2: the first challenge appears as tree-D path, UInt64, tree R, tree C.

@@ -20,7 +20,8 @@ TEST(PostConfig, CodesNamesAndAliases) {
   EXPECT_FALSE(post_config_by_code(15));
   EXPECT_FALSE(post_config_by_name("StackedDrgWindow4KiBV1"));
   EXPECT_FALSE(post_config_by_name(""));
-  EXPECT_NE(post_config_by_name("StackedDrgWindow4KiBV1").error().find("unknown registered PoSt proof"), std::string::npos);
+  EXPECT_NE(post_config_by_name("StackedDrgWindow4KiBV1").error().find("unknown registered PoSt proof"),
+            std::string::npos);
 }
 
 TEST(PostConfig, Geometry) {

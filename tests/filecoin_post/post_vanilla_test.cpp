@@ -212,7 +212,7 @@ TEST(PostPublicInputs, EqualTheOracles) {
 TEST(PostPublicInputs, Refusals) {
   const PublicSector s{1, {}};
   std::vector<PublicSector> three(3, s);
-  EXPECT_FALSE(partition_public_inputs(cfg(5), {}, three, 0));   // 3 > 2 sectors
+  EXPECT_FALSE(partition_public_inputs(cfg(5), {}, three, 0));                            // 3 > 2 sectors
   EXPECT_FALSE(partition_public_inputs(cfg(0), {}, std::vector<PublicSector>(2, s), 0));  // Winning: one
   EXPECT_FALSE(partition_public_inputs(cfg(5), {}, {}, 0));
   Bytes32 big;

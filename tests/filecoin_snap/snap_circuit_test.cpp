@@ -26,7 +26,7 @@ SnapGeometry geom(std::uint64_t bytes, UpdateVariant v = UpdateVariant::kPartiti
 
 TEST(SnapCircuit, RowCountsMatchThePublishedFigures) {
   const std::pair<std::uint64_t, std::uint64_t> rows[] = {
-      {1 * kKiB, 1'248'389}, {2 * kKiB, 1'705'039}, {4 * kKiB, 2'165'109},   {8 * kKiB, 2'620'359},
+      {1 * kKiB, 1'248'389},  {2 * kKiB, 1'705'039},  {4 * kKiB, 2'165'109},  {8 * kKiB, 2'620'359},
       {16 * kKiB, 6'300'021}, {32 * kKiB, 6'760'091}, {32 * kGiB, 81'049'499}};
   for (auto [bytes, expected] : rows) {
     const UpdateCircuitCounts c = count_update_circuit(geom(bytes));
@@ -98,10 +98,8 @@ circuit::CheckingCS check(const Synth& synth) {
 
 void expect_satisfied(const SnapGeometry& g, const PartitionValues& v, const SnapPublic& pub) {
   auto cs = check([&](auto& c) {
-    if (g.variant == UpdateVariant::kPoseidon)
-      synthesize_update_poseidon_circuit(c, g, v);
-    else
-      synthesize_update_circuit(c, g, v);
+    if (g.variant == UpdateVariant::kPoseidon) synthesize_update_poseidon_circuit(c, g, v);
+    else synthesize_update_circuit(c, g, v);
   });
   EXPECT_TRUE(cs.is_satisfied()) << g.nodes * 32 << " k=" << v.k << ": " << cs.first_failure()->name;
   const UpdateCircuitCounts counts = count_update_circuit(g);

@@ -21,14 +21,16 @@ namespace {
 
 constexpr std::uint64_t kKiB = 1024, kMiB = kKiB << 10, kGiB = kMiB << 10;
 
-SnapGeometry geo(std::uint64_t bytes, UpdateVariant v = UpdateVariant::kPartitioned) { return *snap_geometry(bytes, v); }
+SnapGeometry geo(std::uint64_t bytes, UpdateVariant v = UpdateVariant::kPartitioned) {
+  return *snap_geometry(bytes, v);
+}
 
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
-#define EXPECT_ERROR(result, text)                                                                       \
-  do {                                                                                                   \
-    auto&& r_ = (result);                                                                                \
-    ASSERT_FALSE(r_) << "accepted; expected: " << (text);                                               \
-    EXPECT_TRUE(contains(r_.error(), text)) << "error: " << r_.error() << "\nexpected: " << (text);      \
+#define EXPECT_ERROR(result, text)                                                                  \
+  do {                                                                                              \
+    auto&& r_ = (result);                                                                           \
+    ASSERT_FALSE(r_) << "accepted; expected: " << (text);                                           \
+    EXPECT_TRUE(contains(r_.error(), text)) << "error: " << r_.error() << "\nexpected: " << (text); \
   } while (0)
 
 // Synthetic updates, built once per geometry (32 GiB is shared by several tests).
@@ -95,7 +97,8 @@ TEST(SnapVanilla, MalformedRefused) {
   for (std::size_t n = 0; n < blob.size(); n += 13)
     EXPECT_ERROR(parse_partition_proof(std::span(blob).first(n), g, 0), "unexpected end of data");
   EXPECT_ERROR(parse_partition_proof(std::span(blob).first(blob.size() - 1), g, 0),
-               "vanilla_proofs[0]: bincode: offset 15056: challenge_proofs[9].proof_r_new.path[1].index: unexpected end of data");
+               "vanilla_proofs[0]: bincode: offset 15056: challenge_proofs[9].proof_r_new.path[1].index: unexpected "
+               "end of data");
   auto longer = blob;
   longer.push_back(0);
   EXPECT_ERROR(parse_partition_proof(longer, g, 0), "1 trailing bytes after the PartitionProof");
@@ -105,8 +108,10 @@ TEST(SnapVanilla, MalformedRefused) {
     std::memcpy(b.data() + at, &v, 8);
     return b;
   };
-  EXPECT_ERROR(parse_partition_proof(with_u64(32, 7), g, 0), "vanilla_proofs[0]: apex_leafs: 7 apex leaves, expected 8");
-  EXPECT_ERROR(parse_partition_proof(with_u64(32, ~0ull), g, 2), "vanilla_proofs[2]: apex_leafs: 18446744073709551615 apex leaves");
+  EXPECT_ERROR(parse_partition_proof(with_u64(32, 7), g, 0),
+               "vanilla_proofs[0]: apex_leafs: 7 apex leaves, expected 8");
+  EXPECT_ERROR(parse_partition_proof(with_u64(32, ~0ull), g, 2),
+               "vanilla_proofs[2]: apex_leafs: 18446744073709551615 apex leaves");
   EXPECT_ERROR(parse_partition_proof(with_u64(296, 9), g, 0), "challenge_proofs: 9 challenge proofs, expected 10");
   // The first ChallengeProof starts at 304: proof_r_old = u32 variant, root, leaf, u64 levels (at 372).
   auto variant = blob;
@@ -124,8 +129,8 @@ TEST(SnapVanilla, MalformedRefused) {
   // The other variant's bytes: the counts do not fit.
   EXPECT_ERROR(parse_partition_proof(blob, geo(2 * kKiB, UpdateVariant::kPoseidon), 0),
                "challenge_proofs: 8 challenge proofs, expected 10");
-  const auto pos_blob = write_partition_proof(synthetic(2 * kKiB, UpdateVariant::kPoseidon).partitions[0],
-                                              UpdateVariant::kPoseidon);
+  const auto pos_blob =
+      write_partition_proof(synthetic(2 * kKiB, UpdateVariant::kPoseidon).partitions[0], UpdateVariant::kPoseidon);
   EXPECT_ERROR(parse_partition_proof(pos_blob, g, 0), "apex_leafs: 10 apex leaves, expected 8");
   // A Poseidon-variant proof_d_new is tree-R-shaped: an SHA path of 6 levels is refused by kind and level.
   PartitionProof mixed = synthetic(2 * kKiB).partitions[0];
@@ -144,8 +149,9 @@ TEST(SnapVanilla, WrongLevelsNamedAt32GiB) {
   p = synthetic(32 * kGiB).partitions[3];
   p.challenge_proofs[2].proof_r_new.kind = MerkleProofKind::kTop;
   p.challenge_proofs[2].proof_r_new.top = p.challenge_proofs[2].proof_r_new.sub;
-  EXPECT_ERROR(parse_partition_proof(write_partition_proof(p), g, 3),
-               "vanilla_proofs[3]: challenge_proofs[2].proof_r_new: a Top proof, tree R (8-8-0, 9 base levels) needs Sub");
+  EXPECT_ERROR(
+      parse_partition_proof(write_partition_proof(p), g, 3),
+      "vanilla_proofs[3]: challenge_proofs[2].proof_r_new: a Top proof, tree R (8-8-0, 9 base levels) needs Sub");
   p = synthetic(32 * kGiB).partitions[3];
   p.challenge_proofs[4].proof_r_old.sub[0].hashes.pop_back();
   EXPECT_ERROR(parse_partition_proof(write_partition_proof(p), g, 3),
@@ -303,8 +309,9 @@ TEST_F(SnapTamper, SiblingAndApex) {
   EXPECT_ERROR(check(), "vanilla_proofs[0]: challenge_proofs[2].proof_d_new: the path does not hash to its root");
   SetUp();
   bump(parts_[1].apex_leafs[77]);
-  EXPECT_ERROR(check(), "vanilla_proofs[1]: apex_leafs: their apex root does not climb challenge_proofs[0]'s partition "
-                        "path to comm_d_new");
+  EXPECT_ERROR(check(),
+               "vanilla_proofs[1]: apex_leafs: their apex root does not climb challenge_proofs[0]'s partition "
+               "path to comm_d_new");
   SetUp();
   parts_[1].apex_leafs.pop_back();
   EXPECT_ERROR(check(), "vanilla_proofs[1]: apex_leafs: 127 apex leaves, expected 128");
@@ -324,8 +331,9 @@ TEST_F(SnapTamper, Commitments) {
   EXPECT_ERROR(check(), "vanilla_proofs[0]: comm_r_new is not Poseidon(comm_c, challenge_proofs[0].proof_r_new.root)");
   SetUp();
   bump(comms_.comm_d_new);
-  EXPECT_ERROR(check(), "vanilla_proofs[0]: apex_leafs: their apex root does not climb challenge_proofs[0]'s partition "
-                        "path to comm_d_new");
+  EXPECT_ERROR(check(),
+               "vanilla_proofs[0]: apex_leafs: their apex root does not climb challenge_proofs[0]'s partition "
+               "path to comm_d_new");
   SetUp();
   comms_.comm_r_new.fill(0xff);
   EXPECT_ERROR(check(), "comm_r_new: not a field element");
@@ -357,8 +365,9 @@ TEST_F(SnapTamper, ReplicaNotTheEncodingOfTheData) {
   parts_.clear();
   for (std::size_t k = 0; k < g_.partitions; ++k) parts_.push_back(testkit::snap_partition_proof(s_, k));
   comms_ = s_.commitments();
-  EXPECT_ERROR(check(), "vanilla_proofs[0]: challenge_proofs[0]: proof_r_new.leaf is not proof_r_old.leaf + "
-                        "proof_d_new.leaf·ρ(");
+  EXPECT_ERROR(check(),
+               "vanilla_proofs[0]: challenge_proofs[0]: proof_r_new.leaf is not proof_r_old.leaf + "
+               "proof_d_new.leaf·ρ(");
 }
 
 // ---- Synthetic updates at production sizes.

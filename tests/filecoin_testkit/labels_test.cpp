@@ -13,14 +13,16 @@ namespace {
 TEST(SdrLabels, LastLabel2KiBV1_0PorepIdZero) {
   const Graph g(64, Bytes32{}, /*legacy_v1_0=*/true);
   const auto labels = generate_labels(g, {}, test::filled(9), 11);
-  EXPECT_EQ(labels.back(), test::from_limbs(0xd3faa96b9a0fba04, 0xea81a283d106485e, 0xe3d51b9afa5ac2b3, 0x0462f4f4f1a68d37));
+  EXPECT_EQ(labels.back(),
+            test::from_limbs(0xd3faa96b9a0fba04, 0xea81a283d106485e, 0xe3d51b9afa5ac2b3, 0x0462f4f4f1a68d37));
 }
 
 TEST(SdrLabels, LastLabel2KiBV1_1PorepId123) {
   const Graph g(64, test::filled(123), /*legacy_v1_0=*/false);
   const auto cache = build_parent_cache(g);
   const auto labels = generate_labels(g, cache, test::filled(9), 11);
-  EXPECT_EQ(labels.back(), test::from_limbs(0xabb3f38bb70defcf, 0x777a2e4d7769119f, 0x3448959d495490bc, 0x06021188c7a71cb5));
+  EXPECT_EQ(labels.back(),
+            test::from_limbs(0xabb3f38bb70defcf, 0x777a2e4d7769119f, 0x3448959d495490bc, 0x06021188c7a71cb5));
 }
 
 // The progress callback (`cuzk seal`'s lines) sees every layer end and changes no label; the published
@@ -30,7 +32,8 @@ TEST(SdrLabels, ProgressCallbackReportsEachLayerEnd) {
   std::vector<std::pair<std::size_t, std::uint64_t>> calls;
   const auto labels = generate_labels(g, build_parent_cache(g), test::filled(9), 11,
                                       [&](std::size_t layer, std::uint64_t done) { calls.emplace_back(layer, done); });
-  EXPECT_EQ(labels.back(), test::from_limbs(0xabb3f38bb70defcf, 0x777a2e4d7769119f, 0x3448959d495490bc, 0x06021188c7a71cb5));
+  EXPECT_EQ(labels.back(),
+            test::from_limbs(0xabb3f38bb70defcf, 0x777a2e4d7769119f, 0x3448959d495490bc, 0x06021188c7a71cb5));
   ASSERT_EQ(calls.size(), 11u);  // 64 nodes < kLabelProgressNodes: one report per layer, at its end
   for (std::size_t l = 1; l <= 11; ++l) EXPECT_EQ(calls[l - 1], std::make_pair(l, std::uint64_t(64)));
 }

@@ -31,9 +31,7 @@ Bytes32 randomness(std::uint8_t v) {
   return r;
 }
 
-void write(const std::string& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
-}
+void write(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
 
 // A 2 KiB sector sealed in memory and written as `cuzk seal` writes it (DIR/sealed, DIR/comm.json).
 std::string seal_to_dir(std::uint64_t sector_id) {
@@ -62,9 +60,7 @@ std::string seal_to_dir(std::uint64_t sector_id) {
 
 class SealedPost : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    dirs_ = new std::vector<std::string>{seal_to_dir(3), seal_to_dir(9)};
-  }
+  static void SetUpTestSuite() { dirs_ = new std::vector<std::string>{seal_to_dir(3), seal_to_dir(9)}; }
   static void TearDownTestSuite() {
     for (const auto& d : *dirs_) std::filesystem::remove_all(d);
     delete dirs_;

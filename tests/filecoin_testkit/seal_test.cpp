@@ -81,7 +81,8 @@ TEST_P(SdrSeal2KiB, C1PassesVanillaChecks) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Variants, SdrSeal2KiB,
-                         ::testing::Values("StackedDrg2KiBV1", "StackedDrg2KiBV1_1", "StackedDrg2KiBV1_1_Feat_SyntheticPoRep",
+                         ::testing::Values("StackedDrg2KiBV1", "StackedDrg2KiBV1_1",
+                                           "StackedDrg2KiBV1_1_Feat_SyntheticPoRep",
                                            "StackedDrg2KiBV1_2_Feat_NonInteractivePoRep"));
 
 TEST(SdrSeal, ZeroSector2KiBHasTheZeroCommD) {
@@ -104,10 +105,12 @@ TEST(SdrSeal, VerifierRejectsTampering) {
     EXPECT_NE(err.find(needle), std::string::npos) << "got: " << err;
   };
   expect_bad([](porep::C1Output& c) { c.seed[0] ^= 1; }, "challenge");
-  expect_bad([](porep::C1Output& c) { c.vanilla_proofs[0][1].labeling_proofs[1].parents[20][0] ^= 1; }, "labeling_proofs[1]");
+  expect_bad([](porep::C1Output& c) { c.vanilla_proofs[0][1].labeling_proofs[1].parents[20][0] ^= 1; },
+             "labeling_proofs[1]");
   expect_bad([](porep::C1Output& c) { c.vanilla_proofs[0][0].exp_parents[3].rows[0][0] ^= 1; }, "exp_parents[3]");
   expect_bad([](porep::C1Output& c) { c.vanilla_proofs[0][0].comm_d_proofs.base[2].hashes[0][0] ^= 1; }, "comm_d");
-  expect_bad([](porep::C1Output& c) { c.vanilla_proofs[0][0].comm_r_last_proof.base[1].hashes[6][0] ^= 1; }, "comm_r_last");
+  expect_bad([](porep::C1Output& c) { c.vanilla_proofs[0][0].comm_r_last_proof.base[1].hashes[6][0] ^= 1; },
+             "comm_r_last");
   expect_bad([](porep::C1Output& c) { c.vanilla_proofs[0][0].encoding_proof.node ^= 1; }, "encoding_proof");
   expect_bad([](porep::C1Output& c) { c.comm_r[0] ^= 1; }, "comm_r");
   expect_bad([](porep::C1Output& c) { c.replica_id[0] ^= 1; }, "");

@@ -61,8 +61,8 @@ TEST(SdrPoseidonTree, ShapesSingleSubTop) {
   circuit::TreeShape sub{circuit::TreeHash::kPoseidon, 8, 1, 2, 0};
   circuit::TreeShape top{circuit::TreeHash::kPoseidon, 8, 1, 4, 2};
   for (const auto& [shape, kind, n_sub, n_top] :
-       {std::tuple{single, porep::MerkleProofKind::kSingle, 0u, 0u}, std::tuple{sub, porep::MerkleProofKind::kSub, 1u, 0u},
-        std::tuple{top, porep::MerkleProofKind::kTop, 1u, 1u}}) {
+       {std::tuple{single, porep::MerkleProofKind::kSingle, 0u, 0u},
+        std::tuple{sub, porep::MerkleProofKind::kSub, 1u, 0u}, std::tuple{top, porep::MerkleProofKind::kTop, 1u, 1u}}) {
     const auto in = leaves(shape.num_leaves());
     const PoseidonTree t(shape, in);
     // The root equals circuit::NativeMerkleTree's (the reference twin used by the gadgets' tests).

@@ -114,8 +114,6 @@ inline RawFile split(const std::vector<std::uint8_t>& bytes, const std::string& 
 inline void put_u32(std::vector<std::uint8_t>& b, std::size_t at, std::uint32_t v) {
   for (int i = 0; i < 4; ++i) b[at + std::size_t(i)] = std::uint8_t(v >> (8 * i));
 }
-inline std::uint32_t get_u32(const std::vector<std::uint8_t>& b, std::size_t at) {
-  return load_u32le(b.data() + at);
-}
+inline std::uint32_t get_u32(const std::vector<std::uint8_t>& b, std::size_t at) { return load_u32le(b.data() + at); }
 
 }  // namespace cuzk::formats::test

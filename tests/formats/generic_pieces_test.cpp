@@ -75,7 +75,8 @@ TEST(JsonPath, RendersKeysAndIndices) {
 TEST(JsonSyntaxLocator, NamesByteAndEnclosingPath) {
   EXPECT_EQ(locate_json_syntax_error(R"({"a":[1,2,]})"), "a[2]: syntax error at byte 10: unexpected character ']'");
   EXPECT_EQ(locate_json_syntax_error(R"({"a":01})"), "a: syntax error at byte 6: invalid number: leading zero");
-  EXPECT_EQ(locate_json_syntax_error(R"({"a":1} x)"), "(document): syntax error at byte 8: unexpected text after the document");
+  EXPECT_EQ(locate_json_syntax_error(R"({"a":1} x)"),
+            "(document): syntax error at byte 8: unexpected text after the document");
   EXPECT_NE(locate_json_syntax_error(R"({"a":99999999999999999999})").find("out of 64-bit range"), std::string::npos);
   EXPECT_EQ(locate_json_syntax_error(R"({"a":[1,{"b":null}]})"), "");
 }

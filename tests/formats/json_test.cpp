@@ -105,7 +105,9 @@ void expect_vk_error(const std::function<void(ordered_json&)>& edit, const std::
 }
 
 TEST(BadProofJson, Rejected) {
-  const std::string q = "4002409555221667393417789825735904156556882819939007885332058136124031650490837864442687629129015664037894272559787";
+  const std::string q =
+      "4002409555221667393417789825735904156556882819939007885332058136124031650490837864442687629129015664037894272559"
+      "787";
   expect_proof_error([](auto& j) { j["pi_a"].erase(2); }, "pi_a: expected an array of 3 elements, got 2");
   expect_proof_error([](auto& j) { j["pi_a"].push_back("1"); }, "pi_a: expected an array of 3 elements, got 4");
   expect_proof_error([](auto& j) { j["pi_b"][1].erase(1); }, "pi_b[1]: expected an array of 2 elements, got 1");
@@ -118,7 +120,11 @@ TEST(BadProofJson, Rejected) {
   expect_proof_error([](auto& j) { j["pi_a"][0] = "-1"; }, "pi_a[0]:");
   expect_proof_error([](auto& j) { j["pi_a"][2] = "2"; }, "pi_a[2]: z must be \"1\"");
   expect_proof_error([](auto& j) { j["pi_b"][2] = ordered_json::array({"1", "1"}); }, "pi_b[2]: z must be");
-  expect_proof_error([](auto& j) { j["pi_c"] = ordered_json::array({"0", "1", "0"}); }, "pi_c: is the point at infinity");
+  expect_proof_error(
+      [](auto& j) {
+        j["pi_c"] = ordered_json::array({"0", "1", "0"});
+      },
+      "pi_c: is the point at infinity");
   expect_proof_error(
       [](auto& j) {
         auto y = math::Fp::from_decimal(j["pi_a"][1].template get<std::string>());
@@ -132,8 +138,11 @@ TEST(BadProofJson, Rejected) {
       },
       "pi_b: point is not on the curve");
   // (0, 2) is on y^2 = x^3 + 4 but has order 3: not in G1.
-  expect_proof_error([](auto& j) { j["pi_a"] = ordered_json::array({"0", "2", "1"}); },
-                     "pi_a: point is not in the prime-order subgroup");
+  expect_proof_error(
+      [](auto& j) {
+        j["pi_a"] = ordered_json::array({"0", "2", "1"});
+      },
+      "pi_a: point is not in the prime-order subgroup");
   expect_proof_error([](auto& j) { j["protocol"] = "plonk"; }, "protocol: is \"plonk\", expected \"groth16\"");
   expect_proof_error([](auto& j) { j["curve"] = "bn128"; }, "curve: is \"bn128\", expected \"bls12381\"");
   expect_proof_error([](auto& j) { j.erase("curve"); }, "curve: is missing");
@@ -161,8 +170,9 @@ TEST(BadPublicJson, Rejected) {
     ASSERT_FALSE(r.ok()) << text;
     EXPECT_NE(r.error().find(want), std::string::npos) << r.error();
   };
-  bad("[\"1\", \"" + r_dec + "\"]", "public.json: [1]: \"5243587517512619047944774050818596583769...\" is not a decimal "
-                                    "number below r");
+  bad("[\"1\", \"" + r_dec + "\"]",
+      "public.json: [1]: \"5243587517512619047944774050818596583769...\" is not a decimal "
+      "number below r");
   bad("[\"1\", 2]", "public.json: [1]: expected a decimal string");
   bad("{\"a\": 1}", "public.json: expected an array");
   bad("[\"1\",", "public.json: malformed JSON");
@@ -170,8 +180,10 @@ TEST(BadPublicJson, Rejected) {
   auto ok = parse_public_json("[]", "public.json");
   ASSERT_TRUE(ok.ok());
   EXPECT_TRUE(ok->empty());
-  auto big = parse_public_json("[\"" + std::to_string(0) + "\", \"52435875175126190479447740508185965837690552500527637822603658699938581184512\"]",
-                               "public.json");
+  auto big =
+      parse_public_json("[\"" + std::to_string(0) +
+                            "\", \"52435875175126190479447740508185965837690552500527637822603658699938581184512\"]",
+                        "public.json");
   ASSERT_TRUE(big.ok()) << big.error();
   EXPECT_EQ((*big)[1], -math::Fr::one());
 }
@@ -185,14 +197,20 @@ TEST(BadVerificationKeyJson, Rejected) {
   expect_vk_error([](auto& j) { j["IC"][3][1] = "7"; }, "IC[3]: point is not on the curve");
   expect_vk_error([](auto& j) { j["IC"][3] = ordered_json::array({"1", "2"}); }, "IC[3]: expected an array of 3");
   expect_vk_error([](auto& j) { j["vk_gamma_2"][0][1] = "x"; }, "vk_gamma_2[0][1]:");
-  expect_vk_error([](auto& j) { j["vk_delta_2"][2] = ordered_json::array({"1", "0", "0"}); },
-                  "vk_delta_2[2]: expected an array of 2");
+  expect_vk_error(
+      [](auto& j) {
+        j["vk_delta_2"][2] = ordered_json::array({"1", "0", "0"});
+      },
+      "vk_delta_2[2]: expected an array of 2");
   expect_vk_error([](auto& j) { j["vk_alphabeta_12"][1][2][0] = "5"; },
                   "vk_alphabeta_12: does not equal e(vk_alpha_1, vk_beta_2)");
   expect_vk_error([](auto& j) { j["vk_alphabeta_12"][1].erase(2); }, "vk_alphabeta_12[1]: expected an array of 3");
   expect_vk_error([](auto& j) { j.erase("vk_beta_2"); }, "vk_beta_2: is missing");
-  expect_vk_error([](auto& j) { j["vk_alpha_1"] = ordered_json::array({"0", "1", "0"}); },
-                  "vk_alpha_1: is the point at infinity");
+  expect_vk_error(
+      [](auto& j) {
+        j["vk_alpha_1"] = ordered_json::array({"0", "1", "0"});
+      },
+      "vk_alpha_1: is the point at infinity");
   // vk_alphabeta_12 is optional on input (snarkjs' verifier does not read it).
   auto j = ordered_json::parse(vk_text());
   j.erase("vk_alphabeta_12");

@@ -147,7 +147,8 @@ TEST(Malformed, ContainerDefects) {
     // a duplicated section
     auto raw = split(b, k.magic);
     raw.sections.push_back(raw.sections.front());
-    expect_error(k.parse, raw.join(), name, "section " + std::to_string(raw.sections.front().id) + " appears more than once");
+    expect_error(k.parse, raw.join(), name,
+                 "section " + std::to_string(raw.sections.front().id) + " appears more than once");
     // each required section missing
     auto raw0 = split(b, k.magic);
     for (std::size_t si = 0; si < raw0.sections.size(); ++si) {
@@ -233,9 +234,10 @@ TEST(MalformedR1cs, Bn128PrimeIsRejectedClearly) {
     }
   }
   std::memcpy(l.bytes.data() + l.header_at + 4, le, 32);
-  expect_error(r1cs_parser, l.bytes, "bn.r1cs",
-               "section 1 (header) has prime 21888242871839275222246405745257275088548364400416034343698204186575808495617 "
-               "(bn128 scalar field), expected the BLS12-381 scalar field r");
+  expect_error(
+      r1cs_parser, l.bytes, "bn.r1cs",
+      "section 1 (header) has prime 21888242871839275222246405745257275088548364400416034343698204186575808495617 "
+      "(bn128 scalar field), expected the BLS12-381 scalar field r");
   auto w = bytes_of(fixture("mulchain", "witness.wtns"));
   std::memcpy(w.data() + 12 + 12 + 4, le, 32);
   expect_error(wtns_parser, w, "bn.wtns", "(bn128 scalar field), expected the BLS12-381 scalar field r");
@@ -270,10 +272,11 @@ TEST(MalformedR1cs, CoefficientNotBelowR) {
   ASSERT_GT(get_u32(l.bytes, l.constraints_at), 0u);
   auto m = l.bytes;
   std::memcpy(m.data() + coef, l.bytes.data() + l.header_at + 4, 32);  // coef = r
-  expect_error(r1cs_parser, m, "c.r1cs",
-               "section 2 (constraints) constraint 0 A term 0 (wire " + std::to_string(get_u32(l.bytes, coef - 4)) +
-                   "): coefficient 52435875175126190479447740508185965837690552500527637822603658699938581184513 is not "
-                   "below r");
+  expect_error(
+      r1cs_parser, m, "c.r1cs",
+      "section 2 (constraints) constraint 0 A term 0 (wire " + std::to_string(get_u32(l.bytes, coef - 4)) +
+          "): coefficient 52435875175126190479447740508185965837690552500527637822603658699938581184513 is not "
+          "below r");
   m = l.bytes;
   std::memset(m.data() + coef, 0xff, 32);
   expect_error(r1cs_parser, m, "c.r1cs", "is not below r");
@@ -431,8 +434,7 @@ TEST(MalformedZkey, SparseVariableWithAPoint) {
   auto z = parse_zkey(zkey_layout("linear").bytes, "z");
   ASSERT_TRUE(z.ok()) << z.error();
   std::size_t var = 0;
-  for (; var < z->pk.a_aux_density.bits.size() && z->pk.a_aux_density.bits[var]; ++var) {
-  }
+  for (; var < z->pk.a_aux_density.bits.size() && z->pk.a_aux_density.bits[var]; ++var) {}
   ASSERT_LT(var, z->pk.a_aux_density.bits.size());
   var += z->pk.num_inputs;
   auto l = zkey_layout("linear");
@@ -456,8 +458,9 @@ TEST(MalformedZkey, CoefficientEntries) {
   expect_error(zkey_parser, m, "c.zkey", "entry 0: signal 17 is out of range (nVars = 17)");
   m = l.bytes;
   std::memset(m.data() + e0 + 12, 0xff, 32);
-  expect_error(zkey_parser, m, "c.zkey", "entry 0: value 1157920892373161954235709850086879078532699846656405640394575840079131"
-                                         "29639935 is not below r");
+  expect_error(zkey_parser, m, "c.zkey",
+               "entry 0: value 1157920892373161954235709850086879078532699846656405640394575840079131"
+               "29639935 is not below r");
   m = l.bytes;
   put_u32(m, l.at[4], get_u32(l.bytes, l.at[4]) + 1);
   expect_error(zkey_parser, m, "c.zkey", "section 4 (coefficients) is truncated: 1236 bytes, expected 1280");

@@ -107,8 +107,7 @@ TEST_P(Fixture, TamperedWitnessIsUnsatisfied) {
   auto usedb = groth16::variable_density(r->shape.b, w->size());
   auto usedc = groth16::variable_density(r->shape.c, w->size());
   std::size_t v = w->size();
-  while (v-- > 1 && !(used[v] || usedb[v] || usedc[v])) {
-  }
+  while (v-- > 1 && !(used[v] || usedb[v] || usedc[v])) {}
   ASSERT_GT(v, 0u);
   auto bad = *w;
   bad[v] += Fr::one();
@@ -119,7 +118,8 @@ TEST_P(Fixture, PublicJsonIsTheWitnessPublicPart) {
   const std::string c = GetParam();
   auto info = info_of(c);
   std::size_t n_public = info["nPublic"].get<std::size_t>();
-  for (auto [wf, pf] : {std::pair{"witness.wtns", "public.json"}, std::pair{"witness_other.wtns", "public_other.json"}}) {
+  for (auto [wf, pf] :
+       {std::pair{"witness.wtns", "public.json"}, std::pair{"witness_other.wtns", "public_other.json"}}) {
     SCOPED_TRACE(pf);
     auto w = read_wtns(fixture(c, wf));
     auto p = read_public_json(fixture(c, pf));

@@ -14,8 +14,8 @@ namespace cuzk::formats::test {
 namespace {
 
 using groth16::CsrMatrix;
-using math::Fr;
 using groth16::ProvingKey;
+using math::Fr;
 
 // Row r of m as (column, canonical value) pairs sorted by column: order-insensitive comparison.
 std::vector<std::pair<std::uint32_t, std::string>> row_terms(const CsrMatrix& m, std::size_t r) {

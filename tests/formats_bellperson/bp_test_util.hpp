@@ -22,7 +22,7 @@ using math::Fr;
 using Term = std::pair<std::uint32_t, Fr>;
 
 struct Circuit {
-  R1csShape shape;         // input rows appended
+  R1csShape shape;          // input rows appended
   std::vector<Fr> witness;  // full assignment, w[0] = 1
   std::vector<Fr> public_inputs() const {
     return std::vector<Fr>(witness.begin() + 1, witness.begin() + shape.num_inputs);
@@ -68,8 +68,7 @@ inline Circuit chain_circuit(std::size_t n, std::uint64_t a = 5, std::uint64_t b
   std::uint32_t prev = 1;
   for (std::size_t i = 0; i < n; ++i) {
     std::uint32_t next = std::uint32_t(3 + i);
-    std::vector<Term> ra = {{prev, Fr::one()}}, rb = {{B, Fr::one()}},
-                      rc = {{next, Fr::one()}, {0, -Fr::from_u64(i)}};
+    std::vector<Term> ra = {{prev, Fr::one()}}, rb = {{B, Fr::one()}}, rc = {{next, Fr::one()}, {0, -Fr::from_u64(i)}};
     s.a.add_row(ra);
     s.b.add_row(rb);
     s.c.add_row(rc);

@@ -71,7 +71,7 @@ struct VkPointAt {
   std::uint64_t offset;
   std::size_t bytes;
 };
-const VkPointAt kVk[] = {{"alpha_g1", 0, 96},   {"beta_g1", 96, 96},   {"beta_g2", 192, 192},
+const VkPointAt kVk[] = {{"alpha_g1", 0, 96},    {"beta_g1", 96, 96},   {"beta_g2", 192, 192},
                          {"gamma_g2", 384, 192}, {"delta_g1", 576, 96}, {"delta_g2", 672, 192}};
 
 // One point of each vector section: (section, index, is G2).
@@ -79,7 +79,7 @@ struct VecPoint {
   bp::Section s;
   std::size_t i;
 };
-const VecPoint kVec[] = {{bp::Section::kH, 3},   {bp::Section::kH, 14},   {bp::Section::kL, 0}, {bp::Section::kA, 5},
+const VecPoint kVec[] = {{bp::Section::kH, 3},   {bp::Section::kH, 14},  {bp::Section::kL, 0},  {bp::Section::kA, 5},
                          {bp::Section::kBG1, 2}, {bp::Section::kBG2, 0}, {bp::Section::kBG2, 3}};
 
 std::string group_of(bp::Section s) { return s == bp::Section::kBG2 ? "G2" : "G1"; }
@@ -307,11 +307,12 @@ TEST(BellpersonCorrupt, IdentityWhereNoneIsAllowed) {
     make_identity(b, off, 96);
     auto f = bp::ParamsFile::from_bytes(b, kName);
     ASSERT_FALSE(f.ok());
-    EXPECT_EQ(f.error(), kName + ": section ic point " + std::to_string(i) + at(off) +
-                             "point at infinity (not allowed here)");
+    EXPECT_EQ(f.error(),
+              kName + ": section ic point " + std::to_string(i) + at(off) + "point at infinity (not allowed here)");
     auto vk = bp::parse_vk(std::span<const std::uint8_t>(b.data(), fx().lay.vk_bytes()), "t.vk");
     ASSERT_FALSE(vk.ok());
-    EXPECT_EQ(vk.error(), "t.vk: section ic point " + std::to_string(i) + at(off) + "point at infinity (not allowed here)");
+    EXPECT_EQ(vk.error(),
+              "t.vk: section ic point " + std::to_string(i) + at(off) + "point at infinity (not allowed here)");
   }
   // h, l, a, b_g1, b_g2: rejected at decode, accepted with allow_identity.
   for (const auto& v : kVec) {

@@ -36,8 +36,7 @@ struct NodeResult {
   std::string output;
 };
 
-NodeResult run_noble(const std::string& vk, const std::string& proof, const std::string& inputs,
-                     const TempDir& dir) {
+NodeResult run_noble(const std::string& vk, const std::string& proof, const std::string& inputs, const TempDir& dir) {
   const std::string out = dir.file("noble.out");
   std::string cmd = "node '" + kRepo + "/tests/peers/noble_verify_bellperson.mjs' '" + vk + "' '" + proof + "' '" +
                     inputs + "' > '" + out + "' 2>&1";

@@ -196,7 +196,8 @@ TEST(BellpersonParams, KeyFromFileReadsTheSameBasesInPieces) {
   EXPECT_EQ(lazy->query_size(Query::kBG2), pk.b_g2.size());
   EXPECT_EQ(lazy->source->size(Query::kL), pk.l.size());
   // pieces of 777 points (not a divisor of any query's length)
-  for (auto [q, want] : {std::pair{Query::kH, &pk.h}, {Query::kL, &pk.l}, {Query::kA, &pk.a}, {Query::kBG1, &pk.b_g1}}) {
+  for (auto [q, want] :
+       {std::pair{Query::kH, &pk.h}, {Query::kL, &pk.l}, {Query::kA, &pk.a}, {Query::kBG1, &pk.b_g1}}) {
     std::vector<G1Affine> got(want->size());
     for (std::size_t first = 0; first < got.size(); first += 777) {
       const std::size_t n = std::min<std::size_t>(777, got.size() - first);
@@ -408,8 +409,8 @@ TEST(BellpersonParams, OpenErrorsForMissingFiles) {
   std::ofstream(dir.file("empty.params")).close();
   auto e = bp::ParamsFile::open(dir.file("empty.params"));
   ASSERT_FALSE(e.ok());
-  EXPECT_EQ(e.error(), dir.file("empty.params") +
-                           ": section vk point alpha_g1 at offset 0: truncated: the file ends at byte 0");
+  EXPECT_EQ(e.error(),
+            dir.file("empty.params") + ": section vk point alpha_g1 at offset 0: truncated: the file ends at byte 0");
   auto v = bp::read_vk_file(dir.file("empty.params"));
   ASSERT_FALSE(v.ok());
 }

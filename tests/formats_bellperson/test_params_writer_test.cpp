@@ -106,7 +106,8 @@ TEST(TestParamsWriter, ThreadCountDoesNotChangeTheKey) {
   auto shape = test::random_shape(5000, 5, 4000, 8);
   TempDir dir;
   auto toxic = groth16::ToxicWaste::from_seed(21);
-  ASSERT_TRUE(bp::write_test_params(shape, toxic, dir.file("1.params"), "", options(1, nullptr, std::size_t(1) << 23)).ok());
+  ASSERT_TRUE(
+      bp::write_test_params(shape, toxic, dir.file("1.params"), "", options(1, nullptr, std::size_t(1) << 23)).ok());
   ASSERT_TRUE(bp::write_test_params(shape, toxic, dir.file("4.params"), "", options(4, nullptr, 999)).ok());
   EXPECT_TRUE(slurp(dir.file("1.params")) == slurp(dir.file("4.params")));
 }
@@ -122,7 +123,9 @@ TEST(TestParamsWriter, ProgressPiecesKeepTheBytesAndCountEveryPoint) {
   };
   std::vector<Report> reports;
   bp::TestParamsOptions opt = options(2, nullptr, 256);
-  opt.progress = [&](const char* stage, std::size_t done, std::size_t total) { reports.push_back({stage, done, total}); };
+  opt.progress = [&](const char* stage, std::size_t done, std::size_t total) {
+    reports.push_back({stage, done, total});
+  };
   opt.progress_points = 7;  // 256-point slices in pieces of 7, 7, ..., 4
   expect_same_as_in_memory(shape, 12, opt);
   ASSERT_GE(reports.size(), 3u);
@@ -148,7 +151,8 @@ TEST(TestParamsWriter, ProgressPiecesKeepTheBytesAndCountEveryPoint) {
   // Every point of the key: vk (6 + ic) + h + l + a + b_g1 + b_g2, the report's section sizes.
   bp::TestParamsReport rep;
   TempDir dir;
-  ASSERT_TRUE(bp::write_test_params(shape, groth16::ToxicWaste::from_seed(12), dir.file("r.params"), "", {}, &rep).ok());
+  ASSERT_TRUE(
+      bp::write_test_params(shape, groth16::ToxicWaste::from_seed(12), dir.file("r.params"), "", {}, &rep).ok());
   std::size_t points = 0;
   for (const auto& sec : rep.sections) points += sec.points;
   EXPECT_EQ(total, points);

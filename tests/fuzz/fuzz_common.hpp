@@ -64,8 +64,8 @@ struct Input {
   std::abort();
 }
 
-#define CUZK_FUZZ_CHECK(cond, ...) \
-  do {                             \
+#define CUZK_FUZZ_CHECK(cond, ...)                                     \
+  do {                                                                 \
     if (!(cond)) ::cuzk::fuzz::fail(#cond __VA_OPT__(, ) __VA_ARGS__); \
   } while (0)
 

@@ -242,10 +242,10 @@ void check_affine_sum(const std::vector<std::pair<HostAffine, HostAffine>>& case
 TEST(GpuCurveHost, AffineSumG1) {
   test::Rng rng(14);
   const math::G1Affine p = rng.g1(), q = rng.g1(), inf = math::G1Affine::identity();
-  check_affine_sum<gpu::G1Affine, math::G1Jacobian>(std::vector<std::pair<math::G1Affine, math::G1Affine>>{
-                                      {p, q}, {q, p}, {p, p}, {p, -p}, {p, inf}, {inf, q}, {inf, inf},
-                                      {rng.g1(), rng.g1()}},
-                                  to_dev_affine, to_host_affine);
+  check_affine_sum<gpu::G1Affine, math::G1Jacobian>(
+      std::vector<std::pair<math::G1Affine, math::G1Affine>>{
+          {p, q}, {q, p}, {p, p}, {p, -p}, {p, inf}, {inf, q}, {inf, inf}, {rng.g1(), rng.g1()}},
+      to_dev_affine, to_host_affine);
 }
 
 TEST(GpuFieldHost, Fp2) {
@@ -293,9 +293,9 @@ TEST(GpuCurveHost, G2Formulas) {
     ASSERT_EQ(host(j.to_affine()), (hp.dbl() + hq).to_affine());
   }
   const math::G2Affine p = rng.g2(), q = rng.g2(), inf = math::G2Affine::identity();
-  check_affine_sum<gpu::G2Affine, math::G2Jacobian>(std::vector<std::pair<math::G2Affine, math::G2Affine>>{
-                                      {p, q}, {p, p}, {p, -p}, {p, inf}, {inf, q}, {inf, inf}},
-                                  dev, host);
+  check_affine_sum<gpu::G2Affine, math::G2Jacobian>(
+      std::vector<std::pair<math::G2Affine, math::G2Affine>>{{p, q}, {p, p}, {p, -p}, {p, inf}, {inf, q}, {inf, inf}},
+      dev, host);
 }
 
 }  // namespace

@@ -20,11 +20,17 @@ namespace fb = gpu::fixed_base;
 
 struct HostIo {
   template <class F>
-  static F ld(const F* p) { return *p; }
+  static F ld(const F* p) {
+    return *p;
+  }
   template <class F>
-  static void st(F* p, const F& v) { *p = v; }
+  static void st(F* p, const F& v) {
+    *p = v;
+  }
   template <class F>
-  static gpu::AffineT<F> ld_table(const gpu::AffineT<F>* p) { return *p; }
+  static gpu::AffineT<F> ld_table(const gpu::AffineT<F>* p) {
+    return *p;
+  }
 };
 
 auto serial = [](std::size_t n, auto&& fn) {

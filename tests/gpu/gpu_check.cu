@@ -136,7 +136,8 @@ void cpu_ntt(std::vector<Fr>& a, int logn) { cpu_ntt_with(a, root_of_order(logn)
 void cpu_intt(std::vector<Fr>& a, int logn) {
   cpu_ntt_with(a, root_of_order(logn).inverse());
   Fr ninv = Fr::from_u64(a.size()).inverse();
-  parallel_for(a.size(), [&](std::size_t i) { a[i] *= ninv; }, std::size_t(1) << 14);
+  parallel_for(
+      a.size(), [&](std::size_t i) { a[i] *= ninv; }, std::size_t(1) << 14);
 }
 void scale_powers(std::vector<Fr>& a, const Fr& g) {
   std::size_t chunks = default_threads();
@@ -371,7 +372,8 @@ void msm_tests(test::Rng& rng, int max_log, bool quick) {
   }
   check("msm n=2^20+3 (not a power of two)", [&] { return nmax < (1u << 20) || fx.run(random_frs(rng, nmax)); });
 
-  std::vector<std::size_t> skew_sizes = quick ? std::vector<std::size_t>{1 << 12} : std::vector<std::size_t>{1 << 12, 1 << 16, 1 << 20};
+  std::vector<std::size_t> skew_sizes =
+      quick ? std::vector<std::size_t>{1 << 12} : std::vector<std::size_t>{1 << 12, 1 << 16, 1 << 20};
   const Fr minus_one = -Fr::one();
   // (r-1)/2 and neighbours: the negation threshold of the signed digits
   math::Limbs<4> half_l = math::FrParams::kModulus;
@@ -487,7 +489,8 @@ void msm_copies_tests(test::Rng& rng, bool quick) {
   for (int copies : {2, 3, 4}) {
     MsmFixture fx(dl);
     fx.ctx.add_shifted_copies(copies);
-    const std::string tag = " (" + std::to_string(copies) + " copies, shift " + std::to_string(fx.ctx.copy_shift()) + ")";
+    const std::string tag =
+        " (" + std::to_string(copies) + " copies, shift " + std::to_string(fx.ctx.copy_shift()) + ")";
     check("shifted copies hold 2^(k shift) P_i (sample)" + tag, [&] {
       if (fx.ctx.copies() != copies || fx.ctx.copy_shift() * copies < 255) return false;
       const Fr two_s = Fr::from_u64(2).pow(std::uint64_t(fx.ctx.copy_shift()));

@@ -254,9 +254,10 @@ Result<Reference> make_reference(int log_m, Mode mode, HBasis basis, std::uint64
 bool run_case(gpu::CudaBackend& gpu_backend, const Case& cs, std::uint64_t seed) {
   std::string name = std::string(cs.basis == HBasis::kMonomialOverZ ? "bellperson" : "snarkjs") + " 2^" +
                      std::to_string(cs.log_m) + (cs.padded ? " (padded)" : "") + " " + mode_name(cs.mode) +
-                     (cs.split_max_tail == 0 ? " split=off" : cs.split_max_tail >= 1 ? " split=always" : "") +
-                     (cs.profile ? " profile" : "") + (cs.drop_c ? " no-C" : "") +
-                     (cs.long_rows ? " long-rows" : "");
+                     (cs.split_max_tail == 0   ? " split=off"
+                      : cs.split_max_tail >= 1 ? " split=always"
+                                               : "") +
+                     (cs.profile ? " profile" : "") + (cs.drop_c ? " no-C" : "") + (cs.long_rows ? " long-rows" : "");
   try {
     double t0 = now_ms();
     Circuit c = random_circuit(cs.log_m, cs.mode, seed, cs.padded, cs.long_rows);
@@ -287,8 +288,9 @@ bool run_case(gpu::CudaBackend& gpu_backend, const Case& cs, std::uint64_t seed)
     auto gpu = gpu_backend.start(c.shape, c.w, *pk);
     double t3 = now_ms();
     if (!cpu || !gpu) {
-      report(name, false, "start failed: cpu: " + (cpu ? std::string("ok") : cpu.error()) +
-                              " gpu: " + (gpu ? std::string("ok") : gpu.error()));
+      report(name, false,
+             "start failed: cpu: " + (cpu ? std::string("ok") : cpu.error()) +
+                 " gpu: " + (gpu ? std::string("ok") : gpu.error()));
       return false;
     }
     test::Rng rng(seed ^ 0xabcdef);
@@ -301,13 +303,13 @@ bool run_case(gpu::CudaBackend& gpu_backend, const Case& cs, std::uint64_t seed)
     bool verified = ok.ok() && *ok;
     auto t = gpu_backend.last_timings();
     char detail[320];
-    std::snprintf(detail, sizeof detail,
-                  "rows %zu aux %u | L %zu/%zu tail%s A %zu/%zu tail%s B %zu/%zu tail%s | keygen %s cpu %s gpu %s ms%s%s%s",
-                  c.shape.num_constraints(), c.shape.num_aux, t.l.tail, t.l.n, t.l.split ? "(split)" : "", t.a.tail,
-                  t.a.n, t.a.split ? "(split)" : "", t.b.tail, t.b.n, t.b.split ? "(split)" : "",
-                  fmt_ms(t1 - t0).c_str(), fmt_ms(t2 - t1).c_str(), fmt_ms(t3 - t2).c_str(),
-                  diff.empty() ? "" : (" MISMATCH:" + diff).c_str(), bytes_equal ? "" : " bytes differ",
-                  verified ? "" : " NOT VERIFIED");
+    std::snprintf(
+        detail, sizeof detail,
+        "rows %zu aux %u | L %zu/%zu tail%s A %zu/%zu tail%s B %zu/%zu tail%s | keygen %s cpu %s gpu %s ms%s%s%s",
+        c.shape.num_constraints(), c.shape.num_aux, t.l.tail, t.l.n, t.l.split ? "(split)" : "", t.a.tail, t.a.n,
+        t.a.split ? "(split)" : "", t.b.tail, t.b.n, t.b.split ? "(split)" : "", fmt_ms(t1 - t0).c_str(),
+        fmt_ms(t2 - t1).c_str(), fmt_ms(t3 - t2).c_str(), diff.empty() ? "" : (" MISMATCH:" + diff).c_str(),
+        bytes_equal ? "" : " bytes differ", verified ? "" : " NOT VERIFIED");
     report(name, diff.empty() && bytes_equal && verified, detail);
 
     // The same proof from the compact witness: expanded on the device, it must match the CPU too.
@@ -326,8 +328,9 @@ bool run_case(gpu::CudaBackend& gpu_backend, const Case& cs, std::uint64_t seed)
       char cd[320];
       std::snprintf(cd, sizeof cd, "aux %llu binary %zu values %zu | upload %zu B (dense %zu B) | gpu %s ms%s%s%s",
                     (unsigned long long)cw.num_aux, cw.num_binary(), cw.values.size(), tc.upload_bytes,
-                    c.w.size() * sizeof(Fr), fmt_ms(t5 - t4).c_str(), cdiff.empty() ? "" : (" MISMATCH:" + cdiff).c_str(),
-                    cbytes ? "" : " bytes differ", flags ? "" : " timings not marked compact / wrong upload size");
+                    c.w.size() * sizeof(Fr), fmt_ms(t5 - t4).c_str(),
+                    cdiff.empty() ? "" : (" MISMATCH:" + cdiff).c_str(), cbytes ? "" : " bytes differ",
+                    flags ? "" : " timings not marked compact / wrong upload size");
       compact_ok = cdiff.empty() && cbytes && flags;
       report(name + " compact", compact_ok, cd);
     }
@@ -427,7 +430,8 @@ int main(int argc, char** argv) {
     ProofRandomness rs{Fr::from_u64(3), Fr::from_u64(4)};
     bool same = finish(*p2, *pk, rs) == finish(*cpu, *pk, rs) && finish(*p1, *pk, rs) == finish(*cpu, *pk, rs);
     char b[200];
-    std::snprintf(b, sizeof b, "after upload: key %zu shape %zu; after 2 proofs: key %zu shape %zu; copy %llu device bytes",
+    std::snprintf(b, sizeof b,
+                  "after upload: key %zu shape %zu; after 2 proofs: key %zu shape %zu; copy %llu device bytes",
                   s0.key_uploads, s0.shape_uploads, s1.key_uploads, s1.shape_uploads,
                   (unsigned long long)(*copy)->device_bytes());
     d = b;
@@ -453,8 +457,8 @@ int main(int argc, char** argv) {
       }
     }
     auto wrong = be.start(c1.shape, c1.w, *k1, **x2);  // another key's copy
-    d = "key uploads " + std::to_string(be.stats().key_uploads) + "; another key's copy: " +
-        (wrong ? std::string("NO ERROR") : wrong.error());
+    d = "key uploads " + std::to_string(be.stats().key_uploads) +
+        "; another key's copy: " + (wrong ? std::string("NO ERROR") : wrong.error());
     return all && be.stats().key_uploads == 2 && !wrong;
   });
   check("copies: a key without its bases uploads from its source in pieces", [&](std::string& d) {
@@ -468,14 +472,18 @@ int main(int argc, char** argv) {
       explicit Source(const ProvingKey* key) : k(key) {}
       std::size_t size(groth16::Query q) const override { return k->query_size(q); }
       Status read(groth16::Query q, std::size_t first, std::span<math::G1Affine> out) const override {
-        const auto& v = q == groth16::Query::kH ? k->h : q == groth16::Query::kL ? k->l : q == groth16::Query::kA ? k->a : k->b_g1;
+        const auto& v = q == groth16::Query::kH   ? k->h
+                        : q == groth16::Query::kL ? k->l
+                        : q == groth16::Query::kA ? k->a
+                                                  : k->b_g1;
         if (first + out.size() > v.size()) return Error{"out of range"};
         std::copy(v.begin() + std::ptrdiff_t(first), v.begin() + std::ptrdiff_t(first + out.size()), out.begin());
         reads++;
         return ok_status();
       }
       Status read_b_g2(std::size_t first, std::span<math::G2Affine> out) const override {
-        std::copy(k->b_g2.begin() + std::ptrdiff_t(first), k->b_g2.begin() + std::ptrdiff_t(first + out.size()), out.begin());
+        std::copy(k->b_g2.begin() + std::ptrdiff_t(first), k->b_g2.begin() + std::ptrdiff_t(first + out.size()),
+                  out.begin());
         reads++;
         return ok_status();
       }
@@ -509,10 +517,10 @@ int main(int argc, char** argv) {
       const char* name;
       bool refuse_pinned;
     };
-    for (const Case& k : {Case{gpu::KeyResidency::kResident, "resident", false},
-                          Case{gpu::KeyResidency::kStreamed, "streamed", false},
-                          Case{gpu::KeyResidency::kStreamedFromFile, "from the file", false},
-                          Case{gpu::KeyResidency::kAuto, "auto, pinned copy refused", true}}) {
+    for (const Case& k :
+         {Case{gpu::KeyResidency::kResident, "resident", false}, Case{gpu::KeyResidency::kStreamed, "streamed", false},
+          Case{gpu::KeyResidency::kStreamedFromFile, "from the file", false},
+          Case{gpu::KeyResidency::kAuto, "auto, pinned copy refused", true}}) {
       gpu::CudaBackendOptions o = tuned_options();
       o.key_residency = k.residency;
       o.stream_chunk_bases = asked;
@@ -537,21 +545,22 @@ int main(int argc, char** argv) {
       bool ok = g && g2 && finish(*g, lazy, rs).to_bytes() == want && finish(*g2, lazy, rs).to_bytes() == want &&
                 (*copy)->streamed() == (k.residency != gpu::KeyResidency::kResident) && r1 - r0 >= 1;
       if (file) {
-        ok = ok && std::size_t(r2 - r1) == proof_reads && (*copy)->host_bytes() == file_bytes &&
-             !charged.empty() && charged.back() == file_bytes &&
+        ok = ok && std::size_t(r2 - r1) == proof_reads && (*copy)->host_bytes() == file_bytes && !charged.empty() &&
+             charged.back() == file_bytes &&
              (!k.refuse_pinned ||
-              (charged.size() == 2 && (*copy)->reason().find("from its file: the memory budget refused") != std::string::npos &&
-               std::any_of(notes.begin(), notes.end(), [](const std::string& n) {
-                 return n.find("read from its file") != std::string::npos;
-               })));
+              (charged.size() == 2 &&
+               (*copy)->reason().find("from its file: the memory budget refused") != std::string::npos &&
+               std::any_of(notes.begin(), notes.end(),
+                           [](const std::string& n) { return n.find("read from its file") != std::string::npos; })));
       } else {
         ok = ok && r2 == r1;
       }
-      const bool bytes_ok = g && g2 && finish(*g, lazy, rs).to_bytes() == want && finish(*g2, lazy, rs).to_bytes() == want;
+      const bool bytes_ok =
+          g && g2 && finish(*g, lazy, rs).to_bytes() == want && finish(*g2, lazy, rs).to_bytes() == want;
       d += std::string(k.name) + ": " + std::to_string(r1 - r0) + " pieces read at the upload, " +
            std::to_string(r2 - r1) + " by two proofs" + (file ? " (want " + std::to_string(proof_reads) + ")" : "") +
-           ", pinned " + std::to_string((*copy)->host_bytes()) + " bytes, proofs " + (bytes_ok ? "identical" : "DIFFER") +
-           (ok ? "" : " FAILED") + "; ";
+           ", pinned " + std::to_string((*copy)->host_bytes()) + " bytes, proofs " +
+           (bytes_ok ? "identical" : "DIFFER") + (ok ? "" : " FAILED") + "; ";
       all = all && ok;
     }
     auto on_cpu = make_cpu_backend()->start(c.shape, c.w, lazy);  // no bases on the host: refused
@@ -656,8 +665,8 @@ int main(int argc, char** argv) {
         auto cpu = make_cpu_backend()->start(c.shape, c.w, *pk);
         ProofRandomness rs{Fr::from_u64(seed), Fr::from_u64(seed + 1)};
         const bool same = g && cpu && finish(*g, *pk, rs).to_bytes() == finish(*cpu, *pk, rs).to_bytes();
-        d += std::string(mode_name(mode)) + " aux%64=" + std::to_string(cw.num_aux % 64) + " values=" +
-             std::to_string(cw.values.size()) + (same ? " ok; " : " FAILED; ");
+        d += std::string(mode_name(mode)) + " aux%64=" + std::to_string(cw.num_aux % 64) +
+             " values=" + std::to_string(cw.values.size()) + (same ? " ok; " : " FAILED; ");
         all = all && same;
       }
     }
@@ -776,9 +785,10 @@ int main(int argc, char** argv) {
                              t2.key_stream_bytes == (*gk)->host_bytes();
       const bool counts = t1.l.n == pk->l.size() && t1.a.n == pk->a.size() && t1.b.n == pk->b_g1.size();
       char b[240];
-      std::snprintf(b, sizeof b, "2^%d %s %s chunk %zu split %.1f%s: dense %s compact %s, %zu of %zu host bytes sent%s; ",
-                    c.log_m, mode_name(c.mode), c.basis == B::kMonomialOverZ ? "bellperson" : "snarkjs", c.chunk,
-                    c.max_tail, c.limited ? " limited" : "", dense_ok ? "ok" : (g1 ? "MISMATCH" : g1.error().c_str()),
+      std::snprintf(b, sizeof b,
+                    "2^%d %s %s chunk %zu split %.1f%s: dense %s compact %s, %zu of %zu host bytes sent%s; ", c.log_m,
+                    mode_name(c.mode), c.basis == B::kMonomialOverZ ? "bellperson" : "snarkjs", c.chunk, c.max_tail,
+                    c.limited ? " limited" : "", dense_ok ? "ok" : (g1 ? "MISMATCH" : g1.error().c_str()),
                     compact_ok ? "ok" : (g2 ? "MISMATCH" : g2.error().c_str()), t1.key_stream_bytes,
                     (*gk)->host_bytes(), counts ? "" : " (query counts WRONG)");
       d += b;
@@ -800,8 +810,8 @@ int main(int argc, char** argv) {
       double max_tail;
     };
     const S cases[] = {
-        {12, Mode::kRandomAux, B::kMonomialOverZ, 1000, 0.5},   {14, Mode::kRandomAux, B::kOddCosetLagrange, 3000, 0.0},
-        {16, Mode::kMixed, B::kMonomialOverZ, 5000, 1.0},       {20, Mode::kRandomAux, B::kOddCosetLagrange, 300000, 0.5},
+        {12, Mode::kRandomAux, B::kMonomialOverZ, 1000, 0.5}, {14, Mode::kRandomAux, B::kOddCosetLagrange, 3000, 0.0},
+        {16, Mode::kMixed, B::kMonomialOverZ, 5000, 1.0},     {20, Mode::kRandomAux, B::kOddCosetLagrange, 300000, 0.5},
         {20, Mode::kRandomAux, B::kMonomialOverZ, 0, 0.5},
     };
     bool all = true;
@@ -828,11 +838,11 @@ int main(int argc, char** argv) {
       auto g = prover.start(**gk, **gs, ref->circ.w, po, &t);
       const bool ok = g && component_diff(ref->cpu, *g).empty() && finish(*g, ref->pk, rs).to_bytes() == ref->want;
       char b[240];
-      std::snprintf(b, sizeof b, "2^%d %s %s %s split %.1f: %s in %zu pieces (%zu halved, %zu row bytes freed); ", c.log_m, mode_name(c.mode),
-                    c.basis == B::kMonomialOverZ ? "bellperson" : "snarkjs",
+      std::snprintf(b, sizeof b, "2^%d %s %s %s split %.1f: %s in %zu pieces (%zu halved, %zu row bytes freed); ",
+                    c.log_m, mode_name(c.mode), c.basis == B::kMonomialOverZ ? "bellperson" : "snarkjs",
                     c.piece_max ? ("pieces <= " + std::to_string(c.piece_max)).c_str() : "memory limit", c.max_tail,
-                    ok ? "ok" : (g ? ("MISMATCH" + component_diff(ref->cpu, *g)).c_str() : g.error().c_str()), t.msm_pieces,
-                    t.msm_piece_retries, t.rows_freed_bytes);
+                    ok ? "ok" : (g ? ("MISMATCH" + component_diff(ref->cpu, *g)).c_str() : g.error().c_str()),
+                    t.msm_pieces, t.msm_piece_retries, t.rows_freed_bytes);
       d += b;
       // Under the memory limit the dead row vectors go first (free_dead_rows); a cap alone frees nothing.
       all = all && ok && t.msm_pieces > 1 && (c.piece_max ? t.rows_freed_bytes == 0 : t.rows_freed_bytes > 0);
@@ -851,7 +861,7 @@ int main(int argc, char** argv) {
       bool padded, long_rows, streamed;
     };
     const S cases[] = {
-        {10, Mode::kMixed, false, false, false}, {11, Mode::kMixed, true, false, true},
+        {10, Mode::kMixed, false, false, false},    {11, Mode::kMixed, true, false, true},
         {12, Mode::kRandomAux, false, true, false}, {14, Mode::kMixed, true, true, true},
         {16, Mode::kRandomAux, false, false, true}, {20, Mode::kMixed, false, true, false},
         {22, Mode::kRandomAux, true, false, true},
@@ -913,7 +923,10 @@ int main(int argc, char** argv) {
       const bool said = why.find("rows on the host") != std::string::npos &&
                         (*copy)->summary().find("rows on the host") != std::string::npos;
       d += std::string(variant == 0 ? "CudaBackend kHost" : "CudaBackend kAuto under a limit") + ": " +
-           (ok ? "ok" : g ? "MISMATCH" : g.error()) + " (" + why + "); ";
+           (ok  ? "ok"
+            : g ? "MISMATCH"
+                : g.error()) +
+           " (" + why + "); ";
       all = all && ok && said && be.last_timings().rows_on_host && be.stats().shape_uploads == 0;
     }
     gpu::GpuKeyOptions ko;
@@ -949,8 +962,9 @@ int main(int argc, char** argv) {
       const bool said = k < 1000000 ? (!r && r.error() == "cancelled") : (r && finish(*r, *pk, rs).to_bytes() == want);
       auto again = be.start(circ.shape, circ.w, *pk, **copy);
       const bool after = again && finish(*again, *pk, rs).to_bytes() == want;
-      d += "backend k=" + std::to_string(k) + " (" + std::to_string(calls.load()) + " checks): " +
-           (said ? (r ? "proved" : "cancelled") : (r ? "NOT CANCELLED" : r.error())) + ", next " + (after ? "ok" : "WRONG") + "; ";
+      d += "backend k=" + std::to_string(k) + " (" + std::to_string(calls.load()) +
+           " checks): " + (said ? (r ? "proved" : "cancelled") : (r ? "NOT CANCELLED" : r.error())) + ", next " +
+           (after ? "ok" : "WRONG") + "; ";
       all = all && said && after;
     }
     gpu::GpuKeyOptions ko;
@@ -1118,11 +1132,12 @@ int main(int argc, char** argv) {
       auto xr2 = be_res.upload(*pk, &c.shape, {});  // the memory is back: resident now
       auto after = xr2 ? be_res.start(c.shape, c.w, *pk, **xr2) : Result<PendingProof>(Error{xr2.error()});
       const bool after_ok = after && finish(*after, *pk, rs).to_bytes() == want && xr2 && !(*xr2)->streamed();
-      d = "key " + std::to_string(key_bytes >> 20) + " MiB, a streamed proof holds " + std::to_string(streamed_need >> 20) +
-          " MiB, room " + std::to_string(room >> 20) + " MiB | kAuto: " + (ga ? std::string("proved") : ga.error()) +
+      d = "key " + std::to_string(key_bytes >> 20) + " MiB, a streamed proof holds " +
+          std::to_string(streamed_need >> 20) + " MiB, room " + std::to_string(room >> 20) +
+          " MiB | kAuto: " + (ga ? std::string("proved") : ga.error()) +
           (auto_ok ? " (streamed, proof ok, key uploads " + std::to_string(sa.key_uploads) + ")" : " WRONG") +
-          " | kResident: " + (gr ? std::string("NO ERROR") : gr.error()) + " | kResident after: " +
-          (after_ok ? "ok" : "FAILED");
+          " | kResident: " + (gr ? std::string("NO ERROR") : gr.error()) +
+          " | kResident after: " + (after_ok ? "ok" : "FAILED");
       return auto_ok && res_err && after_ok;
     });
   }

@@ -44,9 +44,7 @@ namespace {
 
 int g_failures = 0, g_passes = 0;
 
-double now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
+double now_s() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
 void report(const std::string& name, bool ok, const std::string& detail) {
   std::printf("%-64s %s  %s\n", name.c_str(), ok ? "PASS" : "FAIL", detail.c_str());
@@ -131,7 +129,8 @@ bool compare_products(gpu::FixedBase<C>& fb, groth16::FixedBaseMultiplier& cpu, 
   else cpu.mul_g2_uncompressed(ks, wb.data());
   fb.mul_uncompressed(ks, gb.data());
   std::size_t bad_bytes = 0;
-  for (std::size_t i = 0; i < n; ++i) bad_bytes += std::memcmp(wb.data() + i * kBytes, gb.data() + i * kBytes, kBytes) != 0;
+  for (std::size_t i = 0; i < n; ++i)
+    bad_bytes += std::memcmp(wb.data() + i * kBytes, gb.data() + i * kBytes, kBytes) != 0;
   d = std::to_string(bad) + " points and " + std::to_string(bad_bytes) + " encodings differ (" + std::to_string(inf) +
       " at infinity)";
   if (bad) d += ", first at " + std::to_string(first);
@@ -166,8 +165,8 @@ void bench_row(const char* group, std::size_t n, const gpu::FixedBaseConfig& cfg
   }
   std::printf("| %-3s | 2^%-2d | %2d | %3d | %8zu | %8.3f | %10.1f M/s | %8.3f | %10.1f M/s | %7.1f |\n", group,
               int(std::log2(double(n))), fb.window_bits(), cfg.per_thread ? cfg.per_thread : 32,
-              cfg.chunk ? cfg.chunk : std::size_t(1) << 22, t_aff, rate(n, t_aff) / 1e6, t_enc,
-              rate(n, t_enc) / 1e6, fb.table_build_ms());
+              cfg.chunk ? cfg.chunk : std::size_t(1) << 22, t_aff, rate(n, t_aff) / 1e6, t_enc, rate(n, t_enc) / 1e6,
+              fb.table_build_ms());
   std::fflush(stdout);
 }
 
@@ -266,7 +265,8 @@ int main(int argc, char** argv) {
             bool same = slurp(g + ".params") == slurp(c + ".params") && slurp(g + ".vk") == slurp(c + ".vk");
             bool mem_same = true;
             if (log_rows == 12) {
-              auto pk = groth16::generate_test_key(shape, groth16::HBasis::kMonomialOverZ, toxic, {.multiplier = cuda.get()});
+              auto pk =
+                  groth16::generate_test_key(shape, groth16::HBasis::kMonomialOverZ, toxic, {.multiplier = cuda.get()});
               if (!pk) return d = pk.error(), false;
               if (auto st = bp::write_params(m + ".params", *pk); !st) return d = st.error(), false;
               mem_same = slurp(m + ".params") == slurp(g + ".params");
@@ -283,8 +283,10 @@ int main(int argc, char** argv) {
 
   // ---- 3. throughput ----------------------------------------------------------------------------
   if (bench) {
-    std::printf("\n| grp | n    |  c | K   | chunk    | affine s | affine rate    | bytes s  | bytes rate     | table ms |\n");
-    std::printf("|-----|------|----|-----|----------|----------|----------------|----------|----------------|---------|\n");
+    std::printf(
+        "\n| grp | n    |  c | K   | chunk    | affine s | affine rate    | bytes s  | bytes rate     | table ms |\n");
+    std::printf(
+        "|-----|------|----|-----|----------|----------|----------------|----------|----------------|---------|\n");
     try {
       bench_row<math::G1Curve>("G1", std::size_t(1) << 24, {});
       if (!quick) bench_row<math::G1Curve>("G1", std::size_t(1) << 26, {});
@@ -301,10 +303,11 @@ int main(int argc, char** argv) {
       bp::TestParamsReport rep;
       auto st = bp::write_test_params(shape, groth16::ToxicWaste::from_seed(1), dir + "/big.params", dir + "/big.vk",
                                       {.multiplier = mul.get()}, &rep);
-      std::printf("\nkey 2^20 rows via the streaming writer (GPU): %s; total %.2f s (lagrange %.2f, accumulate %.2f, "
-                  "combine %.2f, disk waits %.2f)\n",
-                  st ? "ok" : st.error().c_str(), rep.total_s, rep.lagrange_s, rep.accumulate_s, rep.combine_s,
-                  rep.write_wait_s);
+      std::printf(
+          "\nkey 2^20 rows via the streaming writer (GPU): %s; total %.2f s (lagrange %.2f, accumulate %.2f, "
+          "combine %.2f, disk waits %.2f)\n",
+          st ? "ok" : st.error().c_str(), rep.total_s, rep.lagrange_s, rep.accumulate_s, rep.combine_s,
+          rep.write_wait_s);
       for (auto& s : rep.sections) {
         std::printf("  %-5s %9zu points: scalars %.3f s, multiply+encode %.3f s (%.1f M/s)\n", s.name.c_str(), s.points,
                     s.scalars_s, s.mul_s, rate(s.points, s.mul_s) / 1e6);

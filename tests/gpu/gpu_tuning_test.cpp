@@ -65,27 +65,13 @@ TEST(GpuTuning, DefaultsWhenNothingIsSet) {
 }
 
 TEST(GpuTuning, EveryVariableLandsInItsField) {
-  auto r = read({{"CUZK_MSM_SEG", "64"},
-                 {"CUZK_MSM_OCC", "3"},
-                 {"CUZK_MSM_AFFINE_LOG", "1"},
-                 {"CUZK_MSM_AFF_GROUP_LOG", "26"},
-                 {"CUZK_MSM_AFF_PER", "32"},
-                 {"CUZK_MSM_AFF_PROFILE", "1"},
-                 {"CUZK_MSM_G2_CMAX", "15"},
-                 {"CUZK_MSM_MIXED", "0"},
-                 {"CUZK_MSM_RED_CHUNK", "16"},
-                 {"CUZK_SEL_PER", "1024"},
-                 {"CUZK_SEL_OCC", "2"},
-                 {"CUZK_NTT_INV_TABLE", "0"},
-                 {"CUZK_NTT_SHAPE", "3"},
-                 {"CUZK_NTT_ELEMS", "2048"},
-                 {"CUZK_NTT_PLAN", "10,9,8"},
-                 {"CUZK_GPU_S0_PRIORITY", "0"},
-                 {"CUZK_GPU_LONG_ROWS", "0"},
-                 {"CUZK_GPU_WITNESS_AFTER_NTT", "0"},
-                 {"CUZK_GPU_H_THREAD", "0"},
-                 {"CUZK_GPU_PROFILE", "1"},
-                 {"CUZK_GPU_H_COPIES", "2"}});
+  auto r = read({{"CUZK_MSM_SEG", "64"},           {"CUZK_MSM_OCC", "3"},       {"CUZK_MSM_AFFINE_LOG", "1"},
+                 {"CUZK_MSM_AFF_GROUP_LOG", "26"}, {"CUZK_MSM_AFF_PER", "32"},  {"CUZK_MSM_AFF_PROFILE", "1"},
+                 {"CUZK_MSM_G2_CMAX", "15"},       {"CUZK_MSM_MIXED", "0"},     {"CUZK_MSM_RED_CHUNK", "16"},
+                 {"CUZK_SEL_PER", "1024"},         {"CUZK_SEL_OCC", "2"},       {"CUZK_NTT_INV_TABLE", "0"},
+                 {"CUZK_NTT_SHAPE", "3"},          {"CUZK_NTT_ELEMS", "2048"},  {"CUZK_NTT_PLAN", "10,9,8"},
+                 {"CUZK_GPU_S0_PRIORITY", "0"},    {"CUZK_GPU_LONG_ROWS", "0"}, {"CUZK_GPU_WITNESS_AFTER_NTT", "0"},
+                 {"CUZK_GPU_H_THREAD", "0"},       {"CUZK_GPU_PROFILE", "1"},   {"CUZK_GPU_H_COPIES", "2"}});
   ASSERT_TRUE(r) << r.error();
   const auto& t = r->tuning;
   EXPECT_EQ(t.msm.seg, 64);
@@ -115,7 +101,8 @@ TEST(GpuTuning, EveryVariableLandsInItsField) {
 
 TEST(GpuTuning, NonDefaultValuesAreListedOnce) {
   // A value equal to the default is not listed; an override of a curve-dependent default always is.
-  auto r = read({{"CUZK_MSM_SEG", "256"}, {"CUZK_MSM_OCC", "2"}, {"CUZK_NTT_ELEMS", "512"}, {"CUZK_GPU_H_THREAD", "1"}});
+  auto r =
+      read({{"CUZK_MSM_SEG", "256"}, {"CUZK_MSM_OCC", "2"}, {"CUZK_NTT_ELEMS", "512"}, {"CUZK_GPU_H_THREAD", "1"}});
   ASSERT_TRUE(r) << r.error();
   EXPECT_EQ(r->non_default, (std::vector<std::string>{"CUZK_MSM_OCC=2", "CUZK_NTT_ELEMS=512"}));
 }

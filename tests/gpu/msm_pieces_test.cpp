@@ -40,7 +40,8 @@ TEST(MsmPieces, TheFewestPiecesThatFitAndNoFewer) {
     EXPECT_GE(p.piece * p.pieces, n);
     EXPECT_LT(p.piece * (p.pieces - 1), n);  // no empty piece
     if (p.pieces > 1) {
-      const std::size_t fewer = ((n + p.pieces - 2) / (p.pieces - 1) + kMsmPieceAlign - 1) / kMsmPieceAlign * kMsmPieceAlign;
+      const std::size_t fewer =
+          ((n + p.pieces - 2) / (p.pieces - 1) + kMsmPieceAlign - 1) / kMsmPieceAlign * kMsmPieceAlign;
       EXPECT_GT(ws(fewer), budget) << budget << ": " << p.pieces - 1 << " pieces would have fit";
     }
   }

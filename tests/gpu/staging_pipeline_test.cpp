@@ -45,7 +45,8 @@ struct FakeDevice {
         lk.unlock();
         std::this_thread::sleep_for(std::chrono::microseconds(delay()));
         lk.lock();
-        if (slot[s] != long(j)) violations.push_back("send " + std::to_string(j) + ": the slot holds " + std::to_string(slot[s]));
+        if (slot[s] != long(j))
+          violations.push_back("send " + std::to_string(j) + ": the slot holds " + std::to_string(slot[s]));
         buffer[s] = slot[s];
         queue.pop_front();
         sends_pending[s]--;

@@ -142,8 +142,8 @@ TEST(CompactAssignment, MalformedCountsAreNamed) {
 // proofs are byte-identical, and they verify.
 TEST(CompactAssignment, CompactAndDenseProofsAreIdentical) {
   for (auto basis : {HBasis::kMonomialOverZ, HBasis::kOddCosetLagrange}) {
-    for (auto circuit : {boolean_circuit(300, 1), boolean_circuit(64, 2), test::cubic_circuit(5),
-                         test::mulchain_circuit(40, 3, 7)}) {
+    for (auto circuit :
+         {boolean_circuit(300, 1), boolean_circuit(64, 2), test::cubic_circuit(5), test::mulchain_circuit(40, 3, 7)}) {
       ASSERT_FALSE(first_unsatisfied_row(circuit.shape, circuit.witness));
       auto pk = generate_test_key(circuit.shape, basis, ToxicWaste::from_seed(9));
       ASSERT_TRUE(pk.ok()) << pk.error();

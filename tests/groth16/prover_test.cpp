@@ -54,8 +54,7 @@ TEST_P(ProverBothBases, ToyCircuitsVerifyAndTamperingFails) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Bases, ProverBothBases,
-                         ::testing::Values(HBasis::kMonomialOverZ, HBasis::kOddCosetLagrange));
+INSTANTIATE_TEST_SUITE_P(Bases, ProverBothBases, ::testing::Values(HBasis::kMonomialOverZ, HBasis::kOddCosetLagrange));
 
 // Independent of the prover's algorithm: with the toxic waste known, A and B must equal their
 // definitions A = (alpha + sum w_i u_i(tau) + r delta) G1 and B = (beta + sum w_i v_i(tau) + s delta) G2.

@@ -44,7 +44,8 @@ Reference reference(const R1csShape& s, HBasis basis, const ToxicWaste& t) {
     if (bd[i]) ref.b.push_back(v[i]);
   }
   if (!snarkjs) {
-    for (std::uint64_t i = 0; i + 1 < m; ++i) ref.h.push_back(t.tau.pow(i) * (t.tau.pow(m) - Fr::one()) * t.delta.inverse());
+    for (std::uint64_t i = 0; i + 1 < m; ++i)
+      ref.h.push_back(t.tau.pow(i) * (t.tau.pow(m) - Fr::one()) * t.delta.inverse());
   } else {
     for (std::uint64_t i = 0; i < m; ++i) ref.h.push_back(lag(log_m + 1, 2 * i + 1) * t.delta.inverse());
   }
@@ -57,7 +58,8 @@ void expect_points(const char* what, const Points& got, const std::vector<Fr>& k
   ASSERT_EQ(got.size(), ks.size()) << what;
   for (std::size_t i = 0; i < ks.size(); ++i) {
     A want;
-    if constexpr (std::is_same_v<A, math::G1Affine>) want = math::G1Jacobian::from_affine(math::g1_generator()).mul(ks[i]).to_affine();
+    if constexpr (std::is_same_v<A, math::G1Affine>)
+      want = math::G1Jacobian::from_affine(math::g1_generator()).mul(ks[i]).to_affine();
     else want = math::G2Jacobian::from_affine(math::g2_generator()).mul(ks[i]).to_affine();
     ASSERT_TRUE(got[i] == want) << what << " " << i;
   }

@@ -8,7 +8,7 @@
 namespace cuzk::test {
 
 struct ToyCircuit {
-  groth16::R1csShape shape;     // input rows appended
+  groth16::R1csShape shape;       // input rows appended
   std::vector<math::Fr> witness;  // full assignment, w[0] = 1
 };
 
@@ -46,7 +46,7 @@ inline ToyCircuit mulchain_circuit(std::size_t n, std::uint64_t a, std::uint64_t
   using T = std::pair<std::uint32_t, Fr>;
   ToyCircuit c;
   auto& s = c.shape;
-  s.num_inputs = 2;  // ONE, a
+  s.num_inputs = 2;                  // ONE, a
   s.num_aux = std::uint32_t(n + 1);  // b, x_1..x_n
   const std::uint32_t B = 2;
   std::vector<Fr> w = {Fr::one(), Fr::from_u64(a), Fr::from_u64(b)};

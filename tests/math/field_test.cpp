@@ -11,8 +11,8 @@ namespace {
 
 // Values checked with Python big integers (independent of this code).
 TEST(Field, FpKnownAnswers) {
-  Fp a = *Fp::from_hex(
-      "1234567890abcdef1234567890abcdef1234567890abcdef1234567890abcdef1234567890abcdef1234567890abcdef");
+  Fp a =
+      *Fp::from_hex("1234567890abcdef1234567890abcdef1234567890abcdef1234567890abcdef1234567890abcdef1234567890abcdef");
   Fp b = -Fp::from_u64(5);
   EXPECT_EQ((a * b).to_hex(),
             "0cfe974e12a494bdd168ee7e39d3adb236d77db8fab9455241bd9a290768d2e51faa4f9ff1f4fa538cf64fa52ca3a501");
@@ -35,8 +35,8 @@ TEST(Field, RejectsNonCanonicalText) {
   EXPECT_FALSE(Fr::from_decimal(""));
   EXPECT_FALSE(Fr::from_decimal("12a"));
   EXPECT_FALSE(Fr::from_decimal("-1"));
-  EXPECT_FALSE(Fr::from_decimal(
-      "52435875175126190479447740508185965837690552500527637822603658699938581184513"));  // = r
+  EXPECT_FALSE(
+      Fr::from_decimal("52435875175126190479447740508185965837690552500527637822603658699938581184513"));  // = r
   EXPECT_FALSE(Fr::from_decimal(std::string(90, '9')));
   EXPECT_FALSE(Fp::from_hex("zz"));
 }
@@ -94,7 +94,7 @@ TEST(Field, FrLaws) {
 }
 
 TEST(Field, SqrtOfNonResidueFails) {
-  EXPECT_FALSE((-Fp::one()).sqrt());  // p = 3 mod 4
+  EXPECT_FALSE((-Fp::one()).sqrt());     // p = 3 mod 4
   EXPECT_FALSE(Fr::from_u64(7).sqrt());  // 7 generates Fr*, so it is a non-residue
 }
 

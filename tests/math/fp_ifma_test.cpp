@@ -20,8 +20,12 @@ Fp::Repr p_minus(std::uint64_t k) {
 }
 
 std::vector<Fp::Repr> edge_and_random(test::Rng& rng, std::size_t n) {
-  std::vector<Fp::Repr> v = {Fp::Repr{}, Fp::one().to_canonical(), p_minus(1), p_minus(2),
-                             (Fp::zero() - Fp::from_u64(3)).to_canonical(), Fp::from_u64(1ull << 52).to_canonical()};
+  std::vector<Fp::Repr> v = {Fp::Repr{},
+                             Fp::one().to_canonical(),
+                             p_minus(1),
+                             p_minus(2),
+                             (Fp::zero() - Fp::from_u64(3)).to_canonical(),
+                             Fp::from_u64(1ull << 52).to_canonical()};
   while (v.size() < n) v.push_back(rng.fp().to_canonical());
   return v;
 }
@@ -146,7 +150,7 @@ TEST(FpIfma, G2MontgomeryFormsAndCurveCheck) {
       const int kind = (round + k) % 4;
       if (kind == 1) y.c1 += Fp::one();  // off the curve through one component only
       if (kind == 2) y.c0 += Fp::one();
-      if (kind == 3) y = -y;             // (x, -y) is on the curve too
+      if (kind == 3) y = -y;  // (x, -y) is on the curve too
       if (kind != 1 && kind != 2) expect_on |= 1u << k;
       x0[k] = pt.x.c0.to_canonical();
       x1[k] = pt.x.c1.to_canonical();
@@ -198,10 +202,10 @@ TEST(FpIfma, G1DecodeFromBigEndianBytes) {
       pts[k] = rng.g1();
       auto enc = g1_to_uncompressed(pts[k]);
       const int kind = (round + k) % 6;
-      if (kind == 1) enc[0] |= 0x80;                       // compression flag
+      if (kind == 1) enc[0] |= 0x80;                         // compression flag
       if (kind == 2) std::memset(enc.data() + 48, 0xff, 1);  // y >= p (top byte 0xff, no flags)
-      if (kind == 3) enc[95] ^= 1;                         // y off by one: off the curve
-      if (kind == 4) enc[0] |= 0x40;                       // infinity flag on a real point
+      if (kind == 3) enc[95] ^= 1;                           // y off by one: off the curve
+      if (kind == 4) enc[0] |= 0x40;                         // infinity flag on a real point
       if (kind == 0 || kind == 5) expect |= 1u << k;
       std::memcpy(file.data() + k * kStride, enc.data(), enc.size());
     }
@@ -223,9 +227,9 @@ TEST(FpIfma, G2DecodeFromBigEndianBytes) {
       pts[k] = rng.g2();
       auto enc = g2_to_uncompressed(pts[k]);
       const int kind = (round + k) % 5;
-      if (kind == 1) enc[0] |= 0x20;    // sign flag
-      if (kind == 2) enc[48] = 0xff;    // x.c0 >= p
-      if (kind == 3) enc[191] ^= 1;     // y.c0 changed: off the curve
+      if (kind == 1) enc[0] |= 0x20;  // sign flag
+      if (kind == 2) enc[48] = 0xff;  // x.c0 >= p
+      if (kind == 3) enc[191] ^= 1;   // y.c0 changed: off the curve
       if (kind == 0 || kind == 4) expect |= 1u << k;
       std::memcpy(file.data() + k * kG2UncompressedBytes, enc.data(), enc.size());
     }

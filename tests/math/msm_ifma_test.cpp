@@ -19,7 +19,7 @@ using cuzk::test::Rng;
 
 namespace {
 
-#define REQUIRE_IFMA()                                                               \
+#define REQUIRE_IFMA() \
   if (!ifma::available()) GTEST_SKIP() << "no AVX-512 IFMA here (or turned off)"
 
 template <class C>
@@ -171,7 +171,8 @@ void bucket_sum_matches_running_sums(std::uint64_t seed, std::size_t max_used) {
   // quarter empty the reduction may refuse (see the header), and must be right where it accepts.
   // Distinct points in random order (repeated ones would double legitimately).
   DlogBases<C> distinct = dlog_bases<C>(rng, max_used);
-  for (std::size_t i = distinct.bases.size(); i > 1; --i) std::swap(distinct.bases[i - 1], distinct.bases[rng.next() % i]);
+  for (std::size_t i = distinct.bases.size(); i > 1; --i)
+    std::swap(distinct.bases[i - 1], distinct.bases[rng.next() % i]);
   int accepted_sparse = 0;
   for (int sparse = 0; sparse < 2; ++sparse) {
     for (std::size_t used : {std::size_t(16), std::size_t(17), std::size_t(31), std::size_t(100), max_used}) {

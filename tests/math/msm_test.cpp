@@ -170,8 +170,14 @@ void check_skewed(Rng& rng, std::size_t n) {
       case 1: mk[i] = Fr::one(); break;
       case 2: mk[i] = minus_one(); break;
       case 3: mk[i] = Fr::from_u64(rng.next() % 5); break;
-      case 4: mb[i] = Affine<C>::identity(); mk[i] = rng.fr(); break;
-      case 5: mb[i] = bases[0]; mk[i] = rng.fr(); break;
+      case 4:
+        mb[i] = Affine<C>::identity();
+        mk[i] = rng.fr();
+        break;
+      case 5:
+        mb[i] = bases[0];
+        mk[i] = rng.fr();
+        break;
       default: mk[i] = rng.fr(); break;
     }
   }

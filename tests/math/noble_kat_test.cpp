@@ -122,14 +122,16 @@ TEST(NobleKat, Msm) {
   for (const auto& c : vectors()["msm_g1"]) {
     std::vector<G1Affine> bases;
     std::vector<Fr> scalars;
-    for (const auto& k : c["point_k"]) bases.push_back(G1Jacobian::from_affine(g1_generator()).mul(field<Fr>(k)).to_affine());
+    for (const auto& k : c["point_k"])
+      bases.push_back(G1Jacobian::from_affine(g1_generator()).mul(field<Fr>(k)).to_affine());
     for (const auto& s : c["scalars"]) scalars.push_back(field<Fr>(s));
     EXPECT_EQ(hex(g1_to_compressed(msm_g1(bases, scalars).to_affine())), c["result_compressed"]);
   }
   for (const auto& c : vectors()["msm_g2"]) {
     std::vector<G2Affine> bases;
     std::vector<Fr> scalars;
-    for (const auto& k : c["point_k"]) bases.push_back(G2Jacobian::from_affine(g2_generator()).mul(field<Fr>(k)).to_affine());
+    for (const auto& k : c["point_k"])
+      bases.push_back(G2Jacobian::from_affine(g2_generator()).mul(field<Fr>(k)).to_affine());
     for (const auto& s : c["scalars"]) scalars.push_back(field<Fr>(s));
     EXPECT_EQ(hex(g2_to_compressed(msm_g2(bases, scalars).to_affine())), c["result_compressed"]);
   }

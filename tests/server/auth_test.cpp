@@ -136,7 +136,8 @@ class AuthTest : public ::testing::Test {
 };
 
 // Every ProvingEngine RPC once, with `token` (nullopt: none); returns each call's status by name.
-std::map<std::string, grpc::Status> call_every_rpc(pb::ProvingEngine::Stub& s, const std::optional<std::string>& token) {
+std::map<std::string, grpc::Status> call_every_rpc(pb::ProvingEngine::Stub& s,
+                                                   const std::optional<std::string>& token) {
   std::map<std::string, grpc::Status> out;
   {
     pb::SubmitProofResponse r;
@@ -192,16 +193,17 @@ std::map<std::string, grpc::Status> call_every_rpc(pb::ProvingEngine::Stub& s, c
 
 TEST_F(AuthTest, TcpRefusesEveryRpcWithoutTheToken) {
   start(tokens());
-  for (const std::optional<std::string>& bad : {std::optional<std::string>(), std::optional<std::string>(kWrong),
-                                                std::optional<std::string>("x")}) {
+  for (const std::optional<std::string>& bad :
+       {std::optional<std::string>(), std::optional<std::string>(kWrong), std::optional<std::string>("x")}) {
     auto all = call_every_rpc(*tcp_, bad);
     ASSERT_EQ(all.size(), 9u);
     for (const auto& [rpc, st] : all) {
       EXPECT_EQ(st.error_code(), StatusCode::UNAUTHENTICATED) << rpc << " with " << bad.value_or("no token");
       EXPECT_EQ(st.error_message().find('\n'), std::string::npos);
-      EXPECT_EQ(st.error_message(), bad ? "invalid token"
-                                        : "missing credentials: send the metadata \"authorization: Bearer <token>\" (Curio's cuzk "
-                                          "client sends none: give Curio the daemon's unix socket)");
+      EXPECT_EQ(st.error_message(),
+                bad ? "invalid token"
+                    : "missing credentials: send the metadata \"authorization: Bearer <token>\" (Curio's cuzk "
+                      "client sends none: give Curio the daemon's unix socket)");
     }
   }
   // Not the bearer scheme at all.
@@ -260,7 +262,8 @@ TEST_F(AuthTest, TcpWithoutATokenRefusesToStartUnlessInsecure) {
   so.listen = {"unix://" + sock_, "127.0.0.1:0"};
   auto s = GrpcServer::start(*engine_, so);
   ASSERT_FALSE(s);
-  EXPECT_EQ(s.error(), "listen 127.0.0.1:0: a TCP listener needs a bearer token (auth.token_file) or auth.insecure = true");
+  EXPECT_EQ(s.error(),
+            "listen 127.0.0.1:0: a TCP listener needs a bearer token (auth.token_file) or auth.insecure = true");
   EXPECT_EQ(::access(sock_.c_str(), F_OK), -1) << "nothing was bound";
   EXPECT_FALSE(check_listeners(so));
   so.listen = {"unix://" + sock_};
@@ -287,7 +290,8 @@ TEST_F(AuthTest, TlsRoundTripWithATestCa) {
   // A CA and a server certificate for localhost / 127.0.0.1, made here (P-256: quick).
   const std::string d = tmp_.path;
   const std::string cmd =
-      "cd '" + d + "' && exec >openssl.log 2>&1 && "
+      "cd '" + d +
+      "' && exec >openssl.log 2>&1 && "
       "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout ca.key -out ca.pem "
       "-days 2 -subj /CN=cuzk-test-ca && "
       "openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout server.key -out server.csr "
@@ -306,7 +310,8 @@ TEST_F(AuthTest, TlsRoundTripWithATestCa) {
   co.pem_root_certs = slurp(d + "/ca.pem");
   grpc::ChannelArguments args;
   args.SetSslTargetNameOverride("localhost");
-  auto tls = pb::ProvingEngine::NewStub(grpc::CreateCustomChannel(server_->endpoints()[1], grpc::SslCredentials(co), args));
+  auto tls =
+      pb::ProvingEngine::NewStub(grpc::CreateCustomChannel(server_->endpoints()[1], grpc::SslCredentials(co), args));
   pb::ProveRequest q;
   *q.mutable_submit() = generic_bytes("over-tls");
   pb::ProveResponse r;
@@ -315,7 +320,8 @@ TEST_F(AuthTest, TlsRoundTripWithATestCa) {
   EXPECT_EQ(r.result().status(), pb::AwaitProofResponse::COMPLETED);
   EXPECT_EQ(r.result().proof().size(), 192u);
   pb::GetStatusResponse s;
-  EXPECT_EQ(tls->GetStatus(ctx(std::nullopt).get(), pb::GetStatusRequest(), &s).error_code(), StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(tls->GetStatus(ctx(std::nullopt).get(), pb::GetStatusRequest(), &s).error_code(),
+            StatusCode::UNAUTHENTICATED);
   // Plain text to the TLS port gets nowhere; the unix socket stays plain.
   auto c = ctx(kClient);
   c->set_deadline(std::chrono::system_clock::now() + 3s);
@@ -324,8 +330,8 @@ TEST_F(AuthTest, TlsRoundTripWithATestCa) {
   // A client that does not trust the CA is refused at the handshake.
   grpc::SslCredentialsOptions other;
   other.pem_root_certs = slurp(d + "/other.pem");
-  auto untrusting = pb::ProvingEngine::NewStub(
-      grpc::CreateCustomChannel(server_->endpoints()[1], grpc::SslCredentials(other), args));
+  auto untrusting =
+      pb::ProvingEngine::NewStub(grpc::CreateCustomChannel(server_->endpoints()[1], grpc::SslCredentials(other), args));
   auto c2 = ctx(kClient);
   c2->set_deadline(std::chrono::system_clock::now() + 3s);
   EXPECT_EQ(untrusting->GetStatus(c2.get(), pb::GetStatusRequest(), &s).error_code(), StatusCode::UNAVAILABLE);
@@ -378,9 +384,10 @@ TEST_F(AuthTest, PathsAreConfinedToTheAllowedDirectories) {
     pb::ProveResponse r;
     expect_refused(prove(*stub, kClient, secret, &r), "witness_path \"" + secret + "\": " + outside);
     expect_refused(prove(*stub, kClient, "/etc/passwd", &r), outside);
-    expect_refused(prove(*stub, kClient, "allowed/witness.wtns", &r), "witness_path \"allowed/witness.wtns\": must be an absolute path");
+    expect_refused(prove(*stub, kClient, "allowed/witness.wtns", &r),
+                   "witness_path \"allowed/witness.wtns\": must be an absolute path");
     expect_refused(prove(*stub, kClient, allowed_ + "/../secret.txt", &r), outside);
-    expect_refused(prove(*stub, kClient, allowed_ + "/link.wtns", &r), outside);  // a symlink pointing out
+    expect_refused(prove(*stub, kClient, allowed_ + "/link.wtns", &r), outside);               // a symlink pointing out
     expect_refused(prove(*stub, kClient, tmp_.path + "/allowed2/witness.wtns", &r), outside);  // a prefix, not a parent
   }
   // Inside: proved from the resolved path.
@@ -391,7 +398,8 @@ TEST_F(AuthTest, PathsAreConfinedToTheAllowedDirectories) {
   pb::ProveResponse fake;
   ASSERT_TRUE(prove(*tcp_, kClient, allowed_ + "/fake.wtns", &fake).ok());
   EXPECT_EQ(fake.result().status(), pb::AwaitProofResponse::FAILED);
-  EXPECT_NE(fake.result().error_message().find("not a 'wtns' file"), std::string::npos) << fake.result().error_message();
+  EXPECT_NE(fake.result().error_message().find("not a 'wtns' file"), std::string::npos)
+      << fake.result().error_message();
   EXPECT_EQ(fake.result().error_message().find("root:"), std::string::npos) << fake.result().error_message();
   // SubmitProof and RegisterCircuit are confined the same way.
   pb::SubmitProofResponse sr;
@@ -477,7 +485,8 @@ TEST_F(AuthTest, ReplaceEvictAndCancelOfOthersNeedTheAdminScope) {
     st = cancel(*tcp_, kClient, other, &cr);
     EXPECT_EQ(st.error_code(), StatusCode::PERMISSION_DENIED) << other;
     EXPECT_EQ(st.error_message(),
-              "cancelling a job another client submitted needs the admin scope (the admin token, or the daemon's unix socket)");
+              "cancelling a job another client submitted needs the admin scope (the admin token, or the daemon's unix "
+              "socket)");
   }
   ASSERT_TRUE(cancel(*tcp_, kClient, "by-client", &cr).ok());
   EXPECT_TRUE(cr.found());
@@ -544,7 +553,8 @@ TEST(Auth, TokenFiles) {
   ASSERT_TRUE(read_token_file(f, &warning));
   EXPECT_EQ(warning, f + ": the token file is readable by its group");
   ::chmod(f.c_str(), 0644);
-  EXPECT_EQ(read_token_file(f).error(), f + ": the token file is readable by every user; chmod 0600 (or 0640 for a group)");
+  EXPECT_EQ(read_token_file(f).error(),
+            f + ": the token file is readable by every user; chmod 0600 (or 0640 for a group)");
   ::chmod(f.c_str(), 0600);
   spit(f, " \n\t");
   EXPECT_EQ(read_token_file(f).error(), f + ": the token file is empty");
@@ -577,7 +587,8 @@ TEST(Auth, IdentifyAndScopes) {
   EXPECT_FALSE(a->identify("ipv4:127.0.0.1:5000", "Bearer "));
   EXPECT_FALSE(a->identify("ipv4:127.0.0.1:5000", std::nullopt));
   o.admin_token = kClient;
-  EXPECT_EQ(Authenticator::create(o).error(), "the client and admin tokens are the same; give each scope its own token");
+  EXPECT_EQ(Authenticator::create(o).error(),
+            "the client and admin tokens are the same; give each scope its own token");
   o = {};
   o.allowed_dirs = {"relative/dir"};
   EXPECT_EQ(Authenticator::create(o).error(), "allowed directory \"relative/dir\": must be an absolute path");
@@ -654,7 +665,8 @@ unix_socket_mode = "0640"
 unix_socket_group = "curio"
 allowed_dirs = ["/data/zk", "/var/tmp/cuzk"]
 max_jobs_per_client = 50
-)", "t.toml");
+)",
+                              "t.toml");
   ASSERT_TRUE(c) << c.error();
   EXPECT_EQ(c->token_file, "/etc/cuzk/token");
   EXPECT_EQ(c->admin_token_file, "/etc/cuzk/admin-token");

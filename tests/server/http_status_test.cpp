@@ -208,7 +208,8 @@ TEST(HttpStatusServer, RoutesHeadersAndMethods) {
 
 TEST(HttpStatusServer, AHandlerThatThrowsAnswers500AndTheServerGoesOn) {
   int calls = 0;
-  auto h = HttpStatusServer::start("127.0.0.1:0", {[] { return std::string("{}"); }, [&calls]() -> std::string {
+  auto h = HttpStatusServer::start("127.0.0.1:0", {[] { return std::string("{}"); },
+                                                   [&calls]() -> std::string {
                                                      if (++calls == 1) throw std::runtime_error("snapshot failed");
                                                      return "ok 1\n";
                                                    }});
@@ -284,7 +285,8 @@ TEST(HttpStatusServer, OversizedRequestsAreRefusedAndTheServerGoesOn) {
   EXPECT_EQ(request(port, "GET /" + std::string(8000, 'a') + " HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n").code,
             404);
   EXPECT_EQ(request(port, "GET /metrics HTTP/1.1\r\nHost: t\r\nConnection: close\r\nX-Big: " + std::string(8000, 'b') +
-                              "\r\n\r\n").code,
+                              "\r\n\r\n")
+                .code,
             200);
   // Over it: evhttp answers 400 and closes.
   Reply line = request(port, "GET /" + std::string(9000, 'a') + " HTTP/1.1\r\nHost: t\r\n\r\n");

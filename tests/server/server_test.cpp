@@ -62,7 +62,8 @@ class ServerTest : public ::testing::Test {
     grpc::ChannelArguments args;
     args.SetMaxReceiveMessageSize(512 << 20);
     args.SetMaxSendMessageSize(512 << 20);
-    unix_ = pb::ProvingEngine::NewStub(grpc::CreateCustomChannel("unix:" + sock_, grpc::InsecureChannelCredentials(), args));
+    unix_ = pb::ProvingEngine::NewStub(
+        grpc::CreateCustomChannel("unix:" + sock_, grpc::InsecureChannelCredentials(), args));
     tcp_ = pb::ProvingEngine::NewStub(
         grpc::CreateCustomChannel(server_->endpoints()[1], grpc::InsecureChannelCredentials(), args));
   }
@@ -208,7 +209,8 @@ TEST_F(ServerTest, SubmitAwaitCancelAndErrors) {
     pb::ProveResponse resp;
     ASSERT_TRUE(tcp_->Prove(&ctx, req, &resp).ok());
     EXPECT_EQ(resp.result().status(), pb::AwaitProofResponse::FAILED);
-    EXPECT_EQ(resp.result().error_message().rfind("window-post: vanilla_proofs[0]: ", 0), 0u) << resp.result().error_message();
+    EXPECT_EQ(resp.result().error_message().rfind("window-post: vanilla_proofs[0]: ", 0), 0u)
+        << resp.result().error_message();
   }
 }
 
@@ -350,7 +352,8 @@ TEST(ServerDevices, GetStatusListsEachDeviceFromTheProvider) {
   };
   auto srv = GrpcServer::start(e, so);
   ASSERT_TRUE(srv) << srv.error();
-  auto stub = pb::ProvingEngine::NewStub(grpc::CreateChannel((*srv)->endpoints()[0], grpc::InsecureChannelCredentials()));
+  auto stub =
+      pb::ProvingEngine::NewStub(grpc::CreateChannel((*srv)->endpoints()[0], grpc::InsecureChannelCredentials()));
   grpc::ClientContext ctx;
   pb::GetStatusResponse st;
   ASSERT_TRUE(stub->GetStatus(&ctx, pb::GetStatusRequest(), &st).ok());
@@ -408,8 +411,8 @@ TEST(ListenAddress, Forms) {
 }
 
 TEST(HttpStatus, ServesStatusAndMetrics) {
-  auto h = HttpStatusServer::start("127.0.0.1:0", {[] { return std::string("{\"ok\":true}"); },
-                                                   [] { return std::string("m 1\n"); }});
+  auto h = HttpStatusServer::start("127.0.0.1:0",
+                                   {[] { return std::string("{\"ok\":true}"); }, [] { return std::string("m 1\n"); }});
   ASSERT_TRUE(h) << h.error();
   EXPECT_GT((*h)->port(), 0);
   (*h)->stop();

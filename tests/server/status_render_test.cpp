@@ -83,17 +83,25 @@ class StatusRender : public ::testing::Test {
     s.jobs_running = 2;
     s.backend_queue = 2;
     s.finalize_queue = 1;
-    s.workers = {worker("synthesis", 0, 0, "job-a", porep, 3), worker("synthesis", 1, 0),
-                 worker("backend", 0, 0), worker("backend", 1, 1, "job-b", winning, 0, 2500),
-                 worker("backend", 2, 1), worker("finalize", 0, 0, "job-a", porep, 1)};
+    s.workers = {worker("synthesis", 0, 0, "job-a", porep, 3),
+                 worker("synthesis", 1, 0),
+                 worker("backend", 0, 0),
+                 worker("backend", 1, 1, "job-b", winning, 0, 2500),
+                 worker("backend", 2, 1),
+                 worker("finalize", 0, 0, "job-a", porep, 1)};
     engine::SrsInfo k;
     k.id = "porep-32g";
     k.bytes = 123;
     k.idle_ms = 4500;
     k.tier = engine::SrsTier::kDevice;
-    k.copies = {{{0, false}, engine::SrsTier::kDevice, false, 5000, 0, "resident: 5 MiB + 9 MiB <= 80 MiB free"},
-                {{1, false}, engine::SrsTier::kPinned, true, 64, 4000,
-                 "streamed: 5 MiB resident + 9 MiB > 10 MiB free; from its file: the memory budget refused the pinned copy"}};
+    k.copies = {
+        {{0, false}, engine::SrsTier::kDevice, false, 5000, 0, "resident: 5 MiB + 9 MiB <= 80 MiB free"},
+        {{1, false},
+         engine::SrsTier::kPinned,
+         true,
+         64,
+         4000,
+         "streamed: 5 MiB resident + 9 MiB > 10 MiB free; from its file: the memory budget refused the pinned copy"}};
     s.srs = {k};
     devices = {{0, "NVIDIA H200", 150000000000ull, 100000000000ull, 9, 0},
                {1, "NVIDIA H200", 150000000000ull, 7000000000ull, 9, 0}};
@@ -105,11 +113,12 @@ class StatusRender : public ::testing::Test {
 
 TEST_F(StatusRender, RustSeriesNamesAndLabels) {
   const std::string t = prometheus_text(s, reg, devices);
-  for (const char* f : {"cuzk_proofs_completed_total counter", "cuzk_proofs_failed_total counter",
-                        "cuzk_uptime_seconds gauge", "cuzk_queue_depth gauge", "cuzk_proofs_completed untyped",
-                        "cuzk_proofs_failed untyped", "cuzk_proof_duration_seconds histogram",
-                        "cuzk_running_jobs gauge", "cuzk_gpu_workers gauge", "cuzk_gpu_info gauge",
-                        "cuzk_gpu_memory_total_bytes gauge", "cuzk_gpu_memory_free_bytes gauge", "cuzk_gpu_busy gauge"}) {
+  for (const char* f :
+       {"cuzk_proofs_completed_total counter", "cuzk_proofs_failed_total counter", "cuzk_uptime_seconds gauge",
+        "cuzk_queue_depth gauge", "cuzk_proofs_completed untyped", "cuzk_proofs_failed untyped",
+        "cuzk_proof_duration_seconds histogram", "cuzk_running_jobs gauge", "cuzk_gpu_workers gauge",
+        "cuzk_gpu_info gauge", "cuzk_gpu_memory_total_bytes gauge", "cuzk_gpu_memory_free_bytes gauge",
+        "cuzk_gpu_busy gauge"}) {
     EXPECT_NE(t.find(std::string("\n# TYPE ") + f + "\n"), std::string::npos) << f;
   }
   auto m = samples(t);
@@ -207,8 +216,12 @@ TEST_F(StatusRender, LabelValuesAreEscaped) {
                    "memory=\"host\"} 4000\n"),
             std::string::npos)
       << t;
-  EXPECT_NE(t.find("cuzk_srs_copy_from_file{circuit_id=\"odd\\\"id\\\\x\",device=\"1\",lane=\"0\"} 1\n"), std::string::npos) << t;
-  EXPECT_NE(t.find("cuzk_srs_copy_from_file{circuit_id=\"odd\\\"id\\\\x\",device=\"0\",lane=\"0\"} 0\n"), std::string::npos) << t;
+  EXPECT_NE(t.find("cuzk_srs_copy_from_file{circuit_id=\"odd\\\"id\\\\x\",device=\"1\",lane=\"0\"} 1\n"),
+            std::string::npos)
+      << t;
+  EXPECT_NE(t.find("cuzk_srs_copy_from_file{circuit_id=\"odd\\\"id\\\\x\",device=\"0\",lane=\"0\"} 0\n"),
+            std::string::npos)
+      << t;
 }
 
 // The reserved urgent workers: by stage (an enum), never by their names; the synthesis counts agree

@@ -1,6 +1,5 @@
 #include "apps/common/cpu_tuning.hpp"
 
-
 #include "base/parallel.hpp"
 #include "math/ff/fp_ifma.hpp"
 #include "math/poly/ntt_ifma.hpp"

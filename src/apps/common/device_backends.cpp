@@ -30,15 +30,16 @@ class CpuBackends final : public DeviceBackends {
 #if CUZK_HAVE_CUDA
 
 void print_gpu_profile(const gpu::GpuProveTimings& t) {
-  std::fprintf(stderr,
-               "GPU_PROFILE total_ms=%.1f upload=%.1f eval=%.1f ntt_h=%.1f msm_h=%.1f msm_l=%.1f msm_a=%.1f msm_b1=%.1f "
-               "msm_b2=%.1f batch_add=%.1f split=%.1f upload_bytes=%zu l_tail=%zu/%zu a_tail=%zu/%zu b_tail=%zu/%zu "
-               "key=%s h_copies=%d key_stream_bytes=%zu key_read=%.1f rows=%s msm_pieces=%zu rows_freed=%zu "
-               "device_used_max=%zu\n",
-               t.total_ms, t.upload_ms, t.eval_ms, t.ntt_ms, t.msm_h_ms, t.msm_l_ms, t.msm_a_ms, t.msm_b1_ms, t.msm_b2_ms,
-               t.batch_add_ms, t.split_ms, std::size_t(t.upload_bytes), t.l.tail, t.l.n, t.a.tail, t.a.n, t.b.tail, t.b.n,
-               t.streamed ? "streamed" : "resident", t.h_copies, t.key_stream_bytes, t.key_read_ms,
-               t.rows_on_host ? "host" : "device", t.msm_pieces, t.rows_freed_bytes, t.device_used_max);
+  std::fprintf(
+      stderr,
+      "GPU_PROFILE total_ms=%.1f upload=%.1f eval=%.1f ntt_h=%.1f msm_h=%.1f msm_l=%.1f msm_a=%.1f msm_b1=%.1f "
+      "msm_b2=%.1f batch_add=%.1f split=%.1f upload_bytes=%zu l_tail=%zu/%zu a_tail=%zu/%zu b_tail=%zu/%zu "
+      "key=%s h_copies=%d key_stream_bytes=%zu key_read=%.1f rows=%s msm_pieces=%zu rows_freed=%zu "
+      "device_used_max=%zu\n",
+      t.total_ms, t.upload_ms, t.eval_ms, t.ntt_ms, t.msm_h_ms, t.msm_l_ms, t.msm_a_ms, t.msm_b1_ms, t.msm_b2_ms,
+      t.batch_add_ms, t.split_ms, std::size_t(t.upload_bytes), t.l.tail, t.l.n, t.a.tail, t.a.n, t.b.tail, t.b.n,
+      t.streamed ? "streamed" : "resident", t.h_copies, t.key_stream_bytes, t.key_read_ms,
+      t.rows_on_host ? "host" : "device", t.msm_pieces, t.rows_freed_bytes, t.device_used_max);
 }
 
 // A worker's view of its device's shared backend. With GpuEnvTuning::profile (CUZK_GPU_PROFILE=1)
@@ -222,7 +223,8 @@ Result<engine::BackendKind> choose_backend(const std::string& requested, const B
   if (requested != "cuda") return Error{"backend: expected auto, cpu or cuda, got \"" + requested + "\""};
   if (!probe.cuda_built) return Error{"backend cuda: this build has no CUDA backend; use cpu or auto"};
   if (!probe.cuda_devices) return Error{"backend cuda: no CUDA device found; use cpu or auto"};
-  if (!usable) return Error{"backend cuda: no usable CUDA device (" + describe(probe.devices[0]) + "); use cpu or auto"};
+  if (!usable)
+    return Error{"backend cuda: no usable CUDA device (" + describe(probe.devices[0]) + "); use cpu or auto"};
   return BackendKind::kCuda;
 }
 
@@ -234,20 +236,22 @@ Result<std::uint32_t> resolve_h_copies(std::uint32_t configured, const char* env
 }
 
 Result<std::shared_ptr<DeviceBackends>> DeviceBackends::create(engine::BackendKind backend,
-                                                                const KeyResidencySettings& keys,
-                                                                const GpuEnvTuning& gpu_env, bool gpu_lane,
-                                                                std::function<void(const std::string&)> on_note) {
+                                                               const KeyResidencySettings& keys,
+                                                               const GpuEnvTuning& gpu_env, bool gpu_lane,
+                                                               std::function<void(const std::string&)> on_note) {
   if (backend == engine::BackendKind::kCpu) {
     (void)on_note;
     return std::shared_ptr<DeviceBackends>(std::make_shared<CpuBackends>());
   }
-  if (keys.residency != "auto" && keys.residency != "resident" && keys.residency != "streamed" && keys.residency != "file")
+  if (keys.residency != "auto" && keys.residency != "resident" && keys.residency != "streamed" &&
+      keys.residency != "file")
     return Error{"key residency: expected auto, resident, streamed or file, got \"" + keys.residency + "\""};
 #if CUZK_HAVE_CUDA
   if (backend == engine::BackendKind::kCuda) {
     KeyResidencySettings resolved = keys;
     if (resolved.h_copies == 0) resolved.h_copies = gpu_env.h_copies;  // the config wins
-    return std::shared_ptr<DeviceBackends>(std::make_shared<CudaBackends>(resolved, gpu_env, gpu_lane, std::move(on_note)));
+    return std::shared_ptr<DeviceBackends>(
+        std::make_shared<CudaBackends>(resolved, gpu_env, gpu_lane, std::move(on_note)));
   }
 #endif
   return Error{std::string("backend ") + engine::backend_name(backend) + " is not available in this build"};

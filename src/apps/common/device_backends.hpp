@@ -76,11 +76,11 @@ Result<engine::BackendKind> choose_backend(const std::string& requested, const B
 
 // Where the CUDA backend keeps proving keys (config [gpus]; gpu::KeyResidency and its options).
 struct KeyResidencySettings {
-  std::string residency = "auto";  // auto: resident while it fits, else streamed; resident; streamed; file
+  std::string residency = "auto";            // auto: resident while it fits, else streamed; resident; streamed; file
   std::uint64_t max_resident_key_bytes = 0;  // auto: keys needing more device bytes are streamed; 0: no limit
   std::uint64_t stream_chunk_bases = 0;      // 0: the backend's default
-  std::uint32_t h_copies = 0;                // resident keys' H copies (GpuKeyOptions::h_copies); 0: GpuEnvTuning::h_copies
-  std::uint64_t memory_limit = 0;            // bytes of each card the backends plan with (GpuProveOptions); 0: all
+  std::uint32_t h_copies = 0;      // resident keys' H copies (GpuKeyOptions::h_copies); 0: GpuEnvTuning::h_copies
+  std::uint64_t memory_limit = 0;  // bytes of each card the backends plan with (GpuProveOptions); 0: all
 };
 
 // The H copies a CUDA backend takes (KeyResidencySettings::h_copies): the configured count, or, when
@@ -95,7 +95,8 @@ class DeviceBackends : public engine::Executor {
   // gpu_lane: the lane slots get CUDA backends (the main backends' streams then leave them the
   // highest priority); otherwise the lane slots get CPU backends.
   // on_note: lines about a key taking a smaller form than asked (streamed, fewer H copies).
-  static Result<std::shared_ptr<DeviceBackends>> create(engine::BackendKind backend, const KeyResidencySettings& keys = {},
+  static Result<std::shared_ptr<DeviceBackends>> create(engine::BackendKind backend,
+                                                        const KeyResidencySettings& keys = {},
                                                         const GpuEnvTuning& gpu_env = {}, bool gpu_lane = false,
                                                         std::function<void(const std::string&)> on_note = {});
   ~DeviceBackends() override = default;

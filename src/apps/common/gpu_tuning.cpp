@@ -83,14 +83,10 @@ Result<std::vector<int>> parse_plan(const Knob& k, std::string_view v) {
 
 std::string accepts(const Knob& k) {
   switch (k.kind) {
-    case Knob::kBool:
-      return "0 or 1";
-    case Knob::kPow2:
-      return "a power of two from " + std::to_string(k.lo) + " to " + std::to_string(k.hi);
-    case Knob::kPlan:
-      return "pass sizes r0,r1,... each from " + std::to_string(k.lo) + " to " + std::to_string(k.hi);
-    case Knob::kInt:
-      break;
+    case Knob::kBool: return "0 or 1";
+    case Knob::kPow2: return "a power of two from " + std::to_string(k.lo) + " to " + std::to_string(k.hi);
+    case Knob::kPlan: return "pass sizes r0,r1,... each from " + std::to_string(k.lo) + " to " + std::to_string(k.hi);
+    case Knob::kInt: break;
   }
   return "an integer from " + std::to_string(k.lo) + " to " + std::to_string(k.hi);
 }

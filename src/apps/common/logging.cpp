@@ -17,7 +17,6 @@ namespace {
 
 using spdlog::level::level_enum;
 
-
 std::optional<level_enum> parse_level(std::string_view s) {
   const std::string l = ascii_lower(trim_space(s));
   if (l == "trace") return spdlog::level::trace;
@@ -85,9 +84,8 @@ Result<LogLevels> resolve_log_levels(const std::string& level, std::string_view 
     const std::string target(trim_space(d.substr(0, eq)));
     auto l = parse_level(d.substr(eq + 1));
     if (!l)
-      return Error{"log filter \"" + std::string(filter) + "\": directive \"" + std::string(d) +
-                   "\": level \"" + std::string(trim_space(d.substr(eq + 1))) +
-                   "\" is not trace, debug, info, warn, error or off"};
+      return Error{"log filter \"" + std::string(filter) + "\": directive \"" + std::string(d) + "\": level \"" +
+                   std::string(trim_space(d.substr(eq + 1))) + "\" is not trace, debug, info, warn, error or off"};
     if (target.empty() || target.find(' ') != std::string::npos)
       return Error{"log filter \"" + std::string(filter) + "\": directive \"" + std::string(d) +
                    "\": expected TARGET=LEVEL"};

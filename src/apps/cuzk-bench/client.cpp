@@ -129,8 +129,9 @@ Result<std::unique_ptr<Client>> Client::connect(const std::string& addr, std::ui
     if (state == GRPC_CHANNEL_TRANSIENT_FAILURE || state == GRPC_CHANNEL_SHUTDOWN ||
         !impl->channel->WaitForStateChange(state, deadline)) {
       return Error{"cannot connect to the daemon at " + a->display() +
-                   (access.tls_ca_pem.empty() ? " (is cuzk-daemon running?)"
-                                              : " (is cuzk-daemon running, with TLS, and is its certificate signed by --tls-ca?)")};
+                   (access.tls_ca_pem.empty()
+                        ? " (is cuzk-daemon running?)"
+                        : " (is cuzk-daemon running, with TLS, and is its certificate signed by --tls-ca?)")};
     }
     state = impl->channel->GetState(true);
   }
@@ -192,16 +193,16 @@ Result<StatusReply> Client::status() {
   if (!s.ok()) return rpc_error("GetStatus", s);
   StatusReply o;
   for (const auto& g : resp.gpus()) {
-    o.gpus.push_back({g.ordinal(), g.name(), g.vram_total_bytes(), g.vram_free_bytes(), g.current_job_id(),
-                      g.current_proof_kind()});
+    o.gpus.push_back(
+        {g.ordinal(), g.name(), g.vram_total_bytes(), g.vram_free_bytes(), g.current_job_id(), g.current_proof_kind()});
   }
   for (const auto& x : resp.loaded_srs()) {
     o.srs.push_back({x.circuit_id(), static_cast<int>(x.tier()), x.tier_name(), x.size_bytes(), x.ref_count()});
   }
   for (const auto& q : resp.queues()) o.queues.push_back({q.proof_kind(), q.pending(), q.in_progress()});
   for (const auto& w : resp.workers()) {
-    o.workers.push_back({w.stage(), w.worker_id(), w.device(), w.current_job_id(), w.current_partition(), w.busy_ms(),
-                         w.items_done()});
+    o.workers.push_back(
+        {w.stage(), w.worker_id(), w.device(), w.current_job_id(), w.current_partition(), w.busy_ms(), w.items_done()});
   }
   o.completed = resp.total_proofs_completed();
   o.failed = resp.total_proofs_failed();
@@ -267,8 +268,8 @@ Result<RegisterReply> Client::register_circuit(const std::string& id, const std:
   pb::RegisterCircuitResponse resp;
   auto s = impl_->stub->RegisterCircuit(&ctx, r, &resp);
   if (!s.ok()) return rpc_error("RegisterCircuit", s);
-  return RegisterReply{resp.num_public(), resp.num_vars(), resp.num_constraints(), resp.domain_size(),
-                       resp.replaced(), resp.load_time_ms()};
+  return RegisterReply{resp.num_public(),  resp.num_vars(), resp.num_constraints(),
+                       resp.domain_size(), resp.replaced(), resp.load_time_ms()};
 }
 
 }  // namespace cuzk::bench

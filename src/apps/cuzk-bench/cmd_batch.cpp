@@ -59,7 +59,8 @@ Status write_proofs(const ProofArgs& a, const std::vector<SavedProof>& proofs) {
   for (const auto& p : proofs) {
     const std::string file = a.proofs_dir + "/proof-" + std::to_string(p.index) + ".bin";
     const auto* b = reinterpret_cast<const std::uint8_t*>(p.proof.data());
-    if (auto st = formats::write_file_bytes(file, {b, p.proof.size()}); !st) return Error{"--proofs-dir: " + st.error()};
+    if (auto st = formats::write_file_bytes(file, {b, p.proof.size()}); !st)
+      return Error{"--proofs-dir: " + st.error()};
     index += std::to_string(p.index) + '\t' + p.job_id + '\t' + p.input + '\t' + file + '\n';
   }
   const auto* ib = reinterpret_cast<const std::uint8_t*>(index.data());
@@ -152,8 +153,9 @@ int run_batch(const Global& g, const ProofArgs& a) {
         const BatchItem& it = items[printed];
         if (!g.json) {
           const char* label = it.rpc_ok ? engine::status_name(it.result.status) : "ERROR";
-          std::printf("  [%u/%u] %s \u2014 %.1fs (prove=%llu ms, queue=%llu ms)\n", printed + 1, a.count, label, it.wall_s,
-                      (unsigned long long)it.result.gpu_compute_ms, (unsigned long long)it.result.queue_wait_ms);
+          std::printf("  [%u/%u] %s \u2014 %.1fs (prove=%llu ms, queue=%llu ms)\n", printed + 1, a.count, label,
+                      it.wall_s, (unsigned long long)it.result.gpu_compute_ms,
+                      (unsigned long long)it.result.queue_wait_ms);
           if (!it.rpc_ok) std::printf("         error: %s\n", it.rpc_error.c_str());
           else if (it.result.status != engine::ResultStatus::kCompleted) {
             std::printf("         error: %s\n", it.result.error.c_str());
@@ -254,8 +256,10 @@ int run_batch(const Global& g, const ProofArgs& a) {
               {"daemon_peak_rss_bytes", peak_rss},
               {"proofs", proofs}};
     if (parts) {
-      j["per_partition_s"] = {{"synthesis", synth_s / parts}, {"device_wait", wait_s / parts},
-                              {"device", device_s / parts}, {"finalize", fin_s / parts}};
+      j["per_partition_s"] = {{"synthesis", synth_s / parts},
+                              {"device_wait", wait_s / parts},
+                              {"device", device_s / parts},
+                              {"finalize", fin_s / parts}};
       j["device_busy_fraction"] = device_s / total_s;
     }
     if (completed) {
@@ -283,10 +287,13 @@ int run_batch(const Global& g, const ProofArgs& a) {
     }
   }
   if (parts) {
-    std::printf("pipeline:      per partition synth=%.3fs device-wait=%.3fs device=%.3fs finalize=%.3fs; device busy %.0f%%\n",
-                synth_s / parts, wait_s / parts, device_s / parts, fin_s / parts, 100.0 * device_s / total_s);
+    std::printf(
+        "pipeline:      per partition synth=%.3fs device-wait=%.3fs device=%.3fs finalize=%.3fs; device busy %.0f%%\n",
+        synth_s / parts, wait_s / parts, device_s / parts, fin_s / parts, 100.0 * device_s / total_s);
   }
-  if (peak_rss) std::printf("daemon memory: rss=%s peak=%s\n", engine::format_bytes(rss).c_str(), engine::format_bytes(peak_rss).c_str());
+  if (peak_rss)
+    std::printf("daemon memory: rss=%s peak=%s\n", engine::format_bytes(rss).c_str(),
+                engine::format_bytes(peak_rss).c_str());
   if (!a.timeline.empty()) std::printf("timeline:      %s\n", a.timeline.c_str());
   return failed ? 1 : 0;
 }

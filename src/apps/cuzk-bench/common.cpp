@@ -114,8 +114,7 @@ Result<engine::ProofRequest> build_request(const ProofArgs& a, std::size_t c1_in
     auto v = read_file(a.vanilla);
     if (!v) return Error{"--vanilla: " + v.error()};
     // Go's json.Marshal([][]byte): an array of base64 strings; otherwise the file is one proof.
-    auto blobs = filecoin::read_vanilla_blobs(
-        std::span(reinterpret_cast<const std::uint8_t*>(v->data()), v->size()));
+    auto blobs = filecoin::read_vanilla_blobs(std::span(reinterpret_cast<const std::uint8_t*>(v->data()), v->size()));
     if (!blobs) return Error{"--vanilla: " + a.vanilla + ": " + blobs.error()};
     for (const auto& b : *blobs) r.vanilla_proofs.emplace_back(b.begin(), b.end());
   }
@@ -161,7 +160,8 @@ Result<std::unique_ptr<Client>> connect(const Global& g) {
     auto pem = formats::read_file_bytes(g.tls_ca, 1u << 20);
     if (!pem) return Error{"--tls-ca: " + pem.error()};
     access.tls_ca_pem.assign(pem->begin(), pem->end());
-    if (access.tls_ca_pem.find("-----BEGIN ") == std::string::npos) return Error{"--tls-ca: " + g.tls_ca + ": not a PEM file"};
+    if (access.tls_ca_pem.find("-----BEGIN ") == std::string::npos)
+      return Error{"--tls-ca: " + g.tls_ca + ": not a PEM file"};
   }
   return Client::connect(g.addr, *max, access);
 }
@@ -184,9 +184,9 @@ json timings_json(const engine::JobResult& r) {
                      {"finalizer", p.finalizer},
                      {"device", p.device}});
   }
-  return {{"total_ms", r.total_ms},       {"queue_ms", r.queue_wait_ms}, {"srs_ms", r.srs_load_ms},
-          {"synth_ms", r.synthesis_ms},   {"gpu_ms", r.gpu_compute_ms},  {"verify_ms", r.verify_ms},
-          {"submitted_us", r.submitted},  {"completed_us", r.completed}, {"partitions", parts}};
+  return {{"total_ms", r.total_ms},      {"queue_ms", r.queue_wait_ms}, {"srs_ms", r.srs_load_ms},
+          {"synth_ms", r.synthesis_ms},  {"gpu_ms", r.gpu_compute_ms},  {"verify_ms", r.verify_ms},
+          {"submitted_us", r.submitted}, {"completed_us", r.completed}, {"partitions", parts}};
 }
 
 Status write_timeline(const std::string& path, const std::vector<TimelineJob>& jobs, const std::string& title) {
@@ -200,10 +200,12 @@ Status write_timeline(const std::string& path, const std::vector<TimelineJob>& j
 void add_proof_options(CLI::App* sub, ProofArgs& a, bool batch) {
   sub->add_option("-t,--type", a.type, "porep, snap, wpost, winning or generic")->required();
   if (batch) {
-    sub->add_option("--c1", a.c1, "PoRep: a C1 file (Curio's wrapper JSON, C1 JSON or bincode); repeat it to cycle over sectors")
+    sub->add_option("--c1", a.c1,
+                    "PoRep: a C1 file (Curio's wrapper JSON, C1 JSON or bincode); repeat it to cycle over sectors")
         ->check(apps::InputFile);
   } else {
-    sub->add_option("--c1", a.c1, "PoRep: a C1 file (Curio's wrapper JSON, C1 JSON or bincode)")->check(apps::InputFile);
+    sub->add_option("--c1", a.c1, "PoRep: a C1 file (Curio's wrapper JSON, C1 JSON or bincode)")
+        ->check(apps::InputFile);
     sub->add_option("-o,--out", a.out, "write the proof bytes (192 per partition) to this file");
   }
   sub->add_option("--vanilla", a.vanilla, "PoSt/Snap: JSON array of base64 vanilla proofs (or one raw proof)")
@@ -212,7 +214,8 @@ void add_proof_options(CLI::App* sub, ProofArgs& a, bool batch) {
                   "registered proof: a number, or for PoSt/Snap a name (default: wpost 13, winning 3, snap 3, else 0)");
   sub->add_option("--sector-num", a.sector_num, "sector number")->capture_default_str();
   sub->add_option("--miner-id", a.miner_id, "miner actor id")->capture_default_str();
-  sub->add_option("--sector-size", a.sector_size, "sector size in bytes (0: taken from the input)")->capture_default_str();
+  sub->add_option("--sector-size", a.sector_size, "sector size in bytes (0: taken from the input)")
+      ->capture_default_str();
   sub->add_option("--partition", a.partition, "WindowPoSt partition index")->capture_default_str();
   sub->add_option("--randomness", a.randomness, "32 bytes hex (PoSt; zeros when omitted)");
   sub->add_option("--comm-r-old", a.comm_r_old, "Snap: 32 bytes hex");
@@ -229,9 +232,9 @@ void add_proof_options(CLI::App* sub, ProofArgs& a, bool batch) {
   if (batch) {
     sub->add_option("-c,--count", a.count, "number of proofs")->capture_default_str();
     sub->add_option("-j,--concurrency", a.concurrency, "proofs in flight at once")->capture_default_str();
-    sub->add_option("--proofs-dir", a.proofs_dir, "write each completed proof to DIR/proof-N.bin, listed in DIR/index.tsv");
+    sub->add_option("--proofs-dir", a.proofs_dir,
+                    "write each completed proof to DIR/proof-N.bin, listed in DIR/index.tsv");
   }
 }
-
 
 }  // namespace cuzk::bench

@@ -46,7 +46,8 @@ Result<GenCircuitOutput> gen_circuit(std::uint32_t n, const std::string& dir, co
     shape.c.add_row(cc);
     w[1] = w[xv(n - 1)];
   }
-  if (auto row = groth16::first_unsatisfied_row(shape, w)) return Error{"internal: row " + std::to_string(*row) + " unsatisfied"};
+  if (auto row = groth16::first_unsatisfied_row(shape, w))
+    return Error{"internal: row " + std::to_string(*row) + " unsatisfied"};
   shape.append_input_rows();
   auto pk = groth16::generate_test_key(shape, groth16::HBasis::kOddCosetLagrange, groth16::ToxicWaste::from_seed(seed));
   if (!pk) return Error{pk.error()};

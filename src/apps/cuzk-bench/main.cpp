@@ -15,7 +15,8 @@
 // default wpost 13, winning 3] [--partition K] [--miner-id N]; Snap: --vanilla FILE (the JSON array
 // of base64 PartitionProofs Curio keeps as snap-vproof.json) --comm-r-old HEX --comm-r-new HEX
 // --comm-d-new HEX [--registered-proof N|NAME, default 3 = StackedDrg32GiBV1]) or generic
-// (--circuit-id ID with --wtns FILE, sent inline, or --wtns-path PATH, read by the daemon). Exit status: 0 when every proof completed, 1 when any did not, 2 on usage or
+// (--circuit-id ID with --wtns FILE, sent inline, or --wtns-path PATH, read by the daemon). Exit status: 0 when every
+// proof completed, 1 when any did not, 2 on usage or
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
@@ -29,7 +30,8 @@ int main(int argc, char** argv) {
   CLI::App app{"cuzk-bench: drive and measure a cuzk-daemon"};
   app.require_subcommand(1);
   Global g;
-  app.add_option("-a,--addr", g.addr, "daemon address: unix:///path, host:port or http://host:port")->capture_default_str();
+  app.add_option("-a,--addr", g.addr, "daemon address: unix:///path, host:port or http://host:port")
+      ->capture_default_str();
   app.add_option("--log-level", g.log_level, "accepted for compatibility");
   app.add_option("--max-message-size", g.max_message, "gRPC message limit")->capture_default_str();
   app.add_flag("--json", g.json, "machine-readable output (one JSON document)");
@@ -38,7 +40,8 @@ int main(int argc, char** argv) {
   // cancels), and the CA that signed auth.tls_cert when TLS is on.
   app.add_option("--token-file", g.token_file, "file holding the daemon's bearer token (sent on every call)")
       ->check(cuzk::apps::InputFile);
-  app.add_option("--tls-ca", g.tls_ca, "PEM file of the CA that signed the daemon's auth.tls_cert (TLS to a TCP address)")
+  app.add_option("--tls-ca", g.tls_ca,
+                 "PEM file of the CA that signed the daemon's auth.tls_cert (TLS to a TCP address)")
       ->check(cuzk::apps::InputFile);
   int rc = 0;
 
@@ -92,4 +95,3 @@ int main(int argc, char** argv) {
   if (auto code = cuzk::apps::parse_command_line(app, argc, argv, "cuzk-bench")) return *code;
   return rc;
 }
-

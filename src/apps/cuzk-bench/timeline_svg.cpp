@@ -49,7 +49,8 @@ std::string render_timeline_svg(const std::vector<TimelineJob>& jobs, const std:
     const auto& r = j.result;
     if (r.submitted) t0 = std::min(t0, r.submitted);
     for (const auto& p : r.partitions) {
-      for (engine::Micros t : {p.queued, p.dispatched, p.synth_start}) if (t) t0 = std::min(t0, t);
+      for (engine::Micros t : {p.queued, p.dispatched, p.synth_start})
+        if (t) t0 = std::min(t0, t);
       for (engine::Micros t : {p.finalize_end, p.backend_end, p.synth_end}) t1 = std::max(t1, t);
     }
     t1 = std::max(t1, r.completed);
@@ -94,7 +95,8 @@ std::string render_timeline_svg(const std::vector<TimelineJob>& jobs, const std:
         Row& l = lanes[{order, worker}];
         if (l.label.empty()) l.label = std::string(name) + " " + std::to_string(worker);
         l.spans.push_back({a, b, color, name});
-        l.tips.push_back(j.label + " p" + std::to_string(p.index) + " on " + l.label + ": " + fmt((b - a) / 1000.0) + " ms");
+        l.tips.push_back(j.label + " p" + std::to_string(p.index) + " on " + l.label + ": " + fmt((b - a) / 1000.0) +
+                         " ms");
       };
       lane(0, p.synth_worker, "synthesis", p.synth_start, p.synth_end, kSynth);
       lane(1, p.backend_worker, "backend", p.backend_start, p.backend_locked, kWait);
@@ -115,8 +117,8 @@ std::string render_timeline_svg(const std::vector<TimelineJob>& jobs, const std:
   o << "<text x=\"10\" y=\"34\">" << jobs.size() << " jobs, " << n_rows << " partitions, " << fmt(span_ms)
     << " ms from first submission to last result</text>\n";
   // Legend.
-  const std::pair<const char*, const char*> legend[] = {{kPrepare, "prepare"}, {kQueue, "queued"},
-                                                        {kSynth, "synthesis"}, {kWait, "device wait"},
+  const std::pair<const char*, const char*> legend[] = {{kPrepare, "prepare"},          {kQueue, "queued"},
+                                                        {kSynth, "synthesis"},          {kWait, "device wait"},
                                                         {kBackend, "backend (device)"}, {kFinQueue, "finalize queue"},
                                                         {kFinalize, "finalize"}};
   int lx = label_w;
@@ -142,7 +144,8 @@ std::string render_timeline_svg(const std::vector<TimelineJob>& jobs, const std:
       << (step >= 1000 ? fmt(t / 1000) + " s" : fmt(t) + " ms") << "</text>\n";
   }
   auto draw_row = [&](const Row& r, int y, int h) {
-    o << "<text x=\"" << label_w - 6 << "\" y=\"" << y + h - 2 << "\" text-anchor=\"end\">" << esc(r.label) << "</text>\n";
+    o << "<text x=\"" << label_w - 6 << "\" y=\"" << y + h - 2 << "\" text-anchor=\"end\">" << esc(r.label)
+      << "</text>\n";
     for (std::size_t i = 0; i < r.spans.size(); ++i) {
       const auto& s = r.spans[i];
       double a = x(s.a), w = std::max(0.8, x(s.b) - a);

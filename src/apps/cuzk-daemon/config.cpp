@@ -127,7 +127,8 @@ class Section {
         return;
       }
       auto* a = n->as_array();
-      if (!a) return error(key, allow_single ? "expected a string or an array of strings" : "expected an array of strings");
+      if (!a)
+        return error(key, allow_single ? "expected a string or an array of strings" : "expected an array of strings");
       std::vector<std::string> v;
       for (auto& e : *a) {
         auto s = e.value<std::string>();
@@ -177,7 +178,8 @@ Result<DaemonConfig> parse_config(std::string_view text, const std::string& name
     root = toml::parse(text, name);
   } catch (const toml::parse_error& e) {
     const auto& b = e.source().begin;
-    return Error{name + ":" + std::to_string(b.line) + ":" + std::to_string(b.column) + ": " + std::string(e.description())};
+    return Error{name + ":" + std::to_string(b.line) + ":" + std::to_string(b.column) + ": " +
+                 std::string(e.description())};
   }
   DaemonConfig c;
   std::vector<std::string> errors;
@@ -190,10 +192,11 @@ Result<DaemonConfig> parse_config(std::string_view text, const std::string& name
     }
     return n->as_table();
   };
-  static const std::set<std::string> sections{"daemon", "memory", "gpus", "backend", "scheduler",
-                                              "synthesis", "pipeline", "srs", "auth", "logging"};
+  static const std::set<std::string> sections{"daemon",    "memory",   "gpus", "backend", "scheduler",
+                                              "synthesis", "pipeline", "srs",  "auth",    "logging"};
   for (auto&& [k, v] : root) {
-    if (!sections.count(std::string(k.str()))) c.warnings.push_back(name + ": unknown section [" + std::string(k.str()) + "], ignored");
+    if (!sections.count(std::string(k.str())))
+      c.warnings.push_back(name + ": unknown section [" + std::string(k.str()) + "], ignored");
   }
 
   {
@@ -212,7 +215,8 @@ Result<DaemonConfig> parse_config(std::string_view text, const std::string& name
   {
     Section s(table("memory"), "memory", name, errors);
     s.size_or_auto("total_budget", c.budget_auto, c.total_budget);
-    if (!c.budget_auto && c.total_budget == 0 && errors.empty()) s.error("total_budget", "must be \"auto\" or a size above 0");
+    if (!c.budget_auto && c.total_budget == 0 && errors.empty())
+      s.error("total_budget", "must be \"auto\" or a size above 0");
     s.size("safety_margin", c.safety_margin);
     s.size_or_auto("request_budget", c.request_budget_auto, c.request_budget);
     s.duration("eviction_min_idle", c.eviction_min_idle);
@@ -289,7 +293,8 @@ Result<DaemonConfig> parse_config(std::string_view text, const std::string& name
   {
     Section s(table("synthesis"), "synthesis", name, errors);
     s.uint("threads", c.synthesis_threads, 0, 4096);
-    s.deprecated("partition_workers", "deprecated and ignored: the memory budget bounds parallel partitions", c.warnings);
+    s.deprecated("partition_workers", "deprecated and ignored: the memory budget bounds parallel partitions",
+                 c.warnings);
     s.report_unknown(c.warnings);
   }
   {
@@ -351,19 +356,22 @@ Result<DaemonConfig> parse_config(std::string_view text, const std::string& name
     s.str("tls_cert", c.tls_cert);
     s.str("tls_key", c.tls_key);
     if (c.tls_cert.empty() != c.tls_key.empty()) {
-      s.error(c.tls_cert.empty() ? "tls_key" : "tls_cert", "tls_cert and tls_key go together (PEM certificate and its key)");
+      s.error(c.tls_cert.empty() ? "tls_key" : "tls_cert",
+              "tls_cert and tls_key go together (PEM certificate and its key)");
     }
     s.boolean("insecure", c.insecure);
     if (auto* n = s.get("unix_socket_mode")) {
       auto v = n->value<std::string>();
       const bool octal = v && !v->empty() && v->size() <= 4 &&
                          std::all_of(v->begin(), v->end(), [](char ch) { return ch >= '0' && ch <= '7'; });
-      if (!n->is_string() || !octal) s.error("unix_socket_mode", "expected an octal mode as a string, such as \"0660\"");
+      if (!n->is_string() || !octal)
+        s.error("unix_socket_mode", "expected an octal mode as a string, such as \"0660\"");
       else c.unix_socket_mode = std::uint32_t(std::stoul(*v, nullptr, 8));
       if (octal && c.unix_socket_mode > 0777) s.error("unix_socket_mode", "must be at most \"0777\"");
     }
     if (auto* n = s.get("unix_socket_group")) {
-      if (n->is_integer() && *n->value<std::int64_t>() >= 0) c.unix_socket_group = std::to_string(*n->value<std::int64_t>());
+      if (n->is_integer() && *n->value<std::int64_t>() >= 0)
+        c.unix_socket_group = std::to_string(*n->value<std::int64_t>());
       else if (auto g = n->value<std::string>(); g && n->is_string()) c.unix_socket_group = *g;
       else s.error("unix_socket_group", "expected a group name or number");
     }
@@ -389,7 +397,8 @@ Result<DaemonConfig> parse_config(std::string_view text, const std::string& name
     if (auto st = check_listen_address(a); !st) errors.push_back(name + ": daemon.listen: " + st.error());
   }
   if (!c.status_listen.empty() && c.status_listen.rfind("unix:", 0) != 0) {
-    if (auto st = check_listen_address(c.status_listen); !st) errors.push_back(name + ": daemon.status_listen: " + st.error());
+    if (auto st = check_listen_address(c.status_listen); !st)
+      errors.push_back(name + ": daemon.status_listen: " + st.error());
   } else if (!c.status_listen.empty()) {
     errors.push_back(name + ": daemon.status_listen: the HTTP status server listens on TCP only (host:port)");
   }
@@ -427,7 +436,8 @@ Result<BackendKind> resolve_backend(const std::string& kind, const BackendAvaila
   if (kind == "cpu") return BackendKind::kCpu;
   if (kind == "auto") return avail.cuda_built && avail.cuda_devices > 0 ? BackendKind::kCuda : BackendKind::kCpu;
   if (kind != "cuda") return Error{"backend.kind: expected \"auto\", \"cpu\" or \"cuda\", got \"" + kind + "\""};
-  if (!avail.cuda_built) return Error{"backend.kind = \"cuda\": this build has no CUDA backend; use \"cpu\" or \"auto\""};
+  if (!avail.cuda_built)
+    return Error{"backend.kind = \"cuda\": this build has no CUDA backend; use \"cpu\" or \"auto\""};
   if (avail.cuda_devices == 0) return Error{"backend.kind = \"cuda\": no CUDA device found; use \"cpu\" or \"auto\""};
   return BackendKind::kCuda;
 }
@@ -447,8 +457,9 @@ Result<EngineOptions> engine_options_from(const DaemonConfig& c, unsigned hardwa
   } else {
     o.memory_budget_bytes = c.total_budget;
   }
-  o.request_budget_bytes = c.request_budget_auto ? std::min<std::uint64_t>(o.memory_budget_bytes / 8, std::uint64_t(4) << 30)
-                                                 : c.request_budget;
+  o.request_budget_bytes = c.request_budget_auto
+                               ? std::min<std::uint64_t>(o.memory_budget_bytes / 8, std::uint64_t(4) << 30)
+                               : c.request_budget;
   if (o.request_budget_bytes > o.memory_budget_bytes / 2) {
     return Error{"memory.request_budget (" + format_bytes(o.request_budget_bytes) + ") is more than half the budget (" +
                  format_bytes(o.memory_budget_bytes) + ")"};

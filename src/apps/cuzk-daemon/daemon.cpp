@@ -158,8 +158,10 @@ std::optional<int> parse_flags(int argc, char** argv, const std::string& prog, F
             return ::stat(p.c_str(), &st) != 0 && errno == ENOENT ? std::string() : apps::input_file_problem(p);
           },
           "FILE"));
-  app.add_option("-l,--listen", f.listen, "gRPC address, repeatable: unix:///path or host:port (overrides daemon.listen)");
-  app.add_option("--status-listen", f.status_listen, "HTTP /status and /metrics address host:port (overrides daemon.status_listen)");
+  app.add_option("-l,--listen", f.listen,
+                 "gRPC address, repeatable: unix:///path or host:port (overrides daemon.listen)");
+  app.add_option("--status-listen", f.status_listen,
+                 "HTTP /status and /metrics address host:port (overrides daemon.status_listen)");
   app.add_option("--log-level", f.log_level, "trace, debug, info, warn, error or off (overrides logging.level)");
   app.add_flag("--check-config", f.check_only, "validate the config, print the effective settings and exit");
   app.set_version_flag("--version", prog + " " CUZK_VERSION_STRING);
@@ -195,7 +197,8 @@ Status start_logging(const DaemonConfig& cfg, const std::string& prog, const Fla
   if (auto st = apps::setup_logging({cfg.log_level, cfg.log_format, log_filter, "daemon"}); !st)
     return Error{(rust_log && *rust_log ? "RUST_LOG: " : !log_filter.empty() ? "CUZK_LOG: " : "") + st.error()};
   if (prog == "cuzk") {
-    spdlog::info("cuzk: running the proving daemon (the Rust cuzk's command line; `cuzk --help` lists the tool's subcommands)");
+    spdlog::info(
+        "cuzk: running the proving daemon (the Rust cuzk's command line; `cuzk --help` lists the tool's subcommands)");
   }
   server::route_grpc_logs_to_spdlog();
   if (missing) spdlog::warn("config file {} not found; using the defaults", f.config_path);
@@ -244,7 +247,8 @@ Result<DaemonPlan> probe_and_plan(const DaemonConfig& cfg, BackendProbe& probe) 
   auto fil_env = apps::filecoin_env_from([](const char* n) { return std::getenv(n); });
   if (!fil_env) return fil_env.failure();
   for (const auto& v : fil_env->non_default) spdlog::info("environment: {}", v);
-  auto plan = plan_daemon(cfg, probe, {std::thread::hardware_concurrency(), fil_env->param_cache, fil_env->shape_cache});
+  auto plan =
+      plan_daemon(cfg, probe, {std::thread::hardware_concurrency(), fil_env->param_cache, fil_env->shape_cache});
   if (plan) {
     for (const auto& w : plan->warnings) spdlog::warn("{}", w);
   }
@@ -258,8 +262,9 @@ Status make_backends(const DaemonConfig& cfg, engine::EngineOptions& opts) {
   if (!gpu_env) return gpu_env.failure();
   for (const auto& v : gpu_env->non_default) spdlog::info("tuning: {} (from the environment)", v);
   auto backends = apps::DeviceBackends::create(
-      opts.backend, {cfg.key_residency, cfg.max_resident_key_bytes, cfg.stream_chunk_bases, cfg.h_copies, cfg.memory_limit},
-      *gpu_env, opts.lane == engine::LaneKind::kGpu, [](const std::string& note) { spdlog::warn("{}", note); });
+      opts.backend,
+      {cfg.key_residency, cfg.max_resident_key_bytes, cfg.stream_chunk_bases, cfg.h_copies, cfg.memory_limit}, *gpu_env,
+      opts.lane == engine::LaneKind::kGpu, [](const std::string& note) { spdlog::warn("{}", note); });
   if (!backends) return backends.failure();
   // The devices' copies of each key are kept by the SrsManager (one per device) and dropped with the key.
   opts.executor = *backends;
@@ -287,7 +292,8 @@ void hook_health(engine::EngineOptions& opts, const std::shared_ptr<HealthHook>&
     if (left > 0) return;
     std::lock_guard<std::mutex> g(health->mu);
     if (health->grpc) health->grpc->set_serving(false);
-    notify("STATUS=no GPU left in service (last: " + fault + "); every proof fails until one comes back (gpus.probe_interval)");
+    notify("STATUS=no GPU left in service (last: " + fault +
+           "); every proof fails until one comes back (gpus.probe_interval)");
   };
   opts.on_device_back = [health](std::uint32_t ordinal, std::uint32_t in_service) {
     std::lock_guard<std::mutex> g(health->mu);
@@ -301,22 +307,24 @@ void log_engine(const DaemonConfig& cfg, const BackendProbe& probe, const Daemon
   if (opts.backend == engine::BackendKind::kCuda) {
     std::string devices;
     for (auto x : opts.devices) devices += (devices.empty() ? "" : ",") + std::to_string(x);
-    spdlog::info("CUDA backend: {} device(s) present ({}); serving device(s) {} with one shared backend each; "
-                 "proving keys {}{}{}",
-                 probe.cuda_devices, probe.device_name, devices, cfg.key_residency,
-                 cfg.key_residency == "auto" && cfg.max_resident_key_bytes
-                     ? " (streamed above " + engine::format_bytes(cfg.max_resident_key_bytes) + ")"
-                     : std::string(cfg.key_residency == "auto" ? " (streamed when they do not fit)" : ""),
-                 cfg.memory_limit ? "; each card used up to gpus.memory_limit = " + engine::format_bytes(cfg.memory_limit)
-                                  : std::string());
+    spdlog::info(
+        "CUDA backend: {} device(s) present ({}); serving device(s) {} with one shared backend each; "
+        "proving keys {}{}{}",
+        probe.cuda_devices, probe.device_name, devices, cfg.key_residency,
+        cfg.key_residency == "auto" && cfg.max_resident_key_bytes
+            ? " (streamed above " + engine::format_bytes(cfg.max_resident_key_bytes) + ")"
+            : std::string(cfg.key_residency == "auto" ? " (streamed when they do not fit)" : ""),
+        cfg.memory_limit ? "; each card used up to gpus.memory_limit = " + engine::format_bytes(cfg.memory_limit)
+                         : std::string());
   } else if (probe.cuda_built) {
     spdlog::info("CPU backend ({} CUDA device(s) present, backend.kind = {})", probe.cuda_devices, cfg.backend);
   }
-  spdlog::info("engine: backend {}, memory budget {}, {} preparers, {} synthesis workers, {} device(s) x {} backend "
-               "workers, {} finalizers, self-verify {}",
-               engine::backend_name(opts.backend), engine::format_bytes(opts.memory_budget_bytes), opts.prepare_workers,
-               opts.synthesis_workers, opts.devices.size(), opts.workers_per_device, opts.finalizer_threads,
-               opts.self_verify ? "on" : "off");
+  spdlog::info(
+      "engine: backend {}, memory budget {}, {} preparers, {} synthesis workers, {} device(s) x {} backend "
+      "workers, {} finalizers, self-verify {}",
+      engine::backend_name(opts.backend), engine::format_bytes(opts.memory_budget_bytes), opts.prepare_workers,
+      opts.synthesis_workers, opts.devices.size(), opts.workers_per_device, opts.finalizer_threads,
+      opts.self_verify ? "on" : "off");
   spdlog::info("deadlines: {}; {}", plan.urgent_line, plan.abandoned_line);
 }
 
@@ -375,7 +383,8 @@ void drain_and_stop(engine::Engine& eng, const DaemonConfig& cfg, server::GrpcSe
                     server::HttpStatusServer* http, HealthHook& health, sigset_t& sigs, int sig) {
   spdlog::info("received {}: no new jobs; {}", sig == SIGTERM ? "SIGTERM" : "SIGINT",
                cfg.shutdown_drain ? "draining running jobs" : "cancelling running jobs");
-  notify(std::string("STOPPING=1\nSTATUS=") + (cfg.shutdown_drain ? "draining running jobs" : "cancelling running jobs"));
+  notify(std::string("STOPPING=1\nSTATUS=") +
+         (cfg.shutdown_drain ? "draining running jobs" : "cancelling running jobs"));
   {
     std::lock_guard<std::mutex> g(health.mu);
     health.draining = true;
@@ -458,7 +467,8 @@ int run_daemon(int argc, char** argv, const std::string& prog) {
   const server::DeviceProvider devices = device_provider(plan->engine, probe);
   sopts->devices = devices;
   // gRPC may hold the requests' slice plus one largest message while it receives (issue 41 item 4).
-  if (plan->engine.request_budget_bytes) sopts->memory_quota_bytes = plan->engine.request_budget_bytes + cfg->max_message_bytes;
+  if (plan->engine.request_budget_bytes)
+    sopts->memory_quota_bytes = plan->engine.request_budget_bytes + cfg->max_message_bytes;
   auto grpc = server::GrpcServer::start(eng, *sopts);
   if (!grpc) return fail(grpc.error());
   {

@@ -19,9 +19,9 @@ namespace cuzk::apps {
 
 // What the daemon reads from its surroundings before planning (the probe apart).
 struct PlanEnvironment {
-  unsigned hardware_threads = 1;   // std::thread::hardware_concurrency()
-  std::string param_cache;         // FIL_PROOFS_PARAMETER_CACHE, "" = unset
-  bool shape_cache = true;         // CUZK_SHAPE_CACHE: keep recorded shapes in "<params>.shape"
+  unsigned hardware_threads = 1;  // std::thread::hardware_concurrency()
+  std::string param_cache;        // FIL_PROOFS_PARAMETER_CACHE, "" = unset
+  bool shape_cache = true;        // CUZK_SHAPE_CACHE: keep recorded shapes in "<params>.shape"
 };
 
 struct DaemonPlan {
@@ -31,9 +31,9 @@ struct DaemonPlan {
   // Decisions the operator must see at warn level: a listed device left out and why, the CPU
   // fallback and why. Empty when the config got what it asked for.
   std::vector<std::string> warnings;
-  bool cpu_fallback = false;       // a GPU backend was asked (cuda, auto) and none can serve
-  std::string urgent_line;         // "urgent from high (1 reserved synthesis workers, …), lane gpu up to 2^22"
-  std::string abandoned_line;      // "cancelled when abandoned: window-post, winning-post"
+  bool cpu_fallback = false;   // a GPU backend was asked (cuda, auto) and none can serve
+  std::string urgent_line;     // "urgent from high (1 reserved synthesis workers, …), lane gpu up to 2^22"
+  std::string abandoned_line;  // "cancelled when abandoned: window-post, winning-post"
   // `--check-config`'s two lines.
   std::string summary() const;
 };

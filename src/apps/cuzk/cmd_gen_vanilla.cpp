@@ -53,14 +53,16 @@ struct GenArgs {
 };
 
 int run_gen(const GenArgs& a, post::PostType kind) {
-  const std::string cmd = std::string("gen-vanilla ") + (kind == post::PostType::kWinning ? "winning-post" : "window-post");
+  const std::string cmd =
+      std::string("gen-vanilla ") + (kind == post::PostType::kWinning ? "winning-post" : "window-post");
   try {
     auto req = parse_post_options(a.post);
     if (!req) return fail(cmd, req.error());
     const post::PostConfig& config = *req->config;
     if (config.type != kind)
       return fail(cmd, "--registered-proof " + config.name + " is a " + config.kind_name() + " proof");
-    if (a.sector_dirs.empty() == (a.synthetic == 0)) return fail(cmd, "give --sector DIR (one or more) or --synthetic N");
+    if (a.sector_dirs.empty() == (a.synthetic == 0))
+      return fail(cmd, "give --sector DIR (one or more) or --synthetic N");
     const std::size_t count = a.synthetic ? a.synthetic : a.sector_dirs.size();
     const std::size_t limit = kind == post::PostType::kWinning ? 1 : config.sector_count;
     if (count > limit)
@@ -76,7 +78,7 @@ int run_gen(const GenArgs& a, post::PostType kind) {
                    "tests and benchmarks only\n",
                    cmd.c_str(), count, config.name.c_str(), (unsigned long long)a.first_sector_id);
       proofs = testkit::synthetic_post_vanilla(config, count, req->randomness, req->partition, a.first_sector_id,
-                                              a.rng_seed);
+                                               a.rng_seed);
     } else {
       std::vector<testkit::PostSector> sectors;
       for (const std::string& dir : a.sector_dirs) {
@@ -149,7 +151,8 @@ int run_gen_snap(const SnapGenArgs& a) {
       proofs = std::move(syn.partitions);
     } else {
       if (a.sector_dir.empty() || a.updated_dir.empty()) return fail(cmd, "give both --sector DIR and --updated DIR2");
-      if (a.update.poseidon) return fail(cmd, "--poseidon: only with --synthetic (the Poseidon variant has no SHA-256 tree D)");
+      if (a.update.poseidon)
+        return fail(cmd, "--poseidon: only with --synthetic (the Poseidon variant has no SHA-256 tree D)");
       auto sealed = load_sealed_folder(a.sector_dir);
       if (!sealed) return fail(cmd, sealed.error());
       if (!a.update.proof.empty()) {
@@ -198,8 +201,8 @@ int run_gen_snap(const SnapGenArgs& a) {
 }  // namespace
 
 void register_gen_vanilla(CLI::App& app, int& exit_code) {
-  auto* cmd = app.add_subcommand("gen-vanilla",
-                                 "PoSt / SnapDeals vanilla proofs from `cuzk seal` sectors, or SYNTHETIC TEST DATA of any size");
+  auto* cmd = app.add_subcommand(
+      "gen-vanilla", "PoSt / SnapDeals vanilla proofs from `cuzk seal` sectors, or SYNTHETIC TEST DATA of any size");
   cmd->require_subcommand(1);
   for (post::PostType kind : {post::PostType::kWindow, post::PostType::kWinning}) {
     auto a = std::make_shared<GenArgs>();
@@ -221,12 +224,17 @@ void register_gen_vanilla(CLI::App& app, int& exit_code) {
     sub->callback([a, kind, &exit_code] { exit_code = run_gen(*a, kind); });
   }
   auto s = std::make_shared<SnapGenArgs>();
-  auto* sub = cmd->add_subcommand("snap", "SnapDeals: the P PartitionProofs of an update (snap-encode folders, or SYNTHETIC)");
-  sub->add_option("--sector", s->sector_dir, "the `cuzk seal` folder (sealed, comm.json)")->check(CLI::ExistingDirectory);
-  sub->add_option("--updated", s->updated_dir, "its `cuzk snap-encode` folder (data, comm.json)")->check(CLI::ExistingDirectory);
-  sub->add_flag("--synthetic", s->synthetic, "STRUCTURED SYNTHETIC TEST DATA of --update-proof's size instead of folders");
-  sub->add_option("--update-proof", s->update.proof,
-                  "registered update proof StackedDrg2KiBV1 ... StackedDrg64GiBV1 or code 0-4 (needed with --synthetic)");
+  auto* sub =
+      cmd->add_subcommand("snap", "SnapDeals: the P PartitionProofs of an update (snap-encode folders, or SYNTHETIC)");
+  sub->add_option("--sector", s->sector_dir, "the `cuzk seal` folder (sealed, comm.json)")
+      ->check(CLI::ExistingDirectory);
+  sub->add_option("--updated", s->updated_dir, "its `cuzk snap-encode` folder (data, comm.json)")
+      ->check(CLI::ExistingDirectory);
+  sub->add_flag("--synthetic", s->synthetic,
+                "STRUCTURED SYNTHETIC TEST DATA of --update-proof's size instead of folders");
+  sub->add_option(
+      "--update-proof", s->update.proof,
+      "registered update proof StackedDrg2KiBV1 ... StackedDrg64GiBV1 or code 0-4 (needed with --synthetic)");
   add_poseidon_flag(sub, s->update);
   sub->add_option("--seed", s->seed, "with --synthetic: seed of every synthetic value (default 0)");
   sub->add_option("-o,--out", s->out, "output file (JSON array of base64 bincode PartitionProofs)")->required();

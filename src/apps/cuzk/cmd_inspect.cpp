@@ -86,11 +86,13 @@ int inspect_params(const std::string& path) {
             << " public inputs to the verifier\n"
             << "aux:          " << f->num_aux() << " variables (l)\n"
             << "A query:      " << lay.get(bp::Section::kA).count << " points = " << f->num_inputs() << " inputs + "
-            << (lay.get(bp::Section::kA).count >= f->num_inputs() ? lay.get(bp::Section::kA).count - f->num_inputs() : 0)
+            << (lay.get(bp::Section::kA).count >= f->num_inputs() ? lay.get(bp::Section::kA).count - f->num_inputs()
+                                                                  : 0)
             << " aux with A density\n"
             << "B query:      " << lay.get(bp::Section::kBG1).count
             << " points in G1 and in G2 (inputs and aux with B density)\n"
-            << "vk:           " << lay.vk_bytes() << " bytes at offset 0 (the .vk prefix); points decoded, subgroup checked\n";
+            << "vk:           " << lay.vk_bytes()
+            << " bytes at offset 0 (the .vk prefix); points decoded, subgroup checked\n";
   print_filecoin_name(path);
   print_sections(lay);
   return kExitOk;
@@ -180,7 +182,8 @@ int inspect_binfile(const std::string& path, const std::string& magic) {
               << "domain:       " << domain << " rows\n";
   }
   std::printf("%-8s %16s %16s\n", "section", "offset", "bytes");
-  for (const auto& s : bf->sections()) std::printf("%-8" PRIu32 " %16" PRIu64 " %16" PRIu64 "\n", s.id, s.offset, s.size);
+  for (const auto& s : bf->sections())
+    std::printf("%-8" PRIu32 " %16" PRIu64 " %16" PRIu64 "\n", s.id, s.offset, s.size);
   std::fflush(stdout);
   return kExitOk;
 }
@@ -214,8 +217,9 @@ int inspect(const std::string& path) {
 void register_inspect(CLI::App& app, int& exit_code) {
   auto file = std::make_shared<std::string>();
   auto* cmd = app.add_subcommand(
-      "inspect", "Print what a .params/.vk/.meta/.r1cs/.wtns/.zkey file holds (sizes, counts, domain, sections) "
-                 "without decoding its point vectors");
+      "inspect",
+      "Print what a .params/.vk/.meta/.r1cs/.wtns/.zkey file holds (sizes, counts, domain, sections) "
+      "without decoding its point vectors");
   cmd->add_option("file", *file, "the file")->required()->check(apps::InputFile);
   cmd->callback([file, &exit_code] { exit_code = inspect(*file); });
 }

@@ -15,7 +15,8 @@ namespace cuzk::cli {
 namespace fp = filecoin::params;
 
 void register_params(CLI::App& app, int& exit_code) {
-  auto* cmd = app.add_subcommand("params", "Filecoin Groth16 parameter files: list names, verify a cache, print its path");
+  auto* cmd =
+      app.add_subcommand("params", "Filecoin Groth16 parameter files: list names, verify a cache, print its path");
   cmd->require_subcommand(1);
 
   struct ListState {
@@ -74,14 +75,14 @@ void register_params(CLI::App& app, int& exit_code) {
     };
     fp::VerifyReport rep = fp::verify_params_dir(dir, opt);
     std::cout << rep.ok << " OK, " << rep.missing << " MISSING, " << rep.bad << " BAD in " << dir
-              << (vs->full ? " (sizes, headers and BLAKE2b digests)" : " (sizes and headers; --full also checks digests)")
+              << (vs->full ? " (sizes, headers and BLAKE2b digests)"
+                           : " (sizes and headers; --full also checks digests)")
               << "\n";
     exit_code = rep.all_good() ? kExitOk : kExitInvalid;
   });
 
-  auto* path = cmd->add_subcommand(
-      "path", "Print the parameter cache directory ($FIL_PROOFS_PARAMETER_CACHE, else " +
-                  std::string(fp::kDefaultParameterCacheDir) + ")");
+  auto* path = cmd->add_subcommand("path", "Print the parameter cache directory ($FIL_PROOFS_PARAMETER_CACHE, else " +
+                                               std::string(fp::kDefaultParameterCacheDir) + ")");
   path->callback([&exit_code] {
     std::cout << default_param_dir() << "\n";
     exit_code = kExitOk;

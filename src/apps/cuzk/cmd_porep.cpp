@@ -60,9 +60,9 @@ int run_inputs(const InputsArgs& a) {
   if (a.miner_id && !a.prover_id.empty()) return fail(cmd, "give --prover-id or --miner-id, not both");
   if (!a.miner_id && a.prover_id.empty()) return fail(cmd, "give --prover-id HEX or --miner-id N");
   if (a.miner_id) prover_id = porep::prover_id_from_actor(*a.miner_id);
-  for (const Field& f : {Field{"--prover-id", a.prover_id, prover_id}, Field{"--ticket", a.ticket, ticket},
-                         Field{"--seed", a.seed, seed}, Field{"--comm-d", a.comm_d, comm_d},
-                         Field{"--comm-r", a.comm_r, comm_r}}) {
+  for (const Field& f :
+       {Field{"--prover-id", a.prover_id, prover_id}, Field{"--ticket", a.ticket, ticket},
+        Field{"--seed", a.seed, seed}, Field{"--comm-d", a.comm_d, comm_d}, Field{"--comm-r", a.comm_r, comm_r}}) {
     if (f.hex.empty()) continue;
     auto b = filecoin::bytes32_from_hex(f.hex);
     if (!b) return fail(cmd, std::string(f.name) + ": " + b.error());
@@ -94,7 +94,8 @@ void register_porep(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("porep", "PoRep (StackedDrg) circuit: registered proofs and constraint counts");
   cmd->require_subcommand(1);
 
-  auto* list = cmd->add_subcommand("list", "Print the registered PoRep proofs: id, name, partitions, challenges/partition");
+  auto* list =
+      cmd->add_subcommand("list", "Print the registered PoRep proofs: id, name, partitions, challenges/partition");
   list->callback([&exit_code] {
     for (const auto& c : porep::all_porep_configs())
       std::cout << c.id << "\t" << c.name << "\tpartitions=" << c.partitions
@@ -114,7 +115,8 @@ void register_porep(CLI::App& app, int& exit_code) {
       ->required();
   stats->add_flag("--time", st->timing, "also print the synthesis time on stderr");
   auto in = std::make_shared<InputsArgs>();
-  auto* inputs = cmd->add_subcommand("inputs", "Print each partition's public inputs (decimal, one a line, ONE excluded)");
+  auto* inputs =
+      cmd->add_subcommand("inputs", "Print each partition's public inputs (decimal, one a line, ONE excluded)");
   inputs->add_option("--registered-proof", in->proof, "registered proof name or id 0-19")->required();
   inputs->add_option("--prover-id", in->prover_id, "prover id, 32 bytes hex");
   inputs->add_option("--miner-id", in->miner_id, "miner actor id (prover id = its LEB128 varint, zero padded)");

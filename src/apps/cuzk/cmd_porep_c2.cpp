@@ -64,9 +64,10 @@ int run_verify_porep(const PorepC2Args& a) {
     if (!sector_id && loaded->format == porep::C1Format::kCurioJson) sector_id = std::uint64_t(loaded->sector_num);
     if (!sector_id) return fail(cmd, "--miner-id needs --sector-id (the C1 is not Curio's wrapper with SectorNum)");
     sector.replica_id = porep::replica_id(porep::prover_id_from_actor(*a.miner_id), *sector_id, c1.ticket, c1.comm_d,
-                                        porep::porep_id(**config));
+                                          porep::porep_id(**config));
     if (sector.replica_id != c1.replica_id)
-      std::fprintf(stderr, "cuzk verify-porep: note: replica_id derived from miner %llu / sector %llu differs from the C1's\n",
+      std::fprintf(stderr,
+                   "cuzk verify-porep: note: replica_id derived from miner %llu / sector %llu differs from the C1's\n",
                    (unsigned long long)*a.miner_id, (unsigned long long)*sector_id);
   }
   auto vk = porep::load_porep_vk(**config, a.verify_params);
@@ -88,18 +89,21 @@ int run_verify_porep(const PorepC2Args& a) {
 
 void register_porep_c2(CLI::App& app, int& exit_code) {
   auto a = std::make_shared<PorepC2Args>();
-  auto* prove = app.add_subcommand("prove-porep", "PoRep C2: prove every partition of a C1 (Curio c1.json, raw JSON or bincode)");
+  auto* prove =
+      app.add_subcommand("prove-porep", "PoRep C2: prove every partition of a C1 (Curio c1.json, raw JSON or bincode)");
   prove->add_option("--c1", a->c1, "C1 file")->required()->check(apps::InputFile);
   add_prove_flags(prove, a->prove, "concatenated partition proofs", "proof.bin");
   prove->callback([a, &exit_code] { exit_code = run_prove_porep(*a); });
 
   auto v = std::make_shared<PorepC2Args>();
-  auto* verify = app.add_subcommand("verify-porep", "Verify PoRep partition proofs against the public inputs derived from a C1");
+  auto* verify =
+      app.add_subcommand("verify-porep", "Verify PoRep partition proofs against the public inputs derived from a C1");
   verify->add_option("--c1", v->c1, "C1 file")->required()->check(apps::InputFile);
   verify->add_option("--params", v->verify_params, "parameter directory (the .vk is used)")->required();
   verify->add_option("--proof", v->proof, "concatenated partition proofs")->required()->check(apps::InputFile);
   verify->add_option("--miner-id", v->miner_id, "derive replica_id from this miner actor id (as verify_seal does)");
-  verify->add_option("--sector-id", v->sector_id, "with --miner-id: the sector number (default: the wrapper's SectorNum)");
+  verify->add_option("--sector-id", v->sector_id,
+                     "with --miner-id: the sector number (default: the wrapper's SectorNum)");
   verify->callback([v, &exit_code] { exit_code = run_verify_porep(*v); });
 }
 

@@ -43,8 +43,8 @@ int run_inputs(const InputsArgs& a) {
   for (const std::string& s : a.sectors) {
     const auto colon = s.find(':');
     std::uint64_t id = 0;
-    const bool id_ok = colon != std::string::npos && colon > 0 && colon <= 20 &&
-                       s.find_first_not_of("0123456789") == colon;
+    const bool id_ok =
+        colon != std::string::npos && colon > 0 && colon <= 20 && s.find_first_not_of("0123456789") == colon;
     if (id_ok) {
       try {
         id = std::stoull(s.substr(0, colon));
@@ -97,10 +97,12 @@ int run_check(const CheckArgs& a) {
 }  // namespace
 
 void register_post(CLI::App& app, int& exit_code) {
-  auto* cmd = app.add_subcommand("post", "WindowPoSt / WinningPoSt: registered proofs, circuit counts, public inputs, vanilla checks");
+  auto* cmd = app.add_subcommand(
+      "post", "WindowPoSt / WinningPoSt: registered proofs, circuit counts, public inputs, vanilla checks");
   cmd->require_subcommand(1);
 
-  auto* list = cmd->add_subcommand("list", "Print the registered PoSt proofs: code, name, proofs-api name, sectors x challenges");
+  auto* list = cmd->add_subcommand(
+      "list", "Print the registered PoSt proofs: code, name, proofs-api name, sectors x challenges");
   list->callback([&exit_code] {
     for (const auto& c : post::all_post_configs())
       std::cout << c.code << "\t" << c.name << "\t" << c.rust_name << "\tsectors=" << c.sector_count
@@ -111,7 +113,9 @@ void register_post(CLI::App& app, int& exit_code) {
   auto proof = std::make_shared<std::string>();
   auto* stats = cmd->add_subcommand(
       "stats", "Count one partition circuit: rows (before input rows), inputs (incl. ONE), aux, Groth16 domain");
-  stats->add_option("--registered-proof", *proof, "registered PoSt proof name (e.g. StackedDrgWindow32GiBV1_1) or code 0-14")
+  stats
+      ->add_option("--registered-proof", *proof,
+                   "registered PoSt proof name (e.g. StackedDrgWindow32GiBV1_1) or code 0-14")
       ->required();
   stats->callback([proof, &exit_code] {
     auto c = post::post_config_by_name(*proof);
@@ -133,9 +137,12 @@ void register_post(CLI::App& app, int& exit_code) {
   inputs->callback([in, &exit_code] { exit_code = run_inputs(*in); });
 
   auto ck = std::make_shared<CheckArgs>();
-  auto* check = cmd->add_subcommand("check", "Run the vanilla checks on FallbackPoStSectorProofs (raw bincode or JSON base64)");
+  auto* check =
+      cmd->add_subcommand("check", "Run the vanilla checks on FallbackPoStSectorProofs (raw bincode or JSON base64)");
   add_post_options(check, ck->post);
-  check->add_option("--vanilla", ck->vanilla, "vanilla-proof file(s): raw bincode or a JSON array of base64; concatenated")
+  check
+      ->add_option("--vanilla", ck->vanilla,
+                   "vanilla-proof file(s): raw bincode or a JSON array of base64; concatenated")
       ->required()
       ->check(apps::InputFile);
   add_threads_option(check);

@@ -116,7 +116,8 @@ void register_post_prove(CLI::App& app, int& exit_code) {
   prove->callback([a, &exit_code] { exit_code = run_prove_post(*a); });
 
   auto v = std::make_shared<ProvePostArgs>();
-  auto* verify = app.add_subcommand("verify-post", "Verify a PoSt partition proof (public sectors from the vanilla file)");
+  auto* verify =
+      app.add_subcommand("verify-post", "Verify a PoSt partition proof (public sectors from the vanilla file)");
   add_request(verify, *v);
   verify->add_option("--params", v->verify_params, "parameter directory (official file names)")->required();
   verify->add_option("--proof", v->proof, "the 192-byte proof")->required()->check(apps::InputFile);

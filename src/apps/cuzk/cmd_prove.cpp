@@ -43,9 +43,9 @@ Result<Loaded> load_zkey(const ProveArgs& args, std::span<const math::Fr> w) {
     const auto& h = r1cs->header;
     if (h.n_wires != zkey->n_vars || h.n_public() != zkey->n_public || h.n_constraints != zkey->n_constraints) {
       return Error{args.zkey + " does not belong to " + args.r1cs + ": zkey has " + std::to_string(zkey->n_vars) +
-                   " variables, " + std::to_string(zkey->n_public) + " public, " +
-                   std::to_string(zkey->n_constraints) + " constraints; r1cs has " + std::to_string(h.n_wires) +
-                   ", " + std::to_string(h.n_public()) + ", " + std::to_string(h.n_constraints)};
+                   " variables, " + std::to_string(zkey->n_public) + " public, " + std::to_string(zkey->n_constraints) +
+                   " constraints; r1cs has " + std::to_string(h.n_wires) + ", " + std::to_string(h.n_public()) + ", " +
+                   std::to_string(h.n_constraints)};
     }
     if (auto row = groth16::first_unsatisfied_row(r1cs->shape, w)) {
       return Error{args.wtns + ": witness does not satisfy constraint " + std::to_string(*row) + " of " + args.r1cs};
@@ -110,7 +110,8 @@ int run_prove(const ProveArgs& args) {
     auto bytes = proof.to_bytes();
     if (auto st = write_file(args.proof_bin, bytes); !st) return fail(cmd, st.error());
   }
-  std::fprintf(stderr, "cuzk prove: %zu constraints, %zu variables: load %.0f ms, prove %.0f ms (%s backend, %zu threads)%s\n",
+  std::fprintf(stderr,
+               "cuzk prove: %zu constraints, %zu variables: load %.0f ms, prove %.0f ms (%s backend, %zu threads)%s\n",
                loaded->shape.num_constraints(), loaded->shape.num_variables(), load_ms, prove_ms,
                backend->name().c_str(), default_threads(), args.self_verify ? ", self-verified" : "");
   return kExitOk;
@@ -122,8 +123,8 @@ void register_prove(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<ProveArgs>();
   auto* sub = app.add_subcommand("prove", "Prove a circuit (CPU backend): --zkey Z | --params P --r1cs R, --wtns W");
   auto* zkey = sub->add_option("--zkey", args->zkey, "snarkjs Groth16 proving key (BLS12-381)")->check(apps::InputFile);
-  auto* params = sub->add_option("--params", args->params, "bellperson .params file (needs --r1cs)")
-                     ->check(apps::InputFile);
+  auto* params =
+      sub->add_option("--params", args->params, "bellperson .params file (needs --r1cs)")->check(apps::InputFile);
   zkey->excludes(params);
   sub->add_option("--wtns", args->wtns, "snarkjs witness file")->required()->check(apps::InputFile);
   sub->add_option("--r1cs", args->r1cs, "circuit .r1cs (with --zkey: check the witness, name a failing constraint)")

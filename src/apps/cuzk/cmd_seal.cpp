@@ -44,7 +44,8 @@ const porep::PorepConfig& lookup_proof(const SealArgs& a) {
   if (!a.sector_size.empty()) {
     for (const auto& c : porep::all_porep_configs())
       if (c.name == "StackedDrg" + a.sector_size + "V1_1") return c;
-    throw std::invalid_argument("--sector-size must be 2KiB, 8MiB, 512MiB, 32GiB or 64GiB, got '" + a.sector_size + "'");
+    throw std::invalid_argument("--sector-size must be 2KiB, 8MiB, 512MiB, 32GiB or 64GiB, got '" + a.sector_size +
+                                "'");
   }
   const std::string& s = a.proof;
   if (!s.empty() && s.find_first_not_of("0123456789") == std::string::npos && s.size() < 9)
@@ -124,7 +125,8 @@ int run_seal(SealArgs a) {
       if (!bytes) return fail(cmd, bytes.error());
       if (bytes->size() > testkit::unpadded_size(cfg.sector_size))
         return fail(cmd, a.data_file + ": " + std::to_string(bytes->size()) + " bytes, more than the " +
-                             std::to_string(testkit::unpadded_size(cfg.sector_size)) + " unpadded bytes of " + cfg.name);
+                             std::to_string(testkit::unpadded_size(cfg.sector_size)) + " unpadded bytes of " +
+                             cfg.name);
       in.data = std::move(*bytes);
     }
     std::error_code ec;
@@ -171,7 +173,8 @@ int run_seal(SealArgs a) {
       wrapped.c1 = c1;
       c1_text = porep::write_curio_c1_json(wrapped);
     }
-    if (auto st = write_file(dir + "c1.json", {reinterpret_cast<const std::uint8_t*>(c1_text.data()), c1_text.size()}); !st)
+    if (auto st = write_file(dir + "c1.json", {reinterpret_cast<const std::uint8_t*>(c1_text.data()), c1_text.size()});
+        !st)
       return fail(cmd, st.error());
     if (a.verbose) {
       std::fprintf(stderr, "cuzk seal: %-14s %9.3f s\n", "write", clock.ms() / 1000);
@@ -190,8 +193,8 @@ int run_seal(SealArgs a) {
 void register_seal(CLI::App& app, int& exit_code) {
   auto a = std::make_shared<SealArgs>();
   auto* cmd = app.add_subcommand("seal", "Seal a small test sector (SDR) and write the replica, commitments and C1");
-  auto* proof = cmd->add_option("--registered-proof", a->proof,
-                                "registered proof name or id 0-19 (default StackedDrg2KiBV1_1)");
+  auto* proof =
+      cmd->add_option("--registered-proof", a->proof, "registered proof name or id 0-19 (default StackedDrg2KiBV1_1)");
   cmd->add_option("--sector-size", a->sector_size, "shorthand for StackedDrg<SIZE>V1_1: 2KiB, 8MiB or 512MiB")
       ->excludes(proof);
   auto* data = cmd->add_option("--data", a->data_file, "unpadded sector content (shorter files are zero-filled)")

@@ -62,10 +62,12 @@ struct SetupProgress {
     if (!line.enabled()) return {};
     return [this](const char* stage, std::size_t done, std::size_t total) {
       if (total == 0) line("%s ...", stage);
-      else if (total < 1000000) line("%.0f%% of the key's points (section %s, %zu of %zu)", 100.0 * double(done) / double(total),
-                                     stage, done, total);
-      else line("%.0f%% of the key's points (section %s, %.2f of %.2f M)", 100.0 * double(done) / double(total),
-                stage, double(done) / 1e6, double(total) / 1e6);
+      else if (total < 1000000)
+        line("%.0f%% of the key's points (section %s, %zu of %zu)", 100.0 * double(done) / double(total), stage, done,
+             total);
+      else
+        line("%.0f%% of the key's points (section %s, %.2f of %.2f M)", 100.0 * double(done) / double(total), stage,
+             double(done) / 1e6, double(total) / 1e6);
     };
   }
   static std::size_t points_per_call(const groth16::FixedBaseMultiplier& mul) {
@@ -83,7 +85,8 @@ void print_detail(const formats::bellperson::TestParamsReport& d) {
     std::fprintf(stderr, "cuzk setup:   %-5s %11zu points: scalars %.2f s, multiply+encode %.2f s (%.2f M/s)\n",
                  s.name.c_str(), s.points, s.scalars_s, s.mul_s, s.mul_s > 0 ? s.points / s.mul_s / 1e6 : 0.0);
   }
-  std::fprintf(stderr, "cuzk setup: waited %.2f s for the disk; key total %.1f s; host memory: scalars %.2f GB, "
+  std::fprintf(stderr,
+               "cuzk setup: waited %.2f s for the disk; key total %.1f s; host memory: scalars %.2f GB, "
                "slice buffers %.2f GB\n",
                d.write_wait_s, d.total_s, d.scalars_bytes / 1e9, d.buffer_bytes / 1e9);
 }
@@ -134,8 +137,8 @@ int run_setup_registered(const SetupArgs& args) {
   std::fprintf(stderr,
                "cuzk setup: %s partition: %zu rows (with input rows), %zu inputs, %zu aux, domain 2^%u; "
                "shape %.1f s (%s, %.2f GB)\n",
-               config_name.c_str(), rep.rows, rep.inputs, rep.aux, rep.domain_log2, rep.shape_s, rep.shape_source.c_str(),
-               rep.shape_bytes / 1e9);
+               config_name.c_str(), rep.rows, rep.inputs, rep.aux, rep.domain_log2, rep.shape_s,
+               rep.shape_source.c_str(), rep.shape_bytes / 1e9);
   print_detail(rep.detail);
   std::fprintf(stderr, "cuzk setup: keys %.1f s, write (waits) %.1f s\n", rep.keygen_s, rep.write_s);
   std::printf("%s\n%s\n%s\n", paths.params.c_str(), paths.vk.c_str(), paths.meta.c_str());
@@ -162,8 +165,8 @@ int run_setup_update(const SetupArgs& args) {
     if (!pg) return fail(cmd, "--poseidon: " + pg.error());
     g = *pg;
   }
-  const auto family = args.poseidon ? filecoin::params::ProofFamily::kSnapDealsPoseidon
-                                    : filecoin::params::ProofFamily::kSnapDeals;
+  const auto family =
+      args.poseidon ? filecoin::params::ProofFamily::kSnapDealsPoseidon : filecoin::params::ProofFamily::kSnapDeals;
   const std::string name = config.name + (args.poseidon ? " (Poseidon variant)" : "");
   auto pc = filecoin::params::make_param_config(family, config.sector_size);
   if (!pc)

@@ -51,7 +51,8 @@ int run_stats(const UpdateOptions& o) {
   if (!req) return fail(cmd, req.error());
   const snap::SnapGeometry& g = req->geometry;
   const snap::UpdateCircuitCounts k = snap::count_update_circuit(g);
-  std::cout << "rows=" << k.rows << " inputs=" << k.inputs << " aux=" << k.aux << " domain=2^" << k.domain_log2() << "\n";
+  std::cout << "rows=" << k.rows << " inputs=" << k.inputs << " aux=" << k.aux << " domain=2^" << k.domain_log2()
+            << "\n";
   std::cout << "variant=" << snap::to_string(g.variant) << " partitions=" << g.partitions
             << " challenges=" << g.challenge_count << " apex_leaves=" << g.apex_leaf_count << " h=" << g.h
             << " h_select=" << g.h_select << " tree_r_levels=" << g.tree_r_levels() << "\n";
@@ -147,7 +148,8 @@ void register_snap(CLI::App& app, int& exit_code) {
 
   auto so = std::make_shared<UpdateOptions>();
   auto* stats = cmd->add_subcommand(
-      "stats", "Count one partition circuit: rows (before input rows), inputs (incl. ONE), aux, domain; geometry; files");
+      "stats",
+      "Count one partition circuit: rows (before input rows), inputs (incl. ONE), aux, domain; geometry; files");
   add_update_proof_option(stats, *so);
   add_poseidon_flag(stats, *so);
   stats->callback([so, &exit_code] { exit_code = run_stats(*so); });
@@ -161,10 +163,13 @@ void register_snap(CLI::App& app, int& exit_code) {
   inputs->callback([in, &exit_code] { exit_code = run_inputs(*in); });
 
   auto ck = std::make_shared<CheckArgs>();
-  auto* check = cmd->add_subcommand("check", "Run the vanilla checks on the P PartitionProofs (raw bincode or JSON base64)");
+  auto* check =
+      cmd->add_subcommand("check", "Run the vanilla checks on the P PartitionProofs (raw bincode or JSON base64)");
   add_update_options(check, ck->update);
   add_poseidon_flag(check, ck->update);
-  check->add_option("--vanilla", ck->vanilla, "vanilla-proof file(s): raw bincode or a JSON array of base64; concatenated")
+  check
+      ->add_option("--vanilla", ck->vanilla,
+                   "vanilla-proof file(s): raw bincode or a JSON array of base64; concatenated")
       ->required()
       ->check(apps::InputFile);
   add_threads_option(check);

@@ -92,7 +92,8 @@ int run_encode(const EncodeArgs& a) {
     const std::string dir = a.out_dir + "/";
     const std::vector<std::uint8_t> replica = s->new_replica_bytes();
     std::vector<std::uint8_t> padded(data->size() * 32);
-    for (std::size_t n = 0; n < data->size(); ++n) std::copy(data->at(n).begin(), data->at(n).end(), padded.begin() + 32 * n);
+    for (std::size_t n = 0; n < data->size(); ++n)
+      std::copy(data->at(n).begin(), data->at(n).end(), padded.begin() + 32 * n);
     std::vector<std::uint8_t> p_aux(s->comm_c.begin(), s->comm_c.end());
     p_aux.insert(p_aux.end(), s->comm_r_last_new.begin(), s->comm_r_last_new.end());
     const std::string comm = updated_comm_json(config, *s, a.data_file);
@@ -115,7 +116,8 @@ int run_encode(const EncodeArgs& a) {
 void register_snap_encode(CLI::App& app, int& exit_code) {
   auto a = std::make_shared<EncodeArgs>();
   auto* cmd = app.add_subcommand(
-      "snap-encode", "SnapDeals TEST INPUTS: encode new data into a `cuzk seal` sector (updated replica, comm.json, p_aux)");
+      "snap-encode",
+      "SnapDeals TEST INPUTS: encode new data into a `cuzk seal` sector (updated replica, comm.json, p_aux)");
   cmd->add_option("--sector", a->sector_dir, "a `cuzk seal` output folder (sealed, comm.json)")
       ->required()
       ->check(CLI::ExistingDirectory);

@@ -100,11 +100,12 @@ int run_verify_snap(const ProveSnapArgs& a) {
   if (!vk) return fail(cmd, vk.error());
   // A partition proof whose points do not decode does not verify (INVALID, not malformed input).
   for (std::size_t k = 0; k < g.partitions; ++k) {
-    auto decoded = groth16::split_proofs(std::span<const std::uint8_t>(*bytes).subspan(k * groth16::kProofBytes,
-                                                                                        groth16::kProofBytes));
+    auto decoded = groth16::split_proofs(
+        std::span<const std::uint8_t>(*bytes).subspan(k * groth16::kProofBytes, groth16::kProofBytes));
     if (!decoded) {
       std::printf("INVALID (partition %zu of %zu does not verify)\n", k, g.partitions);
-      std::fprintf(stderr, "cuzk %s: %s: partition %zu: %s\n", cmd.c_str(), a.proof.c_str(), k, decoded.error().c_str());
+      std::fprintf(stderr, "cuzk %s: %s: partition %zu: %s\n", cmd.c_str(), a.proof.c_str(), k,
+                   decoded.error().c_str());
       return kExitInvalid;
     }
   }
@@ -126,7 +127,9 @@ void register_snap_prove(CLI::App& app, int& exit_code) {
   auto* prove = app.add_subcommand("prove-snap", "Prove a SnapDeals update (every partition) from its vanilla proofs");
   add_update_options(prove, a->update);
   add_poseidon_flag(prove, a->update);
-  prove->add_option("--vanilla", a->vanilla, "vanilla-proof file(s): raw bincode or a JSON array of base64; concatenated")
+  prove
+      ->add_option("--vanilla", a->vanilla,
+                   "vanilla-proof file(s): raw bincode or a JSON array of base64; concatenated")
       ->required()
       ->check(apps::InputFile);
   add_prove_flags(prove, a->prove, "the 192 x P byte proof");
@@ -136,9 +139,10 @@ void register_snap_prove(CLI::App& app, int& exit_code) {
   auto* verify = app.add_subcommand("verify-snap", "Verify a SnapDeals update proof against the three commitments");
   add_update_options(verify, v->update);
   add_poseidon_flag(verify, v->update);
-  verify->add_option("--vanilla", v->vanilla,
-                     "optional: the partition proofs too, checked against the commitments (the public inputs never "
-                     "come from them)")
+  verify
+      ->add_option("--vanilla", v->vanilla,
+                   "optional: the partition proofs too, checked against the commitments (the public inputs never "
+                   "come from them)")
       ->check(apps::InputFile);
   verify->add_option("--params", v->verify_params, "parameter directory (official file names)")->required();
   verify->add_option("--proof", v->proof, "the 192 x P byte proof")->required()->check(apps::InputFile);

@@ -48,7 +48,7 @@ porep::Bytes32 derived(const char* label, std::uint64_t rng_seed) {
 }
 
 Result<porep::Bytes32> hex_or_default(const std::string& what, const std::string& hex, const char* label,
-                                    std::uint64_t rng_seed) {
+                                      std::uint64_t rng_seed) {
   if (hex.empty()) return derived(label, rng_seed);
   auto b = filecoin::bytes32_from_hex(hex);
   if (!b) return Error{what + " must be 64 hex digits (32 bytes), got '" + hex + "'"};
@@ -60,8 +60,9 @@ int run_gen_c1(const GenC1Args& a) {
   try {
     const porep::PorepConfig& cfg = lookup(a.proof);
     if (!testkit::synthetic_c1_supported(cfg))
-      return fail(cmd, cfg.name + ": synthetic C1s exist only for interactive (V1, V1_1) proofs: the challenges of "
-                                  "synthetic-PoRep and non-interactive proofs depend on comm_r");
+      return fail(cmd, cfg.name +
+                           ": synthetic C1s exist only for interactive (V1, V1_1) proofs: the challenges of "
+                           "synthetic-PoRep and non-interactive proofs depend on comm_r");
     if (a.format != "curio" && a.format != "json" && a.format != "bincode")
       return fail(cmd, "--format must be curio, json or bincode, got '" + a.format + "'");
     testkit::SyntheticC1Options opt;
@@ -76,8 +77,9 @@ int run_gen_c1(const GenC1Args& a) {
     opt.ticket = *ticket;
     opt.seed = *seed;
 
-    std::fprintf(stderr, "cuzk gen-c1: SYNTHETIC TEST DATA — not the C1 of a sealed sector (only the challenged "
-                         "paths exist); use it to test and benchmark C2 only\n");
+    std::fprintf(stderr,
+                 "cuzk gen-c1: SYNTHETIC TEST DATA — not the C1 of a sealed sector (only the challenged "
+                 "paths exist); use it to test and benchmark C2 only\n");
     Stopwatch clock;
     testkit::SyntheticC1Stats stats;
     ProgressLine line("gen-c1", a.quiet ? 0 : a.progress_s);

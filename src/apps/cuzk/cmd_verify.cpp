@@ -75,8 +75,8 @@ void register_verify(CLI::App& app, int& exit_code) {
   sub->add_option("--proof", args->proof, "proof.json (snarkjs) or binary proof (192 bytes per partition)")
       ->required()
       ->check(apps::InputFile);
-  auto* pub = sub->add_option("--public", args->pub, "public.json: the public inputs (one partition)")
-                  ->check(apps::InputFile);
+  auto* pub =
+      sub->add_option("--public", args->pub, "public.json: the public inputs (one partition)")->check(apps::InputFile);
   auto* inp = sub->add_option("--inputs", args->inputs, "inputs.json: [[...partition 0...], [...], ...]")
                   ->check(apps::InputFile);
   pub->excludes(inp);

@@ -17,9 +17,9 @@ void register_setup(CLI::App& app, int& exit_code);
 void register_params(CLI::App& app, int& exit_code);
 void register_inspect(CLI::App& app, int& exit_code);
 void register_porep(CLI::App& app, int& exit_code);
-void register_porep_c2(CLI::App& app, int& exit_code);  // prove-porep, verify-porep
-void register_seal(CLI::App& app, int& exit_code);  // SDR sealing of test sectors -> replica, comm.json, c1.json
-void register_gen_c1(CLI::App& app, int& exit_code);  // SYNTHETIC TEST DATA C1 of any size, without sealing
+void register_porep_c2(CLI::App& app, int& exit_code);     // prove-porep, verify-porep
+void register_seal(CLI::App& app, int& exit_code);         // SDR sealing of test sectors -> replica, comm.json, c1.json
+void register_gen_c1(CLI::App& app, int& exit_code);       // SYNTHETIC TEST DATA C1 of any size, without sealing
 void register_post(CLI::App& app, int& exit_code);         // post list|stats|inputs|check
 void register_gen_vanilla(CLI::App& app, int& exit_code);  // PoSt vanilla proofs: sealed or SYNTHETIC sectors
 void register_post_prove(CLI::App& app, int& exit_code);   // prove-post, verify-post

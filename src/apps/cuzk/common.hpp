@@ -18,7 +18,9 @@ namespace cuzk::cli {
 
 class Stopwatch {
  public:
-  double ms() const { return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0_).count(); }
+  double ms() const {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0_).count();
+  }
 
  private:
   std::chrono::steady_clock::time_point t0_ = std::chrono::steady_clock::now();

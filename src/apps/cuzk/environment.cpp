@@ -26,8 +26,7 @@ Result<CliEnvironment> read_environment() {
   CliEnvironment env;
   env.gpu = std::move(*gpu);
   env.param_cache = read->param_cache;
-  env.shape_cache = read->shape_cache ? filecoin::ShapeCachePolicy::kEnabled
-                                      : filecoin::ShapeCachePolicy::kDisabled;
+  env.shape_cache = read->shape_cache ? filecoin::ShapeCachePolicy::kEnabled : filecoin::ShapeCachePolicy::kDisabled;
   return env;
 }
 

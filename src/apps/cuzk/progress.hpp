@@ -45,8 +45,7 @@ class ProgressLine {
 
 // --progress S on a subcommand (default 5).
 inline void add_progress_option(CLI::App* sub, double& interval_s) {
-  sub->add_option("--progress", interval_s,
-                  "a progress line on stderr every S seconds at most (default 5; 0: none)")
+  sub->add_option("--progress", interval_s, "a progress line on stderr every S seconds at most (default 5; 0: none)")
       ->check(CLI::NonNegativeNumber);
 }
 

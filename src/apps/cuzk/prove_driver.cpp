@@ -37,8 +37,8 @@ Result<groth16::ProvingKey> command_proving_key(const std::string& tool,
   if (!mul) return Error{mul.error()};
   groth16::SetupOptions so;
   so.multiplier = mul->get();
-  return groth16::generate_test_key(shape, groth16::HBasis::kMonomialOverZ, groth16::ToxicWaste::from_seed(*test_key_seed),
-                                    so);
+  return groth16::generate_test_key(shape, groth16::HBasis::kMonomialOverZ,
+                                    groth16::ToxicWaste::from_seed(*test_key_seed), so);
 }
 
 Result<std::unique_ptr<ProveSetup>> prove_setup(const std::string& cmd, const ProveFlags& f, const ProveKey& k,

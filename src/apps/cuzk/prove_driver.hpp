@@ -49,7 +49,7 @@ void add_prove_flags(CLI::App* sub, ProveFlags& f, const std::string& out_help, 
 
 // Where a family's key is and how its shape is made.
 struct ProveKey {
-  std::string label;                  // the registered proof as the messages name it
+  std::string label;  // the registered proof as the messages name it
   filecoin::params::ProofFamily family;
   std::uint64_t sector_size = 0;
   std::function<filecoin::ShapeLoad(const std::string& cache_path)> shape;  // load or record ("" = no cache)
@@ -74,19 +74,20 @@ struct ProveSetup {
   double shape_ms = 0, key_ms = 0;
 };
 Result<std::unique_ptr<ProveSetup>> prove_setup(const std::string& cmd, const ProveFlags& f, const ProveKey& k,
-                               const std::function<Status(const groth16::R1csShape&)>& check_key);
+                                                const std::function<Status(const groth16::R1csShape&)>& check_key);
 // Step 6.
 Status write_proofs(const std::string& out, std::span<const groth16::Proof> proofs);
 
 template <filecoin::PartitionedJob Job>
-int drive_prove(const std::string& cmd, const ProveFlags& f, const ProveKey& k, const Job& job,
-                const std::string& what, double prepare_ms, const Stopwatch& total) {
+int drive_prove(const std::string& cmd, const ProveFlags& f, const ProveKey& k, const Job& job, const std::string& what,
+                double prepare_ms, const Stopwatch& total) {
   auto made = prove_setup(cmd, f, k, [&](const groth16::R1csShape& s) { return job.check_key(s); });
   if (!made) return fail(cmd, made.error());
   const auto& setup = *made;
   const std::string out = f.out;
   if (!f.quiet)
-    std::fprintf(stderr, "cuzk %s: %s, %u partition(s); vanilla checks %.0f ms, shape %.0f ms (%s), key %.0f ms; backend %s\n",
+    std::fprintf(stderr,
+                 "cuzk %s: %s, %u partition(s); vanilla checks %.0f ms, shape %.0f ms (%s), key %.0f ms; backend %s\n",
                  cmd.c_str(), what.c_str(), job.partitions(), prepare_ms, setup->shape_ms, setup->shape_source.c_str(),
                  setup->key_ms, engine::backend_name(setup->backend));
   filecoin::PartitionProveOptions opt;
@@ -104,7 +105,8 @@ int drive_prove(const std::string& cmd, const ProveFlags& f, const ProveKey& k, 
     if (!f.quiet)
       std::fprintf(stderr, "cuzk %s: wrote %s (%zu bytes = %zu x %zu)%s in %.2f s\n", cmd.c_str(), out.c_str(),
                    proofs->size() * groth16::kProofBytes, proofs->size(), groth16::kProofBytes,
-                   opt.self_verify ? ", every partition self-verified" : "", (rep == 0 ? total.ms() : each.ms()) / 1000);
+                   opt.self_verify ? ", every partition self-verified" : "",
+                   (rep == 0 ? total.ms() : each.ms()) / 1000);
   }
   return kExitOk;
 }

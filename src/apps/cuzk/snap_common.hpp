@@ -149,13 +149,12 @@ inline Result<SealedFolder> load_sealed_folder(const std::string& dir) {
 // The update of `sealed` by `data` (sector-size padded nodes), checked against DIR's comm.json: tree R
 // old's root must be its comm_r_last and Poseidon2(comm_c, root) its comm_r.
 inline Result<filecoin::testkit::UpdatedSector> encode_checked(const std::string& dir, const SealedFolder& sealed,
-                                                                const std::vector<filecoin::Bytes32>& data) {
+                                                               const std::vector<filecoin::Bytes32>& data) {
   auto s = filecoin::testkit::encode_update(sealed.config->geometry, sealed.replica, sealed.comm_c, data);
   if (!s) return Error{s.error()};
   if (s->comm_r_last_old != sealed.comm_r_last)
     return Error{dir + "/sealed: tree R's root differs from " + dir + "/comm.json's comm_r_last"};
-  if (s->comm_r_old != sealed.comm_r)
-    return Error{dir + "/comm.json: comm_r is not Poseidon(comm_c, comm_r_last)"};
+  if (s->comm_r_old != sealed.comm_r) return Error{dir + "/comm.json: comm_r is not Poseidon(comm_c, comm_r_last)"};
   return s;
 }
 
@@ -177,7 +176,8 @@ inline Status check_updated_comm(const std::string& dir2, const filecoin::testki
                            {"comm_r_last_new", &s.comm_r_last_new}}) {
     auto b = json_hex(*j, key, path);
     if (!b) return Error{b.error()};
-    if (*b != *want) return Error{path + ": \"" + key + "\" differs from the update rebuilt from the sector and " + dir2 + "/data"};
+    if (*b != *want)
+      return Error{path + ": \"" + key + "\" differs from the update rebuilt from the sector and " + dir2 + "/data"};
   }
   return ok_status();
 }

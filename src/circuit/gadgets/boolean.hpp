@@ -154,7 +154,8 @@ Boolean boolean_xor(CS& cs, const Boolean& a, const Boolean& b) {
 template <class CS>
 Boolean boolean_and(CS& cs, const Boolean& a, const Boolean& b) {
   using K = Boolean::Kind;
-  if ((a.kind() == K::kConstant && !a.value()) || (b.kind() == K::kConstant && !b.value())) return Boolean::constant(false);
+  if ((a.kind() == K::kConstant && !a.value()) || (b.kind() == K::kConstant && !b.value()))
+    return Boolean::constant(false);
   if (a.kind() == K::kConstant) return b;  // constant true
   if (b.kind() == K::kConstant) return a;
   if (a.kind() == K::kIs && b.kind() == K::kNot) return Boolean::is(bit_and_not(cs, a.bit(), b.bit()));

@@ -35,24 +35,55 @@ void add(KindRegistry& r, KindRow row) {
 }  // namespace
 
 void register_generic_kind(KindRegistry& r) {
-  add(r, {wire(ProofKind::kGenericGroth16), "GENERIC_GROTH16", "generic-groth16", Priority::kNormal,
-          {"generic", "groth16"}, make_generic_groth16_kind(), {}});
+  add(r, {wire(ProofKind::kGenericGroth16),
+          "GENERIC_GROTH16",
+          "generic-groth16",
+          Priority::kNormal,
+          {"generic", "groth16"},
+          make_generic_groth16_kind(),
+          {}});
 }
 
 void register_builtin_kinds(KindRegistry& r, const BuiltinKindOptions& o) {
   // wire, proto name, name, priority, aliases, kind, key loaders, deadline-bound, default registered
   // proof (32 GiB: StackedDrgWindow32GiBV1_1 = 13, StackedDrgWinning32GiBV1 = 3, the 32 GiB update = 3),
   // registered-proof names
-  add(r, {wire(ProofKind::kPoRepC2), "POREP_SEAL_COMMIT", "porep-c2", Priority::kNormal, {"porep", "seal-commit"},
-          make_porep_c2_kind(), {porep_key_loader(o.shape_cache)}});
-  add(r, {wire(ProofKind::kSnapUpdate), "SNAP_DEALS_UPDATE", "snap-update", Priority::kNormal,
-          {"snap", "snap-deals", "update"}, make_snap_update_kind(), {snap_key_loader(o.shape_cache)}, false, 3,
+  add(r, {wire(ProofKind::kPoRepC2),
+          "POREP_SEAL_COMMIT",
+          "porep-c2",
+          Priority::kNormal,
+          {"porep", "seal-commit"},
+          make_porep_c2_kind(),
+          {porep_key_loader(o.shape_cache)}});
+  add(r, {wire(ProofKind::kSnapUpdate),
+          "SNAP_DEALS_UPDATE",
+          "snap-update",
+          Priority::kNormal,
+          {"snap", "snap-deals", "update"},
+          make_snap_update_kind(),
+          {snap_key_loader(o.shape_cache)},
+          false,
+          3,
           snap_registered_proof});
-  add(r, {wire(ProofKind::kWindowPoSt), "WINDOW_POST_PARTITION", "window-post", Priority::kHigh,
-          {"wpost", "windowpost"}, make_window_post_kind(), {wpost_key_loader(o.shape_cache)}, true, 13,
+  add(r, {wire(ProofKind::kWindowPoSt),
+          "WINDOW_POST_PARTITION",
+          "window-post",
+          Priority::kHigh,
+          {"wpost", "windowpost"},
+          make_window_post_kind(),
+          {wpost_key_loader(o.shape_cache)},
+          true,
+          13,
           post_registered_proof});
-  add(r, {wire(ProofKind::kWinningPoSt), "WINNING_POST", "winning-post", Priority::kCritical,
-          {"winning", "winningpost"}, make_winning_post_kind(), {winning_key_loader(o.shape_cache)}, true, 3,
+  add(r, {wire(ProofKind::kWinningPoSt),
+          "WINNING_POST",
+          "winning-post",
+          Priority::kCritical,
+          {"winning", "winningpost"},
+          make_winning_post_kind(),
+          {winning_key_loader(o.shape_cache)},
+          true,
+          3,
           post_registered_proof});
   register_generic_kind(r);
 }

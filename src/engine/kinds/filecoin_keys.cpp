@@ -25,7 +25,6 @@ constexpr std::array<SizeLabel, 5> kSizes{{{"2k", 2048},
                                            {"32g", std::uint64_t(32) << 30},
                                            {"64g", std::uint64_t(64) << 30}}};
 
-
 }  // namespace
 
 std::string FilecoinLoader::cache_dir(const std::string& param_cache) {
@@ -62,8 +61,7 @@ LoadEstimate params_load_estimate(const std::string& path, std::uint64_t shape_b
   }
   const std::uint64_t g1 =
       std::uint64_t(f->ic().size()) + f->h().size() + f->l().size() + f->a().size() + f->b_g1().size();
-  const std::uint64_t decoded =
-      g1 * sizeof(math::G1Affine) + std::uint64_t(f->b_g2().size()) * sizeof(math::G2Affine);
+  const std::uint64_t decoded = g1 * sizeof(math::G1Affine) + std::uint64_t(f->b_g2().size()) * sizeof(math::G2Affine);
   const std::uint64_t rows = std::uint64_t(1) << f->domain_log2();
   // Bases left in the file are read a piece at a time and the pages given back (a GPU copy's upload:
   // two pieces of 2^21 points in flight, under 1 GiB); decoding them maps the whole file too.
@@ -81,8 +79,7 @@ void log_shape_load(const std::string& key_id, const std::string& cache_path, co
       if (!load.note.empty())
         l->warn("{}: shape cache not used ({}); recorded the shape again in {:.1f} s and rewrote {}", key_id, load.note,
                 load.record_s, cache_path);
-      else
-        l->info("{}: partition shape recorded in {:.1f} s, cached at {}", key_id, load.record_s, cache_path);
+      else l->info("{}: partition shape recorded in {:.1f} s, cached at {}", key_id, load.record_s, cache_path);
       break;
     case Source::kRecordedUnsaved:
       l->warn("{}: partition shape recorded in {:.1f} s, but the shape cache was not written: {}", key_id,
@@ -110,8 +107,9 @@ Result<std::shared_ptr<LoadedKey>> load_key_with_shape(const std::string& path, 
   key->domain_size = std::uint32_t(pk->domain_size());
   key->pk = std::move(*pk);
   key->shape = std::move(shape);
-  log::srs()->info("{}: mapped, its counts checked against the shape's densities in {} ms", path,
-                   std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count());
+  log::srs()->info(
+      "{}: mapped, its counts checked against the shape's densities in {} ms", path,
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count());
   return key;
 }
 
@@ -139,8 +137,9 @@ class ShapedParamsLoader final : public FilecoinLoader {
     // another circuit fails naming the count that differs); an unwritable cache only costs the
     // recording next time.
     const std::string cache = filecoin::shape_cache_path(path);
-    auto shape_load = p_.shape(id.sector_size, cache,
-                               shape_cache_ ? filecoin::ShapeCachePolicy::kEnabled : filecoin::ShapeCachePolicy::kDisabled);
+    auto shape_load =
+        p_.shape(id.sector_size, cache,
+                 shape_cache_ ? filecoin::ShapeCachePolicy::kEnabled : filecoin::ShapeCachePolicy::kDisabled);
     if (!shape_load) return Error{shape_load.error()};
     log_shape_load(id.text, cache, *shape_load);
     return load_key_with_shape(path, std::move(shape_load->shape));

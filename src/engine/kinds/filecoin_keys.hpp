@@ -44,8 +44,8 @@ class FilecoinLoader : public KeyLoader {
 // the partition shape of a sector size (filecoin::load_or_record_shape over the family's circuit: from
 // `cache_path` when a valid one is there, else recorded, and cached there under kEnabled).
 struct ShapedParams {
-  std::string family;                      // "porep", "wpost", "winning", "snap"
-  filecoin::params::ProofFamily files;     // the official .params name of each size (params::param_paths)
+  std::string family;                   // "porep", "wpost", "winning", "snap"
+  filecoin::params::ProofFamily files;  // the official .params name of each size (params::param_paths)
   std::function<Result<filecoin::ShapeLoad>(std::uint64_t sector_size, const std::string& cache_path,
                                             filecoin::ShapeCachePolicy policy)>
       shape;

@@ -25,24 +25,23 @@ class GenericPrepared final : public PreparedJob {
     const auto& k = lease_.key();
     const std::uint64_t fr = sizeof(math::Fr);
     const std::uint64_t m = std::uint64_t(1) << k.pk.domain_log2;
-    std::uint64_t full = fr * k.n_vars            // witness
-                         + fr * 3 * m             // a, b, c
-                         + fr * 2 * k.n_vars      // scalar selections
-                         + witness_file_bytes_    // .wtns image while parsing
-                         + (4u << 20);            // MSM buckets, bookkeeping
+    std::uint64_t full = fr * k.n_vars          // witness
+                         + fr * 3 * m           // a, b, c
+                         + fr * 2 * k.n_vars    // scalar selections
+                         + witness_file_bytes_  // .wtns image while parsing
+                         + (4u << 20);          // MSM buckets, bookkeeping
     return {full, 64u << 10};
   }
 
   Result<SynthesizedPartition> synthesize(std::uint32_t, const CancelToken& cancel) override {
     const auto& k = lease_.key();
-    Result<std::vector<math::Fr>> w = req_->witness_path.empty()
-                                          ? formats::parse_wtns(std::span<const std::uint8_t>(
-                                                                    reinterpret_cast<const std::uint8_t*>(
-                                                                        req_->witness_wtns.data()),
-                                                                    req_->witness_wtns.size()),
-                                                                "witness_wtns")
-                                          : formats::read_wtns(req_->witness_file ? req_->witness_file->path()
-                                                                                  : req_->witness_path);
+    Result<std::vector<math::Fr>> w =
+        req_->witness_path.empty()
+            ? formats::parse_wtns(
+                  std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(req_->witness_wtns.data()),
+                                                req_->witness_wtns.size()),
+                  "witness_wtns")
+            : formats::read_wtns(req_->witness_file ? req_->witness_file->path() : req_->witness_path);
     if (!w) return Error{"generic-groth16: " + w.error()};
     if (cancel.cancelled()) return Error{"cancelled"};
     if (w->size() != k.n_vars) {
@@ -97,8 +96,7 @@ class GenericGroth16Kind final : public JobKind {
     return req.witness_wtns.size() + (std::uint64_t(1) << 20);
   }
 
-  Result<std::unique_ptr<PreparedJob>> prepare(std::shared_ptr<const ProofRequest> req,
-                                               PrepareContext& ctx) override {
+  Result<std::unique_ptr<PreparedJob>> prepare(std::shared_ptr<const ProofRequest> req, PrepareContext& ctx) override {
     const std::string k = "generic-groth16: ";
     if (req->circuit_id.empty()) return Error{k + "circuit_id is empty (register a .zkey and name it)"};
     const bool has_bytes = !req->witness_wtns.empty(), has_path = !req->witness_path.empty();

@@ -25,8 +25,9 @@ class PorepC2Kind final : public JobKind {
   Result<std::unique_ptr<PreparedJob>> prepare(std::shared_ptr<const ProofRequest> req, PrepareContext& ctx) override {
     const std::string k = kName + ": ";
     if (req->vanilla_proof.empty()) {
-      return Error{k + "vanilla_proof is empty (expected a C1: Curio's wrapper JSON {SectorNum, Phase1Out, SectorSize}, "
-                       "the C1 JSON or bincode)"};
+      return Error{k +
+                   "vanilla_proof is empty (expected a C1: Curio's wrapper JSON {SectorNum, Phase1Out, SectorSize}, "
+                   "the C1 JSON or bincode)"};
     }
     auto job = porep::PorepJob::prepare(
         std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(req->vanilla_proof.data()),
@@ -48,4 +49,3 @@ class PorepC2Kind final : public JobKind {
 std::shared_ptr<JobKind> make_porep_c2_kind() { return std::make_shared<PorepC2Kind>(); }
 
 }  // namespace cuzk::engine::kinds
-

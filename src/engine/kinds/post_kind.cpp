@@ -35,14 +35,15 @@ class PostKind final : public JobKind {
     if (!config) return Error{k + "registered_proof: " + config.error()};
     const post::PostConfig& cfg = **config;
     if (cfg.type != type_) {
-      return Error{k + "registered_proof " + str(cfg.code) + " is " + cfg.name + ", a " + cfg.kind_name() +
-                   " proof (" + name + " takes " + codes + ")"};
+      return Error{k + "registered_proof " + str(cfg.code) + " is " + cfg.name + ", a " + cfg.kind_name() + " proof (" +
+                   name + " takes " + codes + ")"};
     }
     if (req->sector_size != 0 && req->sector_size != cfg.sector_size) {
       return Error{k + "sector_size " + str(req->sector_size) + " disagrees with registered_proof " + str(cfg.code) +
                    " (" + cfg.name + ": " + str(cfg.sector_size) + ")"};
     }
-    if (req->randomness.size() != 32) return Error{k + "randomness must be 32 bytes, got " + str(req->randomness.size())};
+    if (req->randomness.size() != 32)
+      return Error{k + "randomness must be 32 bytes, got " + str(req->randomness.size())};
     filecoin::Bytes32 randomness{};
     std::memcpy(randomness.data(), req->randomness.data(), 32);
     if (auto st = post::check_fr(randomness, "randomness"); !st) return Error{k + st.error()};
@@ -50,7 +51,8 @@ class PostKind final : public JobKind {
     // Counted before any blob is decoded.
     const std::size_t n = req->vanilla_proofs.size();
     if (n == 0) return Error{k + "vanilla_proofs is empty (expected one FallbackPoStSectorProof per sector)"};
-    if (winning && n != 1) return Error{k + "vanilla_proofs: " + str(n) + " sector proofs, WinningPoSt proves exactly one sector"};
+    if (winning && n != 1)
+      return Error{k + "vanilla_proofs: " + str(n) + " sector proofs, WinningPoSt proves exactly one sector"};
     if (n > cfg.sector_count) {
       return Error{k + "vanilla_proofs: " + str(n) + " sectors, more than the " + str(cfg.sector_count) + " of one " +
                    cfg.name + " partition"};
@@ -70,9 +72,8 @@ class PostKind final : public JobKind {
     auto lease = acquire_proving_key(ctx, winning ? "winning" : "wpost", cfg.sector_size,
                                      [&](const groth16::R1csShape& sh) { return job->check_key(sh); });
     if (!lease) return Error{k + lease.error()};
-    return std::unique_ptr<PreparedJob>(
-        std::make_unique<PartitionedPrepared<post::PostJob>>(name, std::move(*job), std::move(*lease),
-                                                            ctx.memory_model == MemoryModel::kDevice));
+    return std::unique_ptr<PreparedJob>(std::make_unique<PartitionedPrepared<post::PostJob>>(
+        name, std::move(*job), std::move(*lease), ctx.memory_model == MemoryModel::kDevice));
   }
 
  private:

@@ -61,7 +61,8 @@ std::uint32_t ChaCha8Rng::next_u32() {
 
 void chacha20_ietf_keystream(std::span<const std::uint8_t, 32> key, std::span<const std::uint8_t, 12> nonce,
                              std::uint64_t offset, std::span<std::uint8_t> out) {
-  if ((offset + out.size() + 63) / 64 > (std::uint64_t(1) << 32)) throw std::invalid_argument("chacha20: keystream exhausted");
+  if ((offset + out.size() + 63) / 64 > (std::uint64_t(1) << 32))
+    throw std::invalid_argument("chacha20: keystream exhausted");
   std::uint32_t k[8];
   for (int i = 0; i < 8; ++i) k[i] = load_le32(key.data() + 4 * i);
   std::uint32_t tail[4] = {0, load_le32(nonce.data()), load_le32(nonce.data() + 4), load_le32(nonce.data() + 8)};

@@ -63,7 +63,8 @@ struct BincodeCodec<filecoin::VanillaMerkleProof> {
                bincode_read(r, s.child("leaf"), m.leaf);
       }
       default:
-        return r.fail_at(at, data, "unknown ProofData variant " + std::to_string(v) + " (expected 0 Single, 1 Sub, 2 Top)");
+        return r.fail_at(at, data,
+                         "unknown ProofData variant " + std::to_string(v) + " (expected 0 Single, 1 Sub, 2 Top)");
     }
   }
 

@@ -48,7 +48,8 @@ struct JsonReadCodec<filecoin::VanillaMerkleProof> {
             return r.bytes(fv, fc, out.leaf);
           });
         }
-        static constexpr std::array<std::string_view, 5> kTop = {"base_proof", "sub_proof", "top_proof", "root", "leaf"};
+        static constexpr std::array<std::string_view, 5> kTop = {"base_proof", "sub_proof", "top_proof", "root",
+                                                                 "leaf"};
         return r.object(pv, pc, kTop, 0, [&](std::size_t i, Element fv, const JsonPath& fc) {
           if (i == 0) return path(r, fv, fc, out.base);
           if (i == 1) return path(r, fv, fc, out.sub);

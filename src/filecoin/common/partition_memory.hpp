@@ -19,12 +19,14 @@ struct PartitionBytes {
   std::uint64_t full = 0, after_start = 0;
 };
 
-inline PartitionBytes model_partition_bytes(std::uint64_t compact_bytes, std::uint64_t n_vars, std::uint32_t domain_log2,
-                                            bool device_backend, std::uint64_t synthesis_bytes, std::uint64_t slack) {
+inline PartitionBytes model_partition_bytes(std::uint64_t compact_bytes, std::uint64_t n_vars,
+                                            std::uint32_t domain_log2, bool device_backend,
+                                            std::uint64_t synthesis_bytes, std::uint64_t slack) {
   const std::uint64_t fr = 32;
   const std::uint64_t m = std::uint64_t(1) << domain_log2;
-  const std::uint64_t backend = device_backend ? compact_bytes + (8u << 20)
-                                               : compact_bytes + n_vars * fr + 4 * m * fr + 2 * n_vars * fr + (8u << 20);
+  const std::uint64_t backend = device_backend
+                                    ? compact_bytes + (8u << 20)
+                                    : compact_bytes + n_vars * fr + 4 * m * fr + 2 * n_vars * fr + (8u << 20);
   return {std::max(synthesis_bytes, backend) + slack, 64u << 10};
 }
 

@@ -31,10 +31,10 @@
 namespace cuzk::filecoin {
 
 template <class J>
-concept PartitionedJob = requires(const J& job, std::uint32_t k, const groth16::R1csShape& shape, std::uint32_t domain_log2,
-                                  bool device_backend, const std::function<bool()>& cancelled,
-                                  const groth16::VerifyingKey& vk, std::span<const groth16::Proof> proofs,
-                                  std::size_t* failed) {
+concept PartitionedJob = requires(const J& job, std::uint32_t k, const groth16::R1csShape& shape,
+                                  std::uint32_t domain_log2, bool device_backend,
+                                  const std::function<bool()>& cancelled, const groth16::VerifyingKey& vk,
+                                  std::span<const groth16::Proof> proofs, std::size_t* failed) {
   { job.partitions() } -> std::convertible_to<std::uint32_t>;
   { job.check_key(shape) } -> std::same_as<Status>;
   { job.partition_memory(shape, domain_log2, device_backend) } -> std::same_as<PartitionBytes>;

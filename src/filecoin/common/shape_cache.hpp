@@ -42,7 +42,8 @@ struct ShapeCounts {
 // "<params path>.shape"
 std::string shape_cache_path(const std::string& params_path);
 
-// `expected` is called only when a cache file is present. `name` names the circuit in notes ("StackedDrg2KiBV1_1: aux count differs").
+// `expected` is called only when a cache file is present. `name` names the circuit in notes ("StackedDrg2KiBV1_1: aux
+// count differs").
 ShapeLoad load_or_record_shape(const std::string& name, const std::string& cache_path, ShapeCachePolicy policy,
                                const std::function<ShapeCounts()>& expected,
                                const std::function<groth16::R1csShape()>& record);

@@ -11,8 +11,8 @@ namespace {
 
 // Protocol constants (rust-fil-proofs filecoin-proofs/src/constants.rs, filecoin-formats.md 4.1).
 constexpr std::uint64_t kNodeBytes = 32;
-constexpr int kDrgDegree = 6;        // BASE_DEGREE
-constexpr int kExpanderDegree = 8;   // EXP_DEGREE
+constexpr int kDrgDegree = 6;       // BASE_DEGREE
+constexpr int kExpanderDegree = 8;  // EXP_DEGREE
 constexpr int kWinningPostChallengeCount = 66;
 constexpr int kWinningPostSectorCount = 1;
 constexpr int kWindowPostChallengeCount = 10;
@@ -39,9 +39,9 @@ std::string porep_identifier(std::uint64_t s) {
                       "; degree: " + std::to_string(kDrgDegree) + "; hasher: poseidon_hasher}";
   std::string stacked = "stacked_graph::StackedGraph{expansion_degree: " + std::to_string(kExpanderDegree) +
                         " base_graph: " + graph + " }";
-  return "layered_drgporep::PublicParams{ graph: " + stacked + ", challenges: LayerChallenges { layers: " +
-         std::to_string(porep_layers(s)) + ", max_count: " + std::to_string(porep_challenges_per_partition(s)) +
-         " }, tree: " + tree_display(s) + " }";
+  return "layered_drgporep::PublicParams{ graph: " + stacked +
+         ", challenges: LayerChallenges { layers: " + std::to_string(porep_layers(s)) +
+         ", max_count: " + std::to_string(porep_challenges_per_partition(s)) + " }, tree: " + tree_display(s) + " }";
 }
 
 // filecoin-proofs winning_post_setup_params: sector_count = challenge_count / sector_count and
@@ -90,7 +90,9 @@ std::string sector_size_name(std::uint64_t b) {
   return std::to_string(b) + "B";
 }
 
-std::string ParamConfig::label() const { return std::string(family_name(family)) + " " + sector_size_name(sector_size); }
+std::string ParamConfig::label() const {
+  return std::string(family_name(family)) + " " + sector_size_name(sector_size);
+}
 
 std::string sha256_hex(const std::string& s) {
   unsigned char md[EVP_MAX_MD_SIZE];

@@ -113,8 +113,8 @@ VerifyReport verify_params_dir(const std::string& dir, const VerifyOptions& opt,
       if (!r) {
         bad(vk, strip_path(r.error(), vk.path));
       } else if (want_ic && r->vk.ic.size() != want_ic) {
-        bad(vk, "has " + inputs_text(r->vk.ic.size()) + ", the " + cfg.label() + " circuit has " +
-                    std::to_string(want_ic));
+        bad(vk,
+            "has " + inputs_text(r->vk.ic.size()) + ", the " + cfg.label() + " circuit has " + std::to_string(want_ic));
       } else {
         vk.status = CheckStatus::kOk;
         vk.reason = "vk, " + inputs_text(r->vk.ic.size());
@@ -131,8 +131,8 @@ VerifyReport verify_params_dir(const std::string& dir, const VerifyOptions& opt,
       if (!r) {
         bad(pf, strip_path(r.error(), pf.path));
       } else if (want_ic && r->num_inputs() != want_ic) {
-        bad(pf, "has " + inputs_text(r->num_inputs()) + ", the " + cfg.label() + " circuit has " +
-                    std::to_string(want_ic));
+        bad(pf,
+            "has " + inputs_text(r->num_inputs()) + ", the " + cfg.label() + " circuit has " + std::to_string(want_ic));
       } else if (vk_parsed && !vk_bytes.empty() &&
                  !std::equal(vk_bytes.begin(), vk_bytes.end(), r->vk_bytes().begin(), r->vk_bytes().end())) {
         bad(pf, "its verifying key differs from " + cfg.vk_file());

@@ -36,11 +36,11 @@ struct LabelingProof {
 
 // storage-proofs-porep stacked/vanilla/params.rs Proof: one challenge.
 struct ChallengeProof {
-  VanillaMerkleProof comm_d_proofs;      // tree D (SHA-256, binary)
-  VanillaMerkleProof comm_r_last_proof;  // tree R (Poseidon, base-sub-top)
-  ColumnProof c_x;                       // replica_column_proofs.c_x
-  std::vector<ColumnProof> drg_parents;  // 6
-  std::vector<ColumnProof> exp_parents;  // 8
+  VanillaMerkleProof comm_d_proofs;            // tree D (SHA-256, binary)
+  VanillaMerkleProof comm_r_last_proof;        // tree R (Poseidon, base-sub-top)
+  ColumnProof c_x;                             // replica_column_proofs.c_x
+  std::vector<ColumnProof> drg_parents;        // 6
+  std::vector<ColumnProof> exp_parents;        // 8
   std::vector<LabelingProof> labeling_proofs;  // layers 1..L
   LabelingProof encoding_proof;
 };

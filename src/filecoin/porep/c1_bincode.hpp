@@ -6,7 +6,8 @@
 // Reading checks every length against the bytes that remain and against the sector size's shape
 // (c1_limits.hpp) before allocating anything, rejects unknown
 // MerkleProof variants and trailing bytes, and names the byte offset and the field on failure, e.g.
-//   bincode: offset 1234: vanilla_proofs[0][1].comm_d_proofs.data.Single.path.path: length 1152921504606846976 needs at least ... bytes, 500 left
+//   bincode: offset 1234: vanilla_proofs[0][1].comm_d_proofs.data.Single.path.path: length 1152921504606846976 needs at
+//   least ... bytes, 500 left
 #pragma once
 
 #include <cstdint>

@@ -15,8 +15,8 @@ namespace cuzk::filecoin::porep {
 // ColumnProof { column: Column { index, rows, _h: PhantomData }, inclusion_proof }.
 constexpr auto fields(const ColumnProof*) {
   using formats::field;
-  return std::make_tuple(formats::group("column", field("index", &ColumnProof::index), field("rows", &ColumnProof::rows),
-                                        formats::phantom("_h")),
+  return std::make_tuple(formats::group("column", field("index", &ColumnProof::index),
+                                        field("rows", &ColumnProof::rows), formats::phantom("_h")),
                          field("inclusion_proof", &ColumnProof::inclusion_proof));
 }
 

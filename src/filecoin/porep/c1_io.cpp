@@ -109,7 +109,8 @@ Result<LoadedC1> load_c1_file_detailed(const std::string& path) {
     if (r <= 0) {
       const int e = errno;
       ::close(fd);
-      return Error{path + ": read failed at byte " + std::to_string(got) + ": " + (r == 0 ? "file shrank" : std::strerror(e))};
+      return Error{path + ": read failed at byte " + std::to_string(got) + ": " +
+                   (r == 0 ? "file shrank" : std::strerror(e))};
     }
     got += std::size_t(r);
   }

@@ -104,7 +104,8 @@ class LimitScan {
     const std::uint64_t max = bytes ? 32 : limits_.max_elements(p);
     if (n > max) {
       err = p.str() + ": " +
-            (bytes ? "expected 32 bytes, got " + std::to_string(n) : formats::too_many_elements(n, max, limits_.expected_for()));
+            (bytes ? "expected 32 bytes, got " + std::to_string(n)
+                   : formats::too_many_elements(n, max, limits_.expected_for()));
       return false;
     }
     if (bytes) return true;
@@ -141,7 +142,6 @@ constexpr std::array<std::string_view, 5> kVanillaKeys = {"StackedDrg2KiBV1", "S
 // declarations (c1_fields.hpp), one DOM per challenge proof on the fast path.
 class Reader : public formats::StrictJsonReader {
  public:
-
   // Chunked mode: the challenge proofs were cut out of the document and replaced by "{}" (every object
   // at vanilla_proofs.<variant>[p][c] is cut, so an object there is the next range); each is parsed on
   // its own with one reused parser, when it is within the size its shape allows.
@@ -187,8 +187,8 @@ class Reader : public formats::StrictJsonReader {
 
   bool c1(dom::element e, C1Output& out) {
     const JsonPath root = formats::root_path();
-    static constexpr std::array<std::string_view, 7> kFields = {"registered_proof", "vanilla_proofs", "comm_r", "comm_d",
-                                                                "replica_id",       "seed",           "ticket"};
+    static constexpr std::array<std::string_view, 7> kFields = {
+        "registered_proof", "vanilla_proofs", "comm_r", "comm_d", "replica_id", "seed", "ticket"};
     return object(e, root, kFields, 0, [&](std::size_t i, dom::element v, const JsonPath& c) {
       switch (i) {
         case 0: {
@@ -202,17 +202,18 @@ class Reader : public formats::StrictJsonReader {
           return fail(c, "unknown registered proof '" + std::string(s.substr(0, 64)) + "'");
         }
         case 1:
-          return variant(v, c, kVanillaKeys, "VanillaSealProof", [&](std::size_t k, dom::element pv, const JsonPath& pc) {
-            out.vanilla_key = std::string(kVanillaKeys[k]);
-            limits = C1Limits::for_vanilla_key(kVanillaKeys[k]);  // every count below: at most the size's
-            return array_of(pv, pc, out.vanilla_proofs,
-                            [&](dom::element part, const JsonPath& partc, std::vector<ChallengeProof>& proofs) {
-                              return array_of(part, partc, proofs,
-                                              [&](dom::element x, const JsonPath& xc, ChallengeProof& cp) {
-                                                return challenge_entry(x, xc, cp);
-                                              });
-                            });
-          });
+          return variant(
+              v, c, kVanillaKeys, "VanillaSealProof", [&](std::size_t k, dom::element pv, const JsonPath& pc) {
+                out.vanilla_key = std::string(kVanillaKeys[k]);
+                limits = C1Limits::for_vanilla_key(kVanillaKeys[k]);  // every count below: at most the size's
+                return array_of(pv, pc, out.vanilla_proofs,
+                                [&](dom::element part, const JsonPath& partc, std::vector<ChallengeProof>& proofs) {
+                                  return array_of(part, partc, proofs,
+                                                  [&](dom::element x, const JsonPath& xc, ChallengeProof& cp) {
+                                                    return challenge_entry(x, xc, cp);
+                                                  });
+                                });
+              });
         case 2: return bytes(v, c, out.comm_r);
         case 3: return bytes(v, c, out.comm_d);
         case 4: return bytes(v, c, out.replica_id);
@@ -239,7 +240,6 @@ std::string vanilla_key_for(std::string_view registered_proof) {
   return std::string(registered_proof.substr(0, v + 2));
 }
 
-
 namespace {
 
 // The text of documents up to this size may be parsed as one DOM when the outline scan cannot cut it
@@ -257,7 +257,8 @@ std::optional<Result<C1Output>> parse_chunked(std::string_view json, std::size_t
   const C1Limits* size_limits = C1Limits::for_vanilla_key(variant);
   const C1Limits& lim = size_limits != nullptr ? *size_limits : Reader::any_limits();
   auto error = [&](std::string e) -> Result<C1Output> {
-    if (std::string located = formats::locate_json_syntax_error(json); !located.empty()) return Error{std::move(located)};
+    if (std::string located = formats::locate_json_syntax_error(json); !located.empty())
+      return Error{std::move(located)};
     return Error{std::move(e)};
   };
   std::string skeleton;
@@ -272,7 +273,8 @@ std::optional<Result<C1Output>> parse_chunked(std::string_view json, std::size_t
   }
   skeleton.append(json.substr(pos));
   if (skeleton.size() > lim.max_skeleton_json_bytes())
-    return error(oversized(skeleton, formats::root_path(), lim, lim.max_skeleton_json_bytes(), "outside the challenge proofs"));
+    return error(
+        oversized(skeleton, formats::root_path(), lim, lim.max_skeleton_json_bytes(), "outside the challenge proofs"));
   skeleton.reserve(skeleton.size() + kC1JsonPadding);
   dom::parser parser;
   dom::element root;
@@ -284,7 +286,8 @@ std::optional<Result<C1Output>> parse_chunked(std::string_view json, std::size_t
   C1Output out;
   if (!r.c1(root, out)) {
     if (chunks.syntax_error) {
-      if (std::string located = formats::locate_json_syntax_error(json); !located.empty()) return Error{std::move(located)};
+      if (std::string located = formats::locate_json_syntax_error(json); !located.empty())
+        return Error{std::move(located)};
       return std::nullopt;  // simdjson refused a piece the locator accepts: let the reference path say why
     }
     return error(std::move(r.err));
@@ -376,8 +379,8 @@ Result<CurioC1> parse_curio_impl(std::string_view json, const std::string_view* 
   out.c1 = std::move(c1.value());
   const PorepConfig& cfg = porep_config_by_name(out.c1.registered_proof);  // known: the parser checked
   if (out.sector_size != cfg.sector_size)
-    return Error{"SectorSize: " + std::to_string(out.sector_size) + " does not match registered_proof " + cfg.name + " (" +
-                 std::to_string(cfg.sector_size) + " bytes)"};
+    return Error{"SectorSize: " + std::to_string(out.sector_size) + " does not match registered_proof " + cfg.name +
+                 " (" + std::to_string(cfg.sector_size) + " bytes)"};
   return out;
 }
 
@@ -418,7 +421,8 @@ std::optional<Error> oversized_wrapper(std::string_view json, const Phase1OutRan
   const std::size_t outside = json.size() - p1.longest_string;
   if (outside <= kMaxWrapperBytes) return std::nullopt;
   if (std::string located = formats::locate_json_syntax_error(json); !located.empty()) return Error{std::move(located)};
-  return Error{"(document): " + std::to_string(outside) + " bytes outside the Phase1Out string, a Curio C1 wrapper has at most " +
+  return Error{"(document): " + std::to_string(outside) +
+               " bytes outside the Phase1Out string, a Curio C1 wrapper has at most " +
                std::to_string(kMaxWrapperBytes)};
 }
 

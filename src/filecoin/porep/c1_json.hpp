@@ -6,7 +6,8 @@
 // range and 32-byte values of the wrong length are rejected. Fields may come in any order (Curio's Go
 // encoder orders them differently from serde). Every error is one line that starts with the JSON path
 // of the offending value, e.g.
-//   vanilla_proofs.StackedDrg2KiBV1[0][1].replica_column_proofs.drg_parents[3].column.rows[1]: expected 32 bytes, got 31
+//   vanilla_proofs.StackedDrg2KiBV1[0][1].replica_column_proofs.drg_parents[3].column.rows[1]: expected 32 bytes, got
+//   31
 // Syntax errors name the byte offset and the path of the enclosing value. Counts are bounded before
 // anything is allocated by the VanillaSealProof's sector size (c1_limits.hpp: at most that size's
 // partitions, challenges, layers, parents, levels), and a piece of JSON larger than its shape allows

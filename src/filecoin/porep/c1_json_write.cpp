@@ -32,8 +32,7 @@ std::size_t estimate_json_size(const C1Output& c1) {
   for (const auto& part : c1.vanilla_proofs)
     for (const ChallengeProof& p : part) {
       values += count_values(p.comm_d_proofs) + count_values(p.comm_r_last_proof);
-      for (const ColumnProof* c : {&p.c_x})
-        values += c->rows.size() + count_values(c->inclusion_proof);
+      for (const ColumnProof* c : {&p.c_x}) values += c->rows.size() + count_values(c->inclusion_proof);
       for (const auto* v : {&p.drg_parents, &p.exp_parents})
         for (const ColumnProof& c : *v) values += c.rows.size() + count_values(c.inclusion_proof);
       for (const LabelingProof& l : p.labeling_proofs) values += l.parents.size();
@@ -75,7 +74,8 @@ std::string write_curio_c1_json(const CurioC1& c) {
   std::string out;
   out.resize(head.size() + b64 + tail.size());
   std::memcpy(out.data(), head.data(), head.size());
-  formats::base64_encode_into(std::span(reinterpret_cast<const std::uint8_t*>(inner.data()), inner.size()), out.data() + head.size());
+  formats::base64_encode_into(std::span(reinterpret_cast<const std::uint8_t*>(inner.data()), inner.size()),
+                              out.data() + head.size());
   std::memcpy(out.data() + head.size() + b64, tail.data(), tail.size());
   return out;
 }

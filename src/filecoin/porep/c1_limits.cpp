@@ -59,7 +59,8 @@ bool C1Limits::is_bytes32(const formats::JsonPath& p) {
     const std::string_view parent = path_key(p.parent);
     return parent == "hashes" || parent == "rows" || parent == "parents";
   }
-  static constexpr std::array<std::string_view, 7> kKeys = {"root", "leaf", "comm_r", "comm_d", "replica_id", "seed", "ticket"};
+  static constexpr std::array<std::string_view, 7> kKeys = {"root",       "leaf", "comm_r", "comm_d",
+                                                            "replica_id", "seed", "ticket"};
   return std::find(kKeys.begin(), kKeys.end(), p.key) != kKeys.end();
 }
 
@@ -68,8 +69,8 @@ std::uint64_t C1Limits::max_challenge_json_bytes() const {
   // C proof), L + 1 labeling / encoding proofs of 37 parents. Compact JSON: <= 160 bytes per value
   // (32 numbers of up to 3 digits, commas, brackets, the keys around them).
   const std::uint64_t tree_d = 2 + d_levels_, tree_rc = 2 + (rc_base_levels_ + 2) * rc_base_siblings_;
-  const std::uint64_t values = tree_d + tree_rc + (1 + kDrgParents + kExpParents) * (layers_ + tree_rc) +
-                               (layers_ + 1) * kLabelParents;
+  const std::uint64_t values =
+      tree_d + tree_rc + (1 + kDrgParents + kExpParents) * (layers_ + tree_rc) + (layers_ + 1) * kLabelParents;
   return 16 * (4096 + values * 160);
 }
 

@@ -44,7 +44,7 @@ class C1Limits final : public formats::ElementLimits {
  private:
   std::string label_;  // "32GiB", "any registered PoRep proof"
   std::uint64_t partitions_ = 0, challenges_ = 0, layers_ = 0;
-  std::uint64_t d_levels_ = 0;                        // tree D: binary SHA-256, one sibling per level
+  std::uint64_t d_levels_ = 0;                               // tree D: binary SHA-256, one sibling per level
   std::uint64_t rc_base_levels_ = 0, rc_base_siblings_ = 0;  // tree R / C base levels (arity 8)
 };
 

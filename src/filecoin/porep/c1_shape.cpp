@@ -46,9 +46,11 @@ class Checker {
                   "'" + c1_.registered_proof + "' does not match the configuration '" + cfg_.name + "'");
     const std::string key = vanilla_key_for(cfg_.name);
     const JsonPath vp = root.child("vanilla_proofs");
-    const JsonPath vk = vp.child(c1_.vanilla_key.empty() ? std::string_view("(no variant)") : std::string_view(c1_.vanilla_key));
+    const JsonPath vk =
+        vp.child(c1_.vanilla_key.empty() ? std::string_view("(no variant)") : std::string_view(c1_.vanilla_key));
     if (c1_.vanilla_key != key)
-      return fail(vk, "VanillaSealProof variant does not match registered_proof " + cfg_.name + " (expected " + key + ")");
+      return fail(vk,
+                  "VanillaSealProof variant does not match registered_proof " + cfg_.name + " (expected " + key + ")");
     if (c1_.vanilla_proofs.size() != cfg_.partitions)
       return fail(vk, "expected " + std::to_string(cfg_.partitions) + " partitions, got " +
                           std::to_string(c1_.vanilla_proofs.size()));
@@ -139,7 +141,8 @@ class Checker {
       const JsonPath seg_path = body.child(seg.name);
       const JsonPath path = seg_path.child("path");
       if (seg.path->size() != seg.levels)
-        return fail(path, "expected " + std::to_string(seg.levels) + " levels, got " + std::to_string(seg.path->size()));
+        return fail(path,
+                    "expected " + std::to_string(seg.levels) + " levels, got " + std::to_string(seg.path->size()));
       for (std::size_t i = 0; i < seg.levels; ++i) {
         const PathElement& e = (*seg.path)[i];
         const JsonPath el = path.child(i);
@@ -171,7 +174,8 @@ class Checker {
       first_where = rp.str();
       return true;
     }
-    if (m.root != *first) return fail(rp, std::string("differs from ") + first_where + " (all " + what + " roots must agree)");
+    if (m.root != *first)
+      return fail(rp, std::string("differs from ") + first_where + " (all " + what + " roots must agree)");
     return true;
   }
 
@@ -181,7 +185,8 @@ class Checker {
       return fail(col.child("index"), std::to_string(c.index) + " is not < nodes " + std::to_string(cfg_.nodes));
     const JsonPath rows = col.child("rows");
     if (c.rows.size() != cfg_.layers)
-      return fail(rows, "expected " + std::to_string(cfg_.layers) + " rows (layers), got " + std::to_string(c.rows.size()));
+      return fail(rows,
+                  "expected " + std::to_string(cfg_.layers) + " rows (layers), got " + std::to_string(c.rows.size()));
     for (std::size_t i = 0; i < c.rows.size(); ++i)
       if (!value(rows.child(i), c.rows[i], Domain::kLabel)) return false;
     const JsonPath ip = p.child("inclusion_proof");
@@ -195,13 +200,15 @@ class Checker {
   bool labeling(const JsonPath& p, const LabelingProof& l, std::uint32_t layer, std::uint64_t challenge) {
     const JsonPath parents = p.child("parents");
     if (l.parents.size() != kLabelParents)
-      return fail(parents, "expected " + std::to_string(kLabelParents) + " parents, got " + std::to_string(l.parents.size()));
+      return fail(parents,
+                  "expected " + std::to_string(kLabelParents) + " parents, got " + std::to_string(l.parents.size()));
     for (std::size_t i = 0; i < l.parents.size(); ++i)
       if (!value(parents.child(i), l.parents[i], Domain::kLabel)) return false;
     if (l.layer_index != layer)
       return fail(p.child("layer_index"), std::to_string(l.layer_index) + ", expected " + std::to_string(layer));
     if (l.node != challenge)
-      return fail(p.child("node"), std::to_string(l.node) + ", but the challenge (comm_d_proofs) is " + std::to_string(challenge));
+      return fail(p.child("node"),
+                  std::to_string(l.node) + ", but the challenge (comm_d_proofs) is " + std::to_string(challenge));
     return true;
   }
 
@@ -225,8 +232,8 @@ class Checker {
     const JsonPath rcp = p.child("replica_column_proofs");
     const JsonPath cx = rcp.child("c_x");
     if (cp.c_x.index != challenge)
-      return fail(cx.child("column").child("index"), std::to_string(cp.c_x.index) +
-                                                         ", but the challenge (comm_d_proofs) is " + std::to_string(challenge));
+      return fail(cx.child("column").child("index"),
+                  std::to_string(cp.c_x.index) + ", but the challenge (comm_d_proofs) is " + std::to_string(challenge));
     if (!column(cx, cp.c_x)) return false;
     const JsonPath drg = rcp.child("drg_parents");
     if (cp.drg_parents.size() != kDrgParents)

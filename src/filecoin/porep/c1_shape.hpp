@@ -23,5 +23,4 @@ Status check_c1_shape(const C1Output& c1, const PorepConfig& cfg);
 // Looks the configuration up by c1.registered_proof.
 Status check_c1_shape(const C1Output& c1);
 
-
 }  // namespace cuzk::filecoin::porep

@@ -6,7 +6,8 @@ namespace {
 Result<porep::ColumnOpening> to_column(const porep::ColumnProof& c, std::size_t layers,
                                        std::span<const std::size_t> arities, const std::string& where) {
   if (c.rows.size() != layers)
-    return Error{where + ".column.rows: " + std::to_string(c.rows.size()) + " rows, expected " + std::to_string(layers)};
+    return Error{where + ".column.rows: " + std::to_string(c.rows.size()) + " rows, expected " +
+                 std::to_string(layers)};
   porep::ColumnOpening out;
   for (std::size_t l = 0; l < layers; ++l) {
     auto v = fr_from_bytes32(c.rows[l], where + ".column.rows[" + std::to_string(l) + "]");

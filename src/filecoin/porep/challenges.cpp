@@ -100,13 +100,12 @@ std::vector<std::uint64_t> partition_challenges(const porep::PorepConfig& config
   const std::size_t c = config.challenges_per_partition;
   switch (config.variant) {
     case porep::PorepVariant::kV1:
-    case porep::PorepVariant::kV1_1:
-      return interactive_challenges(config.nodes, replica_id, seed, c, partition);
-    case porep::PorepVariant::kNonInteractive:
-      return ni_challenges(config.nodes, replica_id, comm_r, c, partition);
+    case porep::PorepVariant::kV1_1: return interactive_challenges(config.nodes, replica_id, seed, c, partition);
+    case porep::PorepVariant::kNonInteractive: return ni_challenges(config.nodes, replica_id, comm_r, c, partition);
     case porep::PorepVariant::kSynthetic: {
       std::vector<std::uint64_t> out;
-      for (std::uint64_t index : synthetic_selection(replica_id, seed, num_synthetic_challenges(config.nodes), c, partition))
+      for (std::uint64_t index :
+           synthetic_selection(replica_id, seed, num_synthetic_challenges(config.nodes), c, partition))
         out.push_back(synthetic_challenges(config.nodes, replica_id, comm_r, 1, index)[0]);
       return out;
     }

@@ -18,8 +18,8 @@ constexpr std::uint64_t kKiB = 1024, kMiB = kKiB * 1024, kGiB = kMiB * 1024;
 // filecoin-formats.md §4.1 (filecoin-proofs constants.rs): test sizes 2 layers, 1 / 13 partitions,
 // minimum challenges 2 / 26; production 11 layers, 10 / 126 partitions, 176 / 2253 challenges.
 constexpr SizeRow kSizes[] = {
-    {"2KiB", 2 * kKiB, 2, 0, 0, 2, 26, 1, 13},       {"8MiB", 8 * kMiB, 2, 0, 0, 2, 26, 1, 13},
-    {"512MiB", 512 * kMiB, 2, 0, 0, 2, 26, 1, 13},   {"32GiB", 32 * kGiB, 11, 8, 0, 176, 2253, 10, 126},
+    {"2KiB", 2 * kKiB, 2, 0, 0, 2, 26, 1, 13},          {"8MiB", 8 * kMiB, 2, 0, 0, 2, 26, 1, 13},
+    {"512MiB", 512 * kMiB, 2, 0, 0, 2, 26, 1, 13},      {"32GiB", 32 * kGiB, 11, 8, 0, 176, 2253, 10, 126},
     {"64GiB", 64 * kGiB, 11, 8, 2, 176, 2253, 10, 126},
 };
 constexpr std::size_t kMaxChallengesPerPartition = 18;

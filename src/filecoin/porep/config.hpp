@@ -16,11 +16,11 @@ enum class PorepVariant { kV1, kV1_1, kSynthetic, kNonInteractive };
 
 struct PorepConfig {
   std::uint32_t id = 0;
-  std::string name;                 // e.g. "StackedDrg32GiBV1_1"
+  std::string name;  // e.g. "StackedDrg32GiBV1_1"
   PorepVariant variant = PorepVariant::kV1;
-  std::string api_version;          // "V1_0_0", "V1_1_0", "V1_2_0"
-  std::uint64_t sector_size = 0;    // bytes
-  std::uint64_t nodes = 0;          // 32-byte nodes
+  std::string api_version;        // "V1_0_0", "V1_1_0", "V1_2_0"
+  std::uint64_t sector_size = 0;  // bytes
+  std::uint64_t nodes = 0;        // 32-byte nodes
   std::size_t layers = 0;
   std::size_t base_arity = 8, sub_arity = 0, top_arity = 0;  // tree R / tree C shape
   std::size_t partitions = 0;

@@ -80,7 +80,8 @@ void Graph::parents(std::uint64_t node, std::uint32_t out[kDegree]) const {
 
 std::vector<std::uint32_t> build_parent_cache(const Graph& g) {
   std::vector<std::uint32_t> cache(g.nodes() * kDegree);
-  parallel_for(std::size_t(g.nodes()), [&](std::size_t n) { g.parents(n, cache.data() + kDegree * n); }, 4096);
+  parallel_for(
+      std::size_t(g.nodes()), [&](std::size_t n) { g.parents(n, cache.data() + kDegree * n); }, 4096);
   return cache;
 }
 
@@ -92,7 +93,8 @@ Bytes32 parent_cache_digest(const Graph& g) {
   Sha256 h;
   for (std::uint64_t base = 0; base < g.nodes(); base += kChunk) {
     const std::uint64_t count = std::min(kChunk, g.nodes() - base);
-    parallel_for(std::size_t(count), [&](std::size_t i) { g.parents(base + i, rows.data() + kDegree * i); }, 1024);
+    parallel_for(
+        std::size_t(count), [&](std::size_t i) { g.parents(base + i, rows.data() + kDegree * i); }, 1024);
     for (std::size_t i = 0; i < count * kDegree; ++i)
       for (int b = 0; b < 4; ++b) bytes[4 * i + std::size_t(b)] = std::uint8_t(rows[i] >> (8 * b));
     h.update({bytes.data(), std::size_t(count * kDegree * 4)});

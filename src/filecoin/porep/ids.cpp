@@ -14,8 +14,8 @@ Bytes32 porep_id_from_number(std::uint64_t registered_id) {
 
 Bytes32 porep_id(const porep::PorepConfig& config) { return porep_id_from_number(config.id); }
 
-Bytes32 replica_id(const Bytes32& prover_id, std::uint64_t sector_id, const Bytes32& ticket,
-                          const Bytes32& comm_d, const Bytes32& porep_id) {
+Bytes32 replica_id(const Bytes32& prover_id, std::uint64_t sector_id, const Bytes32& ticket, const Bytes32& comm_d,
+                   const Bytes32& porep_id) {
   std::uint8_t msg[32 + 8 + 32 + 32 + 32];
   std::uint8_t* p = msg;
   for (std::uint8_t b : prover_id) *p++ = b;

@@ -14,8 +14,8 @@ Bytes32 porep_id(const porep::PorepConfig& config);
 Bytes32 porep_id_from_number(std::uint64_t registered_id);
 
 // replica_id = SHA-254(prover_id ‖ sector_id u64 BE ‖ ticket ‖ comm_d ‖ porep_id).
-Bytes32 replica_id(const Bytes32& prover_id, std::uint64_t sector_id, const Bytes32& ticket,
-                          const Bytes32& comm_d, const Bytes32& porep_id);
+Bytes32 replica_id(const Bytes32& prover_id, std::uint64_t sector_id, const Bytes32& ticket, const Bytes32& comm_d,
+                   const Bytes32& porep_id);
 
 // The prover id of a miner actor: the actor id as an unsigned LEB128 varint, left-aligned in 32 zero
 // bytes (Filecoin address payload; e.g. actor 3751 -> a7 1d 00 …).

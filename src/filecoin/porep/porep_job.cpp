@@ -56,8 +56,8 @@ Result<bool> verify_porep(const PorepConfig& config, const SectorPublic& sector,
                           std::span<const std::uint8_t> proof_bytes, std::size_t* failed_partition) {
   if (proof_bytes.size() != config.partitions * groth16::kProofBytes)
     return Error{"proof: " + std::to_string(proof_bytes.size()) + " bytes, " + config.name + " needs " +
-                 std::to_string(config.partitions) + " partition proofs of " +
-                 std::to_string(groth16::kProofBytes) + " bytes"};
+                 std::to_string(config.partitions) + " partition proofs of " + std::to_string(groth16::kProofBytes) +
+                 " bytes"};
   auto proofs = groth16::split_proofs(proof_bytes);
   if (!proofs) return Error{"proof: " + proofs.error()};
   Graph graph(config);
@@ -133,8 +133,7 @@ PartitionBytes PorepJob::partition_memory(const groth16::R1csShape& shape, std::
 
 Result<groth16::CompactAssignment> PorepJob::synthesize(std::uint32_t k, const groth16::R1csShape& shape,
                                                         const std::function<bool()>& cancelled) const {
-  if (k >= inputs_.size())
-    return Error{"partition " + std::to_string(k) + " of " + std::to_string(inputs_.size())};
+  if (k >= inputs_.size()) return Error{"partition " + std::to_string(k) + " of " + std::to_string(inputs_.size())};
   return synthesize_porep_partition(c1_, *config_, k, shape, inputs_[k], cancelled);
 }
 

@@ -24,8 +24,7 @@ std::vector<math::Fr> partition_public_inputs(const porep::PorepConfig& config, 
   in.push_back(fr_reduced(sector.replica_id));
   in.push_back(fr_reduced(sector.comm_d));
   in.push_back(fr_reduced(sector.comm_r));
-  const auto challenges =
-      porep::partition_challenges(config, sector.replica_id, sector.seed, sector.comm_r, partition);
+  const auto challenges = porep::partition_challenges(config, sector.replica_id, sector.seed, sector.comm_r, partition);
   for (std::uint64_t c : challenges) {
     const math::Fr fc = math::Fr::from_u64(c);
     in.push_back(fc);

@@ -51,7 +51,8 @@ std::optional<groth16::R1csShape> record_parallel(const porep::PorepConfig& conf
 groth16::R1csShape record_porep_shape_sequential(const porep::PorepConfig& config) {
   const auto params = porep::StackedCircuitParams::from_config(config);
   const auto values = porep::dummy_partition_values(params);
-  auto rec = circuit::record_shape([&](auto& cs) { porep::synthesize_stacked_circuit(cs, params, values); }, kShapeOnly);
+  auto rec =
+      circuit::record_shape([&](auto& cs) { porep::synthesize_stacked_circuit(cs, params, values); }, kShapeOnly);
   return std::move(rec.shape);
 }
 
@@ -61,7 +62,7 @@ groth16::R1csShape record_porep_shape(const porep::PorepConfig& config) {
 }
 
 filecoin::ShapeLoad load_or_record_porep_shape(const porep::PorepConfig& config, const std::string& cache_path,
-                                              ShapeCachePolicy policy) {
+                                               ShapeCachePolicy policy) {
   auto counts = [&] {
     const auto params = porep::StackedCircuitParams::from_config(config);
     const auto values = porep::dummy_partition_values(params);

@@ -27,7 +27,7 @@ groth16::R1csShape record_porep_shape_sequential(const porep::PorepConfig& confi
 
 // filecoin::load_or_record_shape for this configuration's partition circuit (counts from a counting pass).
 filecoin::ShapeLoad load_or_record_porep_shape(const porep::PorepConfig& config, const std::string& cache_path,
-                                              ShapeCachePolicy policy = ShapeCachePolicy::kEnabled);
+                                               ShapeCachePolicy policy = ShapeCachePolicy::kEnabled);
 
 // Variable counts of one partition's witness, from a counting run over dummy values (the same for
 // every partition: the gadgets never branch on values). `binary_aux` says how compact the witness is

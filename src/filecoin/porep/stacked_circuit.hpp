@@ -106,7 +106,8 @@ inline StackedPartitionValues dummy_partition_values(const StackedCircuitParams&
     ch.data_leaf = circuit::Fr::from_u64(500 + i);
     ch.comm_d_path = dummy_merkle_proof(p.tree_d, ch.challenge);
     for (std::size_t k = 0; k < kDrgParents; ++k) ch.drg_parents.push_back(column((ch.challenge + k + 1) % nodes));
-    for (std::size_t k = 0; k < kExpanderParents; ++k) ch.exp_parents.push_back(column((ch.challenge * 3 + k + 2) % nodes));
+    for (std::size_t k = 0; k < kExpanderParents; ++k)
+      ch.exp_parents.push_back(column((ch.challenge * 3 + k + 2) % nodes));
     ch.comm_r_last_path = dummy_merkle_proof(p.tree_rc, ch.challenge);
     ch.comm_c_path = dummy_merkle_proof(p.tree_rc, ch.challenge);
     v.challenges.push_back(std::move(ch));
@@ -123,7 +124,8 @@ using circuit::Name;
 // storage-proofs-porep hash.rs hash_single_column: Poseidon of arity = number of layers (2 or 11).
 template <class CS>
 AllocatedNum hash_single_column(CS& cs, const std::vector<AllocatedNum>& column) {
-  return circuit::poseidon_hash_circuit(cs, std::span<const AllocatedNum>(column), circuit::poseidon_constants(column.size()));
+  return circuit::poseidon_hash_circuit(cs, std::span<const AllocatedNum>(column),
+                                        circuit::poseidon_constants(column.size()));
 }
 
 // ColumnProof::alloc ("<kind>_num i"), column hash ("<kind>_constraint i"), enforce_inclusion in
@@ -205,7 +207,7 @@ void challenge_proof(CS& cs, const StackedCircuitParams& p, const ChallengeValue
     }
     std::vector<std::vector<Boolean>> expanded = parents;
     if (layer > 1) {
-      expanded.insert(expanded.end(), parents.begin(), parents.end());       // 28
+      expanded.insert(expanded.end(), parents.begin(), parents.end());        // 28
       expanded.insert(expanded.end(), parents.begin(), parents.begin() + 9);  // 37
     } else {
       for (int k = 0; k < 5; ++k) expanded.insert(expanded.end(), parents.begin(), parents.end());  // 36

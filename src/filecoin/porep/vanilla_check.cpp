@@ -30,8 +30,7 @@ Status check_path(const porep::VanillaMerkleProof& p, circuit::TreeHash hash, st
   const PathResult r = hash_path(*path, hash);
   const std::uint64_t index = r.index;
   const Fr& cur = r.root;
-  if (index != node)
-    return Error{where + ": the path opens node " + str(index) + ", expected node " + str(node)};
+  if (index != node) return Error{where + ": the path opens node " + str(index) + ", expected node " + str(node)};
   if (cur != path->root) return Error{where + ": the path does not hash to its root"};
   if (path->root != expected_root) return Error{where + ".root: differs from " + root_name};
   return ok_status();
@@ -61,8 +60,7 @@ Status check_column(const porep::ColumnProof& c, std::uint64_t node, const porep
   if (!rows) return Error{rows.error()};
   auto leaf = fr_from_bytes32(c.inclusion_proof.leaf, where + ".inclusion_proof.leaf");
   if (!leaf) return Error{leaf.error()};
-  if (*leaf != column_hash(*rows))
-    return Error{where + ".inclusion_proof.leaf: is not the hash of the column's rows"};
+  if (*leaf != column_hash(*rows)) return Error{where + ".inclusion_proof.leaf: is not the hash of the column's rows"};
   return check_path(c.inclusion_proof, circuit::TreeHash::kPoseidon, rc_arities, node, comm_c, "comm_c",
                     where + ".inclusion_proof");
 }
@@ -99,14 +97,16 @@ Status check_challenges(const porep::C1Output& c1, const porep::PorepConfig& con
   auto comm_r = fr_from_bytes32(c1.comm_r, "comm_r");
   if (!comm_r) return Error{comm_r.error()};
   if (proofs.size() != config.challenges_per_partition)
-    return Error{base + ": " + str(proofs.size()) + " challenge proofs, expected " + str(config.challenges_per_partition)};
+    return Error{base + ": " + str(proofs.size()) + " challenge proofs, expected " +
+                 str(config.challenges_per_partition)};
   // The roots every proof of the sector must open (from the first proof of the first partition).
   if (c1.vanilla_proofs.empty() || c1.vanilla_proofs[0].empty()) return Error{"vanilla_proofs: empty"};
   auto comm_r_last = fr_from_bytes32(c1.vanilla_proofs[0][0].comm_r_last_proof.root,
                                      "vanilla_proofs." + c1.vanilla_key + "[0][0].comm_r_last_proof.root");
   if (!comm_r_last) return Error{comm_r_last.error()};
-  auto comm_c = fr_from_bytes32(c1.vanilla_proofs[0][0].c_x.inclusion_proof.root,
-                                "vanilla_proofs." + c1.vanilla_key + "[0][0].replica_column_proofs.c_x.inclusion_proof.root");
+  auto comm_c =
+      fr_from_bytes32(c1.vanilla_proofs[0][0].c_x.inclusion_proof.root,
+                      "vanilla_proofs." + c1.vanilla_key + "[0][0].replica_column_proofs.c_x.inclusion_proof.root");
   if (!comm_c) return Error{comm_c.error()};
   const Fr rc[2] = {*comm_c, *comm_r_last};
   if (circuit::tree_hash_native(circuit::TreeHash::kPoseidon, rc) != *comm_r)
@@ -203,8 +203,7 @@ Status check_vanilla_proofs(const porep::C1Output& c1, const porep::PorepConfig&
         if (st) return;
         errors[item] = std::move(st);
         std::size_t cur = first_bad.load();
-        while (item < cur && !first_bad.compare_exchange_weak(cur, item)) {
-        }
+        while (item < cur && !first_bad.compare_exchange_weak(cur, item)) {}
       },
       1);
   const std::size_t bad = first_bad.load();

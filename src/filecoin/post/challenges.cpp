@@ -33,8 +33,9 @@ std::vector<std::uint64_t> sector_challenges(const PostConfig& config, const Byt
 
 Status check_fr(const Bytes32& value, const char* what) {
   if (!math::Fr::from_bytes_le(value))
-    return Error{std::string(what) + ": not a field element (a value >= r; Lotus and Curio clear the top two bits "
-                                     "of byte 31)"};
+    return Error{std::string(what) +
+                 ": not a field element (a value >= r; Lotus and Curio clear the top two bits "
+                 "of byte 31)"};
   return ok_status();
 }
 

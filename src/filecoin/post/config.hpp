@@ -28,16 +28,16 @@ enum class PostType { kWinning, kWindow };
 const char* to_string(PostType t);  // "winning", "window"
 
 struct PostConfig {
-  std::uint32_t code = 0;        // RegisteredPoStProof
-  std::string name;              // go-state-types, e.g. "StackedDrgWindow32GiBV1_1"
-  std::string rust_name;         // proofs-api, e.g. "StackedDrgWindow32GiBV1_2" (= name for codes 0–9)
+  std::uint32_t code = 0;  // RegisteredPoStProof
+  std::string name;        // go-state-types, e.g. "StackedDrgWindow32GiBV1_1"
+  std::string rust_name;   // proofs-api, e.g. "StackedDrgWindow32GiBV1_2" (= name for codes 0–9)
   PostType type = PostType::kWindow;
   bool v1_2_challenges = false;  // ApiVersion V1_2_0: challenge index j = n (else sector_index·C + n)
   std::uint64_t sector_size = 0;
-  std::uint64_t nodes = 0;       // sector_size / 32
+  std::uint64_t nodes = 0;                                    // sector_size / 32
   std::size_t base_levels = 0, sub_arity = 0, top_arity = 0;  // tree R: 8^base_levels · sub · top leaves
-  std::size_t sector_count = 0;      // sectors per partition circuit
-  std::size_t challenge_count = 0;   // challenges per circuit sector (Winning 1, Window 10)
+  std::size_t sector_count = 0;                               // sectors per partition circuit
+  std::size_t challenge_count = 0;                            // challenges per circuit sector (Winning 1, Window 10)
   std::size_t vanilla_challenges = 0;  // inclusion proofs per vanilla SectorProof (Winning 66, Window 10)
 
   circuit::TreeShape tree_shape() const;  // tree R (Poseidon 8-0-0 / 8-8-0 / 8-8-2)

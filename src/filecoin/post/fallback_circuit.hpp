@@ -35,7 +35,9 @@ struct FallbackPostParams {
   std::size_t sector_count = 0;     // sectors in the circuit (after padding)
   std::size_t challenge_count = 0;  // challenges per sector
 
-  static FallbackPostParams from_config(const PostConfig& c) { return {c.tree_shape(), c.sector_count, c.challenge_count}; }
+  static FallbackPostParams from_config(const PostConfig& c) {
+    return {c.tree_shape(), c.sector_count, c.challenge_count};
+  }
   std::size_t num_public_inputs() const { return sector_count * (1 + challenge_count); }  // ONE excluded
 };
 

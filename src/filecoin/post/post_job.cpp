@@ -111,8 +111,8 @@ Status PostJob::check_key(const groth16::R1csShape& shape) const {
     return Error{config_->name + " has " + std::to_string(c.inputs - 1) + " public inputs but the key has " +
                  std::to_string(shape.num_inputs - 1)};
   if (shape.num_aux != c.aux)
-    return Error{config_->name + ": the circuit allocates " + std::to_string(c.aux) + " aux variables but the key has " +
-                 std::to_string(shape.num_aux)};
+    return Error{config_->name + ": the circuit allocates " + std::to_string(c.aux) +
+                 " aux variables but the key has " + std::to_string(shape.num_aux)};
   return ok_status();
 }
 

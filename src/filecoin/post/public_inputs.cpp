@@ -21,8 +21,8 @@ Result<std::vector<math::Fr>> partition_public_inputs(const PostConfig& config, 
   if (config.type == PostType::kWinning && n != 1)
     return Error{std::to_string(n) + " sectors: WinningPoSt proves exactly one"};
   if (n > config.sector_count)
-    return Error{std::to_string(n) + " sectors, more than the " + std::to_string(config.sector_count) +
-                 " of one " + config.name + " partition"};
+    return Error{std::to_string(n) + " sectors, more than the " + std::to_string(config.sector_count) + " of one " +
+                 config.name + " partition"};
   std::vector<math::Fr> out;
   out.reserve(config.num_public_inputs());
   for (std::size_t i = 0; i < config.sector_count; ++i) {

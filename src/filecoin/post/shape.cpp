@@ -84,9 +84,7 @@ groth16::R1csShape record_post_shape(const PostConfig& config) {
   return record_post_shape_sequential(config);
 }
 
-std::uint32_t PostCircuitCounts::domain_log2() const {
-  return std::uint32_t(std::bit_width(groth16_rows() - 1));
-}
+std::uint32_t PostCircuitCounts::domain_log2() const { return std::uint32_t(std::bit_width(groth16_rows() - 1)); }
 
 PostCircuitCounts count_post_circuit(const PostConfig& config) {
   static std::mutex mu;

@@ -57,8 +57,7 @@ const char* kind_name(MerkleProofKind k) {
 }
 
 Status check_levels(const InclusionPath& p, std::size_t levels, std::size_t arity, const std::string& where) {
-  if (p.size() != levels)
-    return Error{where + ": " + str(p.size()) + " levels, the tree has " + str(levels)};
+  if (p.size() != levels) return Error{where + ": " + str(p.size()) + " levels, the tree has " + str(levels)};
   for (std::size_t l = 0; l < p.size(); ++l) {
     if (p[l].hashes.size() != arity - 1)
       return Error{where + "[" + str(l) + "].hashes: " + str(p[l].hashes.size()) + " siblings, arity " + str(arity) +
@@ -73,7 +72,10 @@ Status check_merkle_shape(const VanillaMerkleProof& m, const PostConfig& c, cons
   const MerkleProofKind want = expected_kind(c);
   if (m.kind != want)
     return Error{where + ".data: a " + std::string(kind_name(m.kind)) + " proof, " + c.name + " (tree " +
-                 (c.top_arity ? "8-8-2" : c.sub_arity ? "8-8-0" : "8-0-0") + ") needs " + kind_name(want)};
+                 (c.top_arity   ? "8-8-2"
+                  : c.sub_arity ? "8-8-0"
+                                : "8-0-0") +
+                 ") needs " + kind_name(want)};
   const std::string base = where + (want == MerkleProofKind::kSingle ? ".path" : ".base_proof");
   if (auto st = check_levels(m.base, c.base_levels, 8, base); !st) return st;
   if (c.sub_arity)

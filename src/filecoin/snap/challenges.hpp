@@ -24,7 +24,7 @@ namespace cuzk::filecoin::snap {
 using math::Fr;
 
 const circuit::PoseidonConstants& gen_randomness_constants();  // arity 2, tag 2^40
-Fr gen_randomness_hash(const Fr& a, const Fr& b);               // Hc
+Fr gen_randomness_hash(const Fr& a, const Fr& b);              // Hc
 Fr phi(const Fr& comm_d_new, const Fr& comm_r_old);
 Fr rho(const Fr& phi, std::uint64_t high);
 // The high part of a node index that selects its ρ.

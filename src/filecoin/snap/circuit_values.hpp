@@ -23,7 +23,7 @@ struct ChallengeValues {
 };
 
 struct PartitionValues {
-  std::size_t k = 0;  // partition index
+  std::size_t k = 0;                               // partition index
   circuit::Fr comm_r_old, comm_d_new, comm_r_new;  // public
   circuit::Fr comm_c, root_r_old, root_r_new;      // roots = challenge_proofs[0]'s
   std::vector<circuit::Fr> apex_leafs;             // A (empty for the Poseidon variant)

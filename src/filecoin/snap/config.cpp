@@ -17,12 +17,14 @@ struct Shape {
 // storage-proofs-update constants.rs ALLOWED_SECTOR_SIZES with the tree R shapes its tests use
 // (tests/circuit.rs: 1 KiB 8-4-0, 4 KiB 8-2-0, 8 KiB 8-4-0, 16 KiB 8-8-0, 32 KiB 8-8-2; the published
 // sizes are filecoin-proofs SectorShape*).
-constexpr Shape kShapes[] = {{1 * kKiB, 4, 0},   {2 * kKiB, 0, 0},   {4 * kKiB, 2, 0},   {8 * kKiB, 4, 0},
-                             {16 * kKiB, 8, 0},  {32 * kKiB, 8, 2},  {8 * kMiB, 0, 0},   {16 * kMiB, 2, 0},
-                             {512 * kMiB, 0, 0}, {32 * kGiB, 8, 0},  {64 * kGiB, 8, 2}};
+constexpr Shape kShapes[] = {{1 * kKiB, 4, 0},   {2 * kKiB, 0, 0},  {4 * kKiB, 2, 0}, {8 * kKiB, 4, 0},
+                             {16 * kKiB, 8, 0},  {32 * kKiB, 8, 2}, {8 * kMiB, 0, 0}, {16 * kMiB, 2, 0},
+                             {512 * kMiB, 0, 0}, {32 * kGiB, 8, 0}, {64 * kGiB, 8, 2}};
 
 // constants.rs partition_count / challenge_count / hs / apex_leaf_count, in nodes.
-std::size_t partition_count(std::uint64_t n) { return n <= (1u << 8) ? 1 : n <= (1u << 10) ? 2 : n <= (1u << 19) ? 4 : 16; }
+std::size_t partition_count(std::uint64_t n) {
+  return n <= (1u << 8) ? 1 : n <= (1u << 10) ? 2 : n <= (1u << 19) ? 4 : 16;
+}
 std::size_t challenge_count(std::uint64_t n) { return n <= (1u << 19) ? 10 : 86; }
 std::size_t apex_leaf_count(std::uint64_t n) { return n <= (1u << 8) ? 8 : 128; }
 
@@ -72,10 +74,8 @@ Result<SnapGeometry> snap_geometry(std::uint64_t sector_bytes, UpdateVariant var
   g.tree_r.base_levels = (g.challenge_bits - sub_bits - top_bits) / 3;
   g.tree_r.sub_arity = shape->sub;
   g.tree_r.top_arity = shape->top;
-  if (g.nodes <= (1u << 10))
-    g.hs = {1, 1, 1, 1, 1, 1};
-  else
-    g.hs = {7, 8, 9, 10, 11, 12};
+  if (g.nodes <= (1u << 10)) g.hs = {1, 1, 1, 1, 1, 1};
+  else g.hs = {7, 8, 9, 10, 11, 12};
   g.h = g.hs[3];
   for (std::size_t i = 0; i < g.hs.size(); ++i)
     if (g.hs[i] == g.h) {
@@ -124,7 +124,8 @@ Result<const UpdateConfig*> update_config_by_name(std::string_view name) {
 Result<const UpdateConfig*> update_config_by_sector_size(std::uint64_t sector_size) {
   for (const UpdateConfig& c : configs())
     if (c.sector_size == sector_size) return &c;
-  return Error{"sector size " + std::to_string(sector_size) + " has no registered update proof (2 KiB, 8 MiB, 512 MiB, 32 GiB, 64 GiB)"};
+  return Error{"sector size " + std::to_string(sector_size) +
+               " has no registered update proof (2 KiB, 8 MiB, 512 MiB, 32 GiB, 64 GiB)"};
 }
 
 }  // namespace cuzk::filecoin::snap

@@ -32,26 +32,29 @@ const char* to_string(UpdateVariant v);  // "snapdeals", "snapdeals-poseidon"
 
 struct SnapGeometry {
   UpdateVariant variant = UpdateVariant::kPartitioned;
-  std::uint64_t nodes = 0;           // sector_size / 32
-  circuit::TreeShape tree_r;         // Poseidon base-sub-top (tree R old and new)
-  std::size_t partitions = 0;        // P
-  std::size_t challenge_count = 0;   // C per partition
-  std::size_t apex_leaf_count = 0;   // A (0 for the Poseidon variant)
-  std::array<std::size_t, 6> hs{};   // allowed h values
-  std::size_t h = 0;                 // h_default = hs[3]
-  std::size_t h_select = 0;          // 1 << (first index of h in hs)
-  std::size_t challenge_bits = 0;    // cb = log2(nodes)
-  std::size_t partition_bits = 0;    // pb = log2(P)
-  std::size_t random_bits = 0;       // rb = cb − pb
-  std::size_t challenges_per_digest = 0;   // floor(Fr::CAPACITY = 254 / rb)
-  std::size_t digests_per_partition = 0;   // ceil(C / cpd)
-  std::size_t apex_bits = 0;         // ab = log2(A)
+  std::uint64_t nodes = 0;                // sector_size / 32
+  circuit::TreeShape tree_r;              // Poseidon base-sub-top (tree R old and new)
+  std::size_t partitions = 0;             // P
+  std::size_t challenge_count = 0;        // C per partition
+  std::size_t apex_leaf_count = 0;        // A (0 for the Poseidon variant)
+  std::array<std::size_t, 6> hs{};        // allowed h values
+  std::size_t h = 0;                      // h_default = hs[3]
+  std::size_t h_select = 0;               // 1 << (first index of h in hs)
+  std::size_t challenge_bits = 0;         // cb = log2(nodes)
+  std::size_t partition_bits = 0;         // pb = log2(P)
+  std::size_t random_bits = 0;            // rb = cb − pb
+  std::size_t challenges_per_digest = 0;  // floor(Fr::CAPACITY = 254 / rb)
+  std::size_t digests_per_partition = 0;  // ceil(C / cpd)
+  std::size_t apex_bits = 0;              // ab = log2(A)
   std::size_t apex_level() const { return challenge_bits - partition_bits - apex_bits; }  // TreeD height of apex leaves
 
   // k | (h_select << pb): the first public input of partition k (2 KiB → 1; 8 MiB → k + 32; 16-way → k + 128).
-  std::uint64_t k_and_h_select(std::size_t k) const { return std::uint64_t(k) | (std::uint64_t(h_select) << partition_bits); }
+  std::uint64_t k_and_h_select(std::size_t k) const {
+    return std::uint64_t(k) | (std::uint64_t(h_select) << partition_bits);
+  }
   std::size_t tree_r_levels() const { return tree_r.level_arities().size(); }
-  static constexpr std::size_t kNumPublicInputs = 4;  // [k_and_h_select | h_select, comm_r_old, comm_d_new, comm_r_new], ONE excluded
+  static constexpr std::size_t kNumPublicInputs =
+      4;  // [k_and_h_select | h_select, comm_r_old, comm_d_new, comm_r_new], ONE excluded
 };
 
 // The geometry of storage-proofs-update for a sector of `sector_bytes` (one of the 11 ALLOWED_SECTOR_SIZES:
@@ -60,10 +63,10 @@ struct SnapGeometry {
 Result<SnapGeometry> snap_geometry(std::uint64_t sector_bytes, UpdateVariant variant = UpdateVariant::kPartitioned);
 
 struct UpdateConfig {
-  std::uint32_t code = 0;        // RegisteredUpdateProof
-  std::string name;              // go-state-types, e.g. "StackedDrg32GiBV1"
+  std::uint32_t code = 0;  // RegisteredUpdateProof
+  std::string name;        // go-state-types, e.g. "StackedDrg32GiBV1"
   std::uint64_t sector_size = 0;
-  SnapGeometry geometry;         // the partitioned variant
+  SnapGeometry geometry;  // the partitioned variant
 
   params::ProofFamily family() const { return params::ProofFamily::kSnapDeals; }
   static constexpr const char* kind_name() { return "snap-update"; }  // the daemon's kind name

@@ -51,10 +51,8 @@ groth16::R1csShape record_update_shape_sequential(const SnapGeometry& g) {
   const PartitionValues values = dummy_partition_values(g);
   auto rec = circuit::record_shape(
       [&](auto& cs) {
-        if (g.variant == UpdateVariant::kPoseidon)
-          synthesize_update_poseidon_circuit(cs, g, values);
-        else
-          synthesize_update_circuit(cs, g, values);
+        if (g.variant == UpdateVariant::kPoseidon) synthesize_update_poseidon_circuit(cs, g, values);
+        else synthesize_update_circuit(cs, g, values);
       },
       kShapeOnly);
   return std::move(rec.shape);

@@ -27,10 +27,8 @@ Result<groth16::CompactAssignment> synthesize_update_partition(const SnapGeometr
                                                                const std::function<bool()>& cancelled) {
   if (cancelled && cancelled()) return Error{"cancelled"};
   circuit::Witness w = circuit::build_witness([&](auto& cs) {
-    if (g.variant == UpdateVariant::kPoseidon)
-      synthesize_update_poseidon_circuit(cs, g, values);
-    else
-      synthesize_update_circuit(cs, g, values);
+    if (g.variant == UpdateVariant::kPoseidon) synthesize_update_poseidon_circuit(cs, g, values);
+    else synthesize_update_circuit(cs, g, values);
   });
   if (cancelled && cancelled()) return Error{"cancelled"};
   if (auto st = check_partition_witness(w, shape, derived_inputs); !st) return Error{st.error()};
@@ -82,13 +80,15 @@ Result<SnapJob> SnapJob::prepare(const SnapGeometry& geometry, const SnapCommitm
   SnapJob job(geometry);
   job.pub_ = *pub;
   job.values_ = std::move(*values);
-  for (std::size_t k = 0; k < geometry.partitions; ++k) job.inputs_.push_back(partition_public_inputs(geometry, *pub, k));
+  for (std::size_t k = 0; k < geometry.partitions; ++k)
+    job.inputs_.push_back(partition_public_inputs(geometry, *pub, k));
   return job;
 }
 
 Status SnapJob::check_key(const groth16::R1csShape& shape) const {
   const UpdateCircuitCounts c = count_update_circuit(geometry_);
-  const std::string what = std::string(to_string(geometry_.variant)) + " " + std::to_string(geometry_.nodes * 32) + "-byte";
+  const std::string what =
+      std::string(to_string(geometry_.variant)) + " " + std::to_string(geometry_.nodes * 32) + "-byte";
   if (shape.num_inputs != c.inputs)
     return Error{what + " partition has " + std::to_string(c.inputs - 1) + " public inputs but the key has " +
                  std::to_string(shape.num_inputs - 1)};

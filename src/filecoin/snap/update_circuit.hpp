@@ -87,7 +87,8 @@ UpdatePrefix synthesize_update_prefix(CS& cs, const SnapGeometry& g, const Parti
     p.apex_leafs.push_back(alloc_private_num(cs, Name("apex_leaf", std::int64_t(i)), v.apex_leafs[i]));
   std::vector<std::vector<AllocatedNum>> partition_path;
   for (std::size_t i = 0; i < v.partition_path.size(); ++i)
-    partition_path.push_back({alloc_private_num(cs, Name("partition_path_sibling", std::int64_t(i)), v.partition_path[i])});
+    partition_path.push_back(
+        {alloc_private_num(cs, Name("partition_path_sibling", std::int64_t(i)), v.partition_path[i])});
   enforce_comm_r(cs, "comm_r_old_calc", "enforce comm_r_old_calc == comm_r_old", comm_c, p.root_r_old, comm_r_old);
   enforce_comm_r(cs, "comm_r_new_calc", "enforce comm_r_new_calc == comm_r_new", comm_c, p.root_r_new, comm_r_new);
   {

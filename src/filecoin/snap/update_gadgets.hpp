@@ -153,7 +153,8 @@ AllocatedNum get_challenge_high_bits(CS& cs, std::span<const AllocatedBit> c_bit
 }
 
 template <class CS>
-AllocatedNum label_r_new(CS& cs, const AllocatedNum& label_r_old, const AllocatedNum& label_d_new, const AllocatedNum& rho) {
+AllocatedNum label_r_new(CS& cs, const AllocatedNum& label_r_old, const AllocatedNum& label_d_new,
+                         const AllocatedNum& rho) {
   using LC = typename CS::LC;
   AllocatedNum product;
   {

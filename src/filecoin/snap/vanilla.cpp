@@ -33,7 +33,9 @@ struct ProofShape {
 
 ProofShape tree_r_shape(const SnapGeometry& g) {
   ProofShape s;
-  s.kind = g.tree_r.top_arity ? MerkleProofKind::kTop : g.tree_r.sub_arity ? MerkleProofKind::kSub : MerkleProofKind::kSingle;
+  s.kind = g.tree_r.top_arity   ? MerkleProofKind::kTop
+           : g.tree_r.sub_arity ? MerkleProofKind::kSub
+                                : MerkleProofKind::kSingle;
   s.base_levels = g.tree_r.base_levels;
   s.base_arity = g.tree_r.base_arity;
   s.sub_arity = g.tree_r.sub_arity;
@@ -156,8 +158,8 @@ Result<PartitionProof> parse_partition_proof(std::span<const std::uint8_t> bytes
   for (std::size_t i = 0; i < c; ++i) {
     const JsonPath cp = cps.child(std::uint64_t(i));
     ChallengeProof& q = p.challenge_proofs[i];
-    if (!r.merkle(cp.child("proof_r_old"), rs, q.proof_r_old) || !r.merkle(cp.child("proof_d_new"), ds, q.proof_d_new) ||
-        !r.merkle(cp.child("proof_r_new"), rs, q.proof_r_new))
+    if (!r.merkle(cp.child("proof_r_old"), rs, q.proof_r_old) ||
+        !r.merkle(cp.child("proof_d_new"), ds, q.proof_d_new) || !r.merkle(cp.child("proof_r_new"), rs, q.proof_r_new))
       return Error{where + ": " + r.err};
   }
   if (!r.end(root)) return Error{where + ": " + r.err};

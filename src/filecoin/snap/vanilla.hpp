@@ -39,7 +39,8 @@ struct PartitionProof {
 // Decodes partition `index`'s blob and checks its shape against `g` (see above).
 Result<PartitionProof> parse_partition_proof(std::span<const std::uint8_t> bytes, const SnapGeometry& g,
                                              std::size_t index);
-std::vector<std::uint8_t> write_partition_proof(const PartitionProof& p, UpdateVariant variant = UpdateVariant::kPartitioned);
+std::vector<std::uint8_t> write_partition_proof(const PartitionProof& p,
+                                                UpdateVariant variant = UpdateVariant::kPartitioned);
 // The exact encoded size of one partition proof for `g` (2 KiB 15,064; 8 MiB 43,864; 512 MiB 453,064;
 // 32 GiB 561,768; 64 GiB 575,528).
 std::size_t expected_partition_proof_size(const SnapGeometry& g);

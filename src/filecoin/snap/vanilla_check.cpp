@@ -83,7 +83,8 @@ Result<ChallengeValues> check_challenge(const PartitionContext& x, const Challen
     const std::size_t a = (c >> al) & (g.apex_leaf_count - 1);
     const Fr node = climb(*d_new, TreeHash::kSha256, 0, al, d_new->leaf);
     if (node != x.apex_rows[0][a])
-      return Error{at + ".proof_d_new: its tree D node at height " + str(al) + " differs from apex_leafs[" + str(a) + "]"};
+      return Error{at + ".proof_d_new: its tree D node at height " + str(al) + " differs from apex_leafs[" + str(a) +
+                   "]"};
     for (std::size_t j = 0; al + j < pl; ++j) {
       const std::uint64_t idx = a >> j;
       if (d_new->siblings[al + j][0] != x.apex_rows[j][idx ^ 1])
@@ -118,8 +119,8 @@ Result<PartitionValues> check_partition_proof(const SnapGeometry& g, const SnapP
   if (proof.apex_leafs.size() != want_a)
     return Error{x.where + ": apex_leafs: " + str(proof.apex_leafs.size()) + " apex leaves, expected " + str(want_a)};
   if (proof.challenge_proofs.size() != g.challenge_count)
-    return Error{x.where + ": challenge_proofs: " + str(proof.challenge_proofs.size()) + " challenge proofs, expected " +
-                 str(g.challenge_count)};
+    return Error{x.where + ": challenge_proofs: " + str(proof.challenge_proofs.size()) +
+                 " challenge proofs, expected " + str(g.challenge_count)};
 
   PartitionValues out;
   out.k = k;
@@ -176,8 +177,9 @@ Result<PartitionValues> check_partition_proof(const SnapGeometry& g, const SnapP
     if (!full) return Error{full.error()};
     path_d_0 = std::move(*full);
     if (climb(path_d_0, TreeHash::kSha256, pl, g.challenge_bits, x.apex_rows.back()[0]) != pub.comm_d_new)
-      return Error{x.where + ": apex_leafs: their apex root does not climb challenge_proofs[0]'s partition path to "
-                             "comm_d_new"};
+      return Error{x.where +
+                   ": apex_leafs: their apex root does not climb challenge_proofs[0]'s partition path to "
+                   "comm_d_new"};
     for (std::size_t l = pl; l < g.challenge_bits; ++l) out.partition_path.push_back(path_d_0.siblings[l][0]);
   }
   auto first = check_challenge(x, q0, 0, nullptr);

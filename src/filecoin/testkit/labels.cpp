@@ -12,8 +12,7 @@ using porep::kDrgDegree;
 using porep::kTotalParents;
 
 std::vector<Bytes32> generate_labels(const porep::Graph& g, std::span<const std::uint32_t> parent_cache,
-                                     const Bytes32& replica_id, std::size_t layers,
-                                     const LabelProgress& on_nodes) {
+                                     const Bytes32& replica_id, std::size_t layers, const LabelProgress& on_nodes) {
   const std::uint64_t n_nodes = g.nodes();
   if (!parent_cache.empty() && parent_cache.size() != n_nodes * kDegree)
     throw std::invalid_argument("generate_labels: parent cache size does not match the graph");

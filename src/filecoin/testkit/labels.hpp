@@ -18,7 +18,6 @@ namespace cuzk::filecoin::testkit {
 using LabelProgress = std::function<void(std::size_t layer, std::uint64_t nodes_done)>;
 inline constexpr std::uint64_t kLabelProgressNodes = std::uint64_t(1) << 18;
 std::vector<Bytes32> generate_labels(const porep::Graph& g, std::span<const std::uint32_t> parent_cache,
-                                     const Bytes32& replica_id, std::size_t layers,
-                                     const LabelProgress& on_nodes = {});
+                                     const Bytes32& replica_id, std::size_t layers, const LabelProgress& on_nodes = {});
 
 }  // namespace cuzk::filecoin::testkit

@@ -18,10 +18,10 @@
 namespace cuzk::filecoin::testkit {
 
 struct ChildRun {
-  bool exited = false;            // the child ran f and exited 0 (false: it crashed or was killed)
-  std::string result;             // f's return value
-  std::uint64_t start_rss = 0;    // bytes resident when the child started (shared with the parent)
-  std::uint64_t peak_rss = 0;     // ru_maxrss of the child, bytes
+  bool exited = false;          // the child ran f and exited 0 (false: it crashed or was killed)
+  std::string result;           // f's return value
+  std::uint64_t start_rss = 0;  // bytes resident when the child started (shared with the parent)
+  std::uint64_t peak_rss = 0;   // ru_maxrss of the child, bytes
   std::uint64_t growth() const { return peak_rss > start_rss ? peak_rss - start_rss : 0; }
 };
 

@@ -72,8 +72,8 @@ Result<PostSector> load_sealed_sector(const std::string& dir, const post::PostCo
     return Error{comm_path + ": no unsigned field \"sector_id\""};
   const std::uint64_t size = j["sector_size"].get<std::uint64_t>();
   if (size != config.sector_size)
-    return Error{comm_path + ": a sector of " + std::to_string(size) + " bytes, " + config.name + " proves sectors of " +
-                 std::to_string(config.sector_size)};
+    return Error{comm_path + ": a sector of " + std::to_string(size) + " bytes, " + config.name +
+                 " proves sectors of " + std::to_string(config.sector_size)};
   PostSector s;
   s.sector_id = j["sector_id"].get<std::uint64_t>();
   for (auto [key, out] : {std::pair{"comm_c", &s.comm_c}, {"comm_r_last", &s.comm_r_last}, {"comm_r", &s.comm_r}}) {
@@ -130,23 +130,28 @@ std::vector<post::FallbackPostSectorProof> synthetic_post_vanilla(const post::Po
   const circuit::TreeShape shape = config.tree_shape();
   std::vector<post::FallbackPostSectorProof> out(count);
   // One sector per thread: each tree is a few hundred hashes, hashed on its own thread.
-  parallel_for(count, [&](std::size_t i) {
-    const std::uint64_t id = first_sector_id + i;
-    const auto challenges = post::sector_challenges(config, randomness, id, sector_index_of(config, partition_index, i));
-    std::unordered_map<std::uint64_t, Fr> leaves;
-    for (std::uint64_t c : challenges) leaves.emplace(c, prf(kTagLeaf, rng_seed, id, c, 0));
-    const SparsePoseidonTree tree(
-        shape, std::move(leaves),
-        [&](std::size_t level, std::uint64_t index) { return prf(kTagSibling, rng_seed, id, level, index); }, false);
-    post::SectorProof sp;
-    sp.comm_c = fr_to_bytes(prf(kTagCommC, rng_seed, id, 0, 0));
-    sp.comm_r_last = fr_to_bytes(tree.root());
-    for (std::uint64_t c : challenges) sp.inclusion_proofs.push_back(tree.proof(c));
-    post::FallbackPostSectorProof& p = out[i];
-    p.sector_id = id;
-    p.comm_r = fr_to_bytes(poseidon2(fr_from_bytes(sp.comm_c), tree.root()));
-    p.sectors.push_back(std::move(sp));
-  }, 1);
+  parallel_for(
+      count,
+      [&](std::size_t i) {
+        const std::uint64_t id = first_sector_id + i;
+        const auto challenges =
+            post::sector_challenges(config, randomness, id, sector_index_of(config, partition_index, i));
+        std::unordered_map<std::uint64_t, Fr> leaves;
+        for (std::uint64_t c : challenges) leaves.emplace(c, prf(kTagLeaf, rng_seed, id, c, 0));
+        const SparsePoseidonTree tree(
+            shape, std::move(leaves),
+            [&](std::size_t level, std::uint64_t index) { return prf(kTagSibling, rng_seed, id, level, index); },
+            false);
+        post::SectorProof sp;
+        sp.comm_c = fr_to_bytes(prf(kTagCommC, rng_seed, id, 0, 0));
+        sp.comm_r_last = fr_to_bytes(tree.root());
+        for (std::uint64_t c : challenges) sp.inclusion_proofs.push_back(tree.proof(c));
+        post::FallbackPostSectorProof& p = out[i];
+        p.sector_id = id;
+        p.comm_r = fr_to_bytes(poseidon2(fr_from_bytes(sp.comm_c), tree.root()));
+        p.sectors.push_back(std::move(sp));
+      },
+      1);
   return out;
 }
 

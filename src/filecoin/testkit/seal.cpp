@@ -45,7 +45,12 @@ void require_in_memory_sealable(const porep::PorepConfig& config) {
 std::vector<std::uint8_t> SealedSector::replica_bytes() const {
   const auto leaves = tree_r.leaves();
   std::vector<std::uint8_t> out(leaves.size() * 32);
-  parallel_for(leaves.size(), [&](std::size_t i) { leaves[i].to_bytes_le({out.data() + 32 * i, 32}); }, 4096);
+  parallel_for(
+      leaves.size(),
+      [&](std::size_t i) {
+        leaves[i].to_bytes_le({out.data() + 32 * i, 32});
+      },
+      4096);
   return out;
 }
 
@@ -103,11 +108,14 @@ SealedSector seal(const porep::PorepConfig& config, const SealInputs& in, const 
   {
     const circuit::PoseidonConstants& col = circuit::poseidon_constants(config.layers);
     std::vector<Fr> leaves(n);
-    parallel_for(std::size_t(n), [&](std::size_t i) {
-      Fr column[16];
-      for (std::size_t l = 0; l < config.layers; ++l) column[l] = fr_from_bytes(s.labels[l * n + i]);
-      leaves[i] = circuit::poseidon_hash(col, std::span<const Fr>(column, config.layers));
-    }, 256);
+    parallel_for(
+        std::size_t(n),
+        [&](std::size_t i) {
+          Fr column[16];
+          for (std::size_t l = 0; l < config.layers; ++l) column[l] = fr_from_bytes(s.labels[l * n + i]);
+          leaves[i] = circuit::poseidon_hash(col, std::span<const Fr>(column, config.layers));
+        },
+        256);
     clock.lap("column hashes");
     s.tree_c = PoseidonTree(shape, std::move(leaves));
     s.comm_c = fr_to_bytes(s.tree_c.root());
@@ -119,7 +127,8 @@ SealedSector seal(const porep::PorepConfig& config, const SealInputs& in, const 
     std::vector<Fr> replica(n);
     const Bytes32* last = s.labels.data() + (config.layers - 1) * n;
     const auto data = s.tree_d.leaves();
-    parallel_for(std::size_t(n), [&](std::size_t i) { replica[i] = fr_from_bytes(last[i]) + fr_from_bytes(data[i]); }, 4096);
+    parallel_for(
+        std::size_t(n), [&](std::size_t i) { replica[i] = fr_from_bytes(last[i]) + fr_from_bytes(data[i]); }, 4096);
     clock.lap("replica");
     s.tree_r = PoseidonTree(shape, std::move(replica));
     s.comm_r_last = fr_to_bytes(s.tree_r.root());

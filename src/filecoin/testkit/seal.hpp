@@ -42,7 +42,9 @@ struct SealedSector {
   PoseidonTree tree_r;          // leaves = replica nodes
   std::vector<PhaseTiming> timings;
 
-  const Bytes32& label(std::size_t layer, std::uint64_t node) const { return labels[(layer - 1) * config.nodes + node]; }
+  const Bytes32& label(std::size_t layer, std::uint64_t node) const {
+    return labels[(layer - 1) * config.nodes + node];
+  }
   std::span<const Bytes32> data() const { return tree_d.leaves(); }
   // The sealed sector file: replica nodes as 32-byte LE field elements.
   std::vector<std::uint8_t> replica_bytes() const;

@@ -18,7 +18,6 @@ using snap::SnapGeometry;
 
 std::string str(std::uint64_t x) { return std::to_string(x); }
 
-
 // The hash of `arity` equal children (every node of a uniform level, every in-block node of tree R new).
 Fr hash_equal_children(TreeHash hash, std::size_t arity, const Fr& child) {
   const std::vector<Fr> children(arity, child);
@@ -80,7 +79,9 @@ VirtualTree tree_r_frame(const SnapGeometry& g) {
   t.arities = g.tree_r.level_arities();
   t.base_levels = g.tree_r.base_levels;
   t.has_sub = g.tree_r.sub_arity != 0;
-  t.kind = g.tree_r.top_arity ? MerkleProofKind::kTop : g.tree_r.sub_arity ? MerkleProofKind::kSub : MerkleProofKind::kSingle;
+  t.kind = g.tree_r.top_arity   ? MerkleProofKind::kTop
+           : g.tree_r.sub_arity ? MerkleProofKind::kSub
+                                : MerkleProofKind::kSingle;
   return t;
 }
 
@@ -109,7 +110,8 @@ Result<UpdatedSector> encode_update(const SnapGeometry& g, std::span<const Bytes
   if (g.variant != snap::UpdateVariant::kPartitioned)
     return Error{"encode_update: the SnapDeals-Poseidon variant has no SHA-256 tree D (use synthetic_snap_vanilla)"};
   if (old_replica.size() != g.nodes)
-    return Error{"encode_update: the old replica has " + str(old_replica.size()) + " nodes, the sector " + str(g.nodes)};
+    return Error{"encode_update: the old replica has " + str(old_replica.size()) + " nodes, the sector " +
+                 str(g.nodes)};
   if (data.size() != g.nodes)
     return Error{"encode_update: the data has " + str(data.size()) + " nodes, the sector " + str(g.nodes)};
   auto c = fr_from_bytes32(comm_c, "encode_update: comm_c");
@@ -134,10 +136,11 @@ Result<UpdatedSector> encode_update(const SnapGeometry& g, std::span<const Bytes
   s.comm_d_new = s.tree_d_new.root();
   const Fr phi = snap::phi(fr_from_bytes(s.comm_d_new), comm_r_old);
   std::vector<Fr> rhos(std::size_t(1) << g.h);
-  parallel_for(rhos.size(), [&](std::size_t b) { rhos[b] = snap::rho(phi, b); }, 64);
+  parallel_for(
+      rhos.size(), [&](std::size_t b) { rhos[b] = snap::rho(phi, b); }, 64);
   std::vector<Fr> new_nodes(g.nodes);
-  parallel_for(g.nodes, [&](std::size_t i) { new_nodes[i] = old_nodes[i] + data_nodes[i] * rhos[snap::rho_high(g, i)]; },
-               4096);
+  parallel_for(
+      g.nodes, [&](std::size_t i) { new_nodes[i] = old_nodes[i] + data_nodes[i] * rhos[snap::rho_high(g, i)]; }, 4096);
   s.tree_r_new = PoseidonTree(g.tree_r, std::move(new_nodes));
   s.comm_r_last_new = fr_to_bytes(s.tree_r_new.root());
   s.comm_r_new = fr_to_bytes(comm_r_of(*c, s.tree_r_new.root()));
@@ -188,15 +191,17 @@ SyntheticSnap synthetic_snap_vanilla(const SnapGeometry& g, std::uint64_t rng_se
   const std::vector<std::size_t>& ar = tree_r_new.arities;
   std::vector<std::uint64_t> span{1};
   for (std::size_t a : ar) span.push_back(span.back() * a);
-  auto in_block = std::make_shared<std::vector<std::vector<Fr>>>();  // [level][block]
+  auto in_block = std::make_shared<std::vector<std::vector<Fr>>>();            // [level][block]
   auto upper = std::make_shared<std::vector<std::vector<Fr>>>(ar.size() + 1);  // [level][index]
   in_block->emplace_back(blocks);
-  parallel_for(blocks, [&](std::size_t b) { (*in_block)[0][b] = v_old + d * snap::rho(phi, b); }, 16);
+  parallel_for(
+      blocks, [&](std::size_t b) { (*in_block)[0][b] = v_old + d * snap::rho(phi, b); }, 16);
   std::size_t l = 1;
   for (; l <= ar.size() && span[l] <= (std::uint64_t(1) << block_bits); ++l) {
     std::vector<Fr> row(blocks);
     const auto& below = in_block->back();
-    parallel_for(blocks, [&](std::size_t b) { row[b] = hash_equal_children(TreeHash::kPoseidon, ar[l - 1], below[b]); }, 16);
+    parallel_for(
+        blocks, [&](std::size_t b) { row[b] = hash_equal_children(TreeHash::kPoseidon, ar[l - 1], below[b]); }, 16);
     in_block->push_back(std::move(row));
   }
   const std::size_t first_upper = l;

@@ -55,7 +55,9 @@ std::size_t SparsePoseidonTree::materialized() const {
 VanillaMerkleProof SparsePoseidonTree::proof(std::uint64_t leaf) const {
   if (!levels_.front().contains(leaf)) throw std::logic_error("sparse tree: no path to leaf " + std::to_string(leaf));
   VanillaMerkleProof p;
-  p.kind = shape_.top_arity ? MerkleProofKind::kTop : shape_.sub_arity ? MerkleProofKind::kSub : MerkleProofKind::kSingle;
+  p.kind = shape_.top_arity   ? MerkleProofKind::kTop
+           : shape_.sub_arity ? MerkleProofKind::kSub
+                              : MerkleProofKind::kSingle;
   p.leaf = fr_to_bytes(levels_.front().at(leaf));
   p.root = fr_to_bytes(root());
   std::uint64_t index = leaf;

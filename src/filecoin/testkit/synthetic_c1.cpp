@@ -85,7 +85,9 @@ class PeriodicShaTree {
 
 // Pseudo-random siblings of a sparse tree (tag kTagTreeC or kTagTreeR), keyed by level and index.
 SparsePoseidonTree::SiblingFn tree_siblings(Tag tag, std::uint64_t rng_seed) {
-  return [tag, rng_seed](std::size_t level, std::uint64_t index) { return fr_from_bytes(prf(tag, rng_seed, level, index)); };
+  return [tag, rng_seed](std::size_t level, std::uint64_t index) {
+    return fr_from_bytes(prf(tag, rng_seed, level, index));
+  };
 }
 
 using Column = std::vector<Bytes32>;  // rows of layers 1..L
@@ -121,7 +123,8 @@ porep::C1Output synthetic_c1(const porep::PorepConfig& cfg, const SyntheticC1Opt
 
   // Data and tree D (periodic data: see the header) → comm_d → replica_id → the challenges.
   std::vector<Bytes32> block(std::size_t(1) << data_block_log2(cfg, opt));
-  parallel_for(block.size(), [&](std::size_t i) { block[i] = synthetic_data_node(cfg, opt, i); }, 4096);
+  parallel_for(
+      block.size(), [&](std::size_t i) { block[i] = synthetic_data_node(cfg, opt, i); }, 4096);
   const PeriodicShaTree tree_d(std::move(block), height);
   const Bytes32 comm_d = tree_d.root();
   const Bytes32 rid = replica_id(opt.prover_id, opt.sector_id, opt.ticket, comm_d, porep_id(cfg));
@@ -136,7 +139,8 @@ porep::C1Output synthetic_c1(const porep::PorepConfig& cfg, const SyntheticC1Opt
   challenged.erase(std::unique(challenged.begin(), challenged.end()), challenged.end());
   const Graph graph(cfg);
   std::vector<std::array<std::uint32_t, kDegree>> parents(challenged.size());
-  parallel_for(challenged.size(), [&](std::size_t i) { graph.parents(challenged[i], parents[i].data()); }, 4);
+  parallel_for(
+      challenged.size(), [&](std::size_t i) { graph.parents(challenged[i], parents[i].data()); }, 4);
 
   // One column per node. Challenged nodes first (rows filled below); then the parents that are not
   // challenged: node 0 gets its true labels (it has no parents), any other node pseudo-random labels.
@@ -158,12 +162,15 @@ porep::C1Output synthetic_c1(const porep::PorepConfig& cfg, const SyntheticC1Opt
         else if (std::binary_search(challenged.begin(), challenged.end(), p) && counted.insert(p).second) ++shared;
       }
     }
-    parallel_for(fresh.size(), [&](std::size_t i) {
-      const std::uint64_t n = fresh[i];
-      Column& col = columns.at(n);
-      for (std::size_t l = 1; l <= L; ++l)
-        col[l - 1] = n == 0 ? label_hash(rid, std::uint32_t(l), 0, {}) : prf(kTagLabel, opt.rng_seed, n, l);
-    }, 16);
+    parallel_for(
+        fresh.size(),
+        [&](std::size_t i) {
+          const std::uint64_t n = fresh[i];
+          Column& col = columns.at(n);
+          for (std::size_t l = 1; l <= L; ++l)
+            col[l - 1] = n == 0 ? label_hash(rid, std::uint32_t(l), 0, {}) : prf(kTagLabel, opt.rng_seed, n, l);
+        },
+        16);
   }
   // Labels of the challenged nodes, exactly as SDR computes them: layer by layer, and within a layer
   // in increasing node order, so a challenged DRG parent (always a smaller node) already has its
@@ -191,12 +198,15 @@ porep::C1Output synthetic_c1(const porep::PorepConfig& cfg, const SyntheticC1Opt
     for (const auto& kv : columns) keys.push_back(kv.first);
     std::vector<Fr> hashes(keys.size());
     const circuit::PoseidonConstants& pc = circuit::poseidon_constants(L);
-    parallel_for(keys.size(), [&](std::size_t i) {
-      Fr rows[16];
-      const Column& col = columns.at(keys[i]);
-      for (std::size_t l = 0; l < L; ++l) rows[l] = fr_from_bytes(col[l]);
-      hashes[i] = circuit::poseidon_hash(pc, std::span<const Fr>(rows, L));
-    }, 8);
+    parallel_for(
+        keys.size(),
+        [&](std::size_t i) {
+          Fr rows[16];
+          const Column& col = columns.at(keys[i]);
+          for (std::size_t l = 0; l < L; ++l) rows[l] = fr_from_bytes(col[l]);
+          hashes[i] = circuit::poseidon_hash(pc, std::span<const Fr>(rows, L));
+        },
+        8);
     c_leaves.reserve(keys.size());
     for (std::size_t i = 0; i < keys.size(); ++i) c_leaves.emplace(keys[i], hashes[i]);
     for (std::uint64_t c : challenged)
@@ -241,7 +251,8 @@ porep::C1Output synthetic_c1(const porep::PorepConfig& cfg, const SyntheticC1Opt
   out.ticket = opt.ticket;
   for (const auto& cs : challenges) {
     std::vector<porep::ChallengeProof> proofs(cs.size());
-    parallel_for(cs.size(), [&](std::size_t i) { proofs[i] = challenge_proof(cs[i]); }, 1);
+    parallel_for(
+        cs.size(), [&](std::size_t i) { proofs[i] = challenge_proof(cs[i]); }, 1);
     out.vanilla_proofs.push_back(std::move(proofs));
     if (on_progress) on_progress("vanilla proofs", out.vanilla_proofs.size(), challenges.size());
   }

@@ -44,19 +44,19 @@
 namespace cuzk::filecoin::testkit {
 
 struct SyntheticC1Options {
-  Bytes32 prover_id{};         // e.g. prover_id_from_actor(miner id)
+  Bytes32 prover_id{};  // e.g. prover_id_from_actor(miner id)
   std::uint64_t sector_id = 1;
-  Bytes32 ticket{};            // sealing randomness (enters replica_id)
-  Bytes32 seed{};              // interactive randomness (selects the challenges)
-  std::uint64_t rng_seed = 0;  // everything pseudo-random: data block, parent labels, tree siblings
+  Bytes32 ticket{};               // sealing randomness (enters replica_id)
+  Bytes32 seed{};                 // interactive randomness (selects the challenges)
+  std::uint64_t rng_seed = 0;     // everything pseudo-random: data block, parent labels, tree siblings
   unsigned data_block_log2 = 16;  // period of the data (2^k nodes; capped at log2(nodes), at least 1)
   bool zero_data = false;         // all data nodes zero (comm_d = the zero tree's root)
 };
 
 struct SyntheticC1Stats {
-  std::size_t challenged_nodes = 0;  // distinct challenged nodes over all partitions
-  std::size_t columns = 0;           // distinct nodes with a materialized column (challenged + parents)
-  std::size_t shared_columns = 0;    // challenged nodes that are also a parent of some challenged node
+  std::size_t challenged_nodes = 0;                // distinct challenged nodes over all partitions
+  std::size_t columns = 0;                         // distinct nodes with a materialized column (challenged + parents)
+  std::size_t shared_columns = 0;                  // challenged nodes that are also a parent of some challenged node
   std::size_t tree_c_nodes = 0, tree_r_nodes = 0;  // materialized nodes of the sparse trees, all levels
   double seconds = 0;
 };

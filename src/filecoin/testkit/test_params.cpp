@@ -74,8 +74,9 @@ Result<params::ParamPaths> write_post_test_params(const post::PostConfig& config
                                                   const groth16::ToxicWaste& toxic, SetupReport* report,
                                                   const TestSetupOptions& options) {
   auto pc = params::make_param_config(config.family(), config.sector_size);
-  if (!pc) return Error{config.name + ": no published " + params::family_name(config.family()) +
-                        " parameter set of this sector size"};
+  if (!pc)
+    return Error{config.name + ": no published " + params::family_name(config.family()) +
+                 " parameter set of this sector size"};
   auto source = [&](const std::string& cache, ShapeCachePolicy policy) {
     return post::load_or_record_post_shape(config, cache, policy);
   };

@@ -32,9 +32,9 @@ struct SetupReport {
   formats::bellperson::TestParamsReport detail;   // per stage and section
 };
 struct TestSetupOptions {
-  std::size_t threads = 0;                              // 0: cuzk::default_threads()
-  groth16::FixedBaseMultiplier* multiplier = nullptr;  // nullptr: CPU (the app passes the GPU's when present)
-  std::size_t chunk = 0;                                // points per slice; 0: the writer's default
+  std::size_t threads = 0;                                    // 0: cuzk::default_threads()
+  groth16::FixedBaseMultiplier* multiplier = nullptr;         // nullptr: CPU (the app passes the GPU's when present)
+  std::size_t chunk = 0;                                      // points per slice; 0: the writer's default
   ShapeCachePolicy shape_cache = ShapeCachePolicy::kEnabled;  // "<params>.shape" beside the keys
   // Optional progress (the app prints it): "circuit shape" (0, 0) before the shape is loaded or
   // recorded, then the key writer's stages and points (formats::bellperson::TestParamsOptions).

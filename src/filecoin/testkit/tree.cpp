@@ -39,7 +39,8 @@ ShaTree::ShaTree(std::vector<Bytes32> leaves) {
   while (levels_.back().size() > 1) {
     const auto& cur = levels_.back();
     std::vector<Bytes32> next(cur.size() / 2);
-    parallel_for(next.size(), [&](std::size_t i) { next[i] = sha254_pair(cur[2 * i], cur[2 * i + 1]); }, 4096);
+    parallel_for(
+        next.size(), [&](std::size_t i) { next[i] = sha254_pair(cur[2 * i], cur[2 * i + 1]); }, 4096);
     levels_.push_back(std::move(next));
   }
 }
@@ -51,19 +52,23 @@ porep::VanillaMerkleProof ShaTree::proof(std::uint64_t leaf) const {
   p.leaf = levels_.front()[leaf];
   p.root = root();
   auto same = [](const Bytes32& b) { return b; };
-  for (std::size_t l = 0; l + 1 < levels_.size(); ++l, leaf /= 2) p.base.push_back(path_element(levels_[l], leaf, 2, same));
+  for (std::size_t l = 0; l + 1 < levels_.size(); ++l, leaf /= 2)
+    p.base.push_back(path_element(levels_[l], leaf, 2, same));
   return p;
 }
 
 PoseidonTree::PoseidonTree(const circuit::TreeShape& shape, std::vector<Fr> leaves)
     : shape_(shape), arities_(shape.level_arities()) {
-  if (leaves.size() != shape.num_leaves()) throw std::invalid_argument("poseidon tree: leaf count does not match the shape");
+  if (leaves.size() != shape.num_leaves())
+    throw std::invalid_argument("poseidon tree: leaf count does not match the shape");
   levels_.push_back(std::move(leaves));
   for (std::size_t a : arities_) {
     const auto& cur = levels_.back();
     const circuit::PoseidonConstants& c = circuit::poseidon_constants(a);
     std::vector<Fr> next(cur.size() / a);
-    parallel_for(next.size(), [&](std::size_t i) { next[i] = circuit::poseidon_hash(c, std::span(cur).subspan(a * i, a)); }, 256);
+    parallel_for(
+        next.size(), [&](std::size_t i) { next[i] = circuit::poseidon_hash(c, std::span(cur).subspan(a * i, a)); },
+        256);
     levels_.push_back(std::move(next));
   }
 }
@@ -71,8 +76,9 @@ PoseidonTree::PoseidonTree(const circuit::TreeShape& shape, std::vector<Fr> leav
 porep::VanillaMerkleProof PoseidonTree::proof(std::uint64_t leaf) const {
   if (leaf >= levels_.front().size()) throw std::out_of_range("poseidon tree: leaf index out of range");
   porep::VanillaMerkleProof p;
-  p.kind = shape_.top_arity ? porep::MerkleProofKind::kTop
-                            : shape_.sub_arity ? porep::MerkleProofKind::kSub : porep::MerkleProofKind::kSingle;
+  p.kind = shape_.top_arity   ? porep::MerkleProofKind::kTop
+           : shape_.sub_arity ? porep::MerkleProofKind::kSub
+                              : porep::MerkleProofKind::kSingle;
   p.leaf = fr_to_bytes(levels_.front()[leaf]);
   p.root = fr_to_bytes(root());
   auto to_bytes = [](const Fr& x) { return fr_to_bytes(x); };

@@ -67,7 +67,8 @@ porep::C1Output commit_phase1(const SealedSector& s, const Bytes32& seed) {
   for (std::size_t k = 0; k < s.config.partitions; ++k) {
     const auto challenges = partition_challenges(s.config, s.replica_id, seed, s.comm_r, k);
     std::vector<porep::ChallengeProof> proofs(challenges.size());
-    parallel_for(challenges.size(), [&](std::size_t i) { proofs[i] = challenge_proof(s, g, challenges[i]); }, 1);
+    parallel_for(
+        challenges.size(), [&](std::size_t i) { proofs[i] = challenge_proof(s, g, challenges[i]); }, 1);
     out.vanilla_proofs.push_back(std::move(proofs));
   }
   return out;

@@ -108,8 +108,8 @@ struct VkPoint {
   std::uint32_t offset;
   bool g2;
 };
-constexpr VkPoint kVkPoints[6] = {{"alpha_g1", 0, false},   {"beta_g1", 96, false},  {"beta_g2", 192, true},
-                                  {"gamma_g2", 384, true},  {"delta_g1", 576, false}, {"delta_g2", 672, true}};
+constexpr VkPoint kVkPoints[6] = {{"alpha_g1", 0, false},  {"beta_g1", 96, false},   {"beta_g2", 192, true},
+                                  {"gamma_g2", 384, true}, {"delta_g1", 576, false}, {"delta_g2", 672, true}};
 
 std::string at_offset(std::uint64_t off) { return " at offset " + std::to_string(off); }
 
@@ -160,9 +160,9 @@ Result<Layout> parse_layout(std::span<const std::uint8_t> data, const std::strin
     const SectionInfo& bg1 = lay.get(Section::kBG1);
     const SectionInfo& bg2 = lay.get(Section::kBG2);
     if (bg1.count != bg2.count) {
-      return section_error(name, Section::kBG2, "count", bg2.count_offset,
-                           std::to_string(bg2.count) + " points, but b_g1 has " + std::to_string(bg1.count) +
-                               " (they must match)");
+      return section_error(
+          name, Section::kBG2, "count", bg2.count_offset,
+          std::to_string(bg2.count) + " points, but b_g1 has " + std::to_string(bg1.count) + " (they must match)");
     }
     const SectionInfo& h = lay.get(Section::kH);
     std::uint64_t m = std::uint64_t(h.count) + 1;
@@ -392,8 +392,7 @@ CircuitDensities CircuitDensities::from_shape(const groth16::R1csShape& shape) {
 }
 
 Status check_params_match(const ParamsFile& file, const CircuitDensities& c) {
-  if (c.a_aux.bits.size() != c.num_aux || c.b_aux.bits.size() != c.num_aux ||
-      c.b_input.bits.size() != c.num_inputs) {
+  if (c.a_aux.bits.size() != c.num_aux || c.b_aux.bits.size() != c.num_aux || c.b_input.bits.size() != c.num_inputs) {
     return Error{"circuit densities: bitmap sizes do not match " + std::to_string(c.num_inputs) + " inputs and " +
                  std::to_string(c.num_aux) + " aux variables"};
   }
@@ -411,9 +410,9 @@ Status check_params_match(const ParamsFile& file, const CircuitDensities& c) {
       mismatch(Section::kH, (std::uint64_t(1) << c.domain_log2) - 1,
                "domain of 2^" + std::to_string(c.domain_log2) + " rows, minus one"),
       mismatch(Section::kL, c.num_aux, std::to_string(c.num_aux) + " aux variables"),
-      mismatch(Section::kA, std::uint64_t(c.num_inputs) + c.a_aux.popcount,
-               std::to_string(c.num_inputs) + " inputs + " + std::to_string(c.a_aux.popcount) +
-                   " aux variables used in A"),
+      mismatch(
+          Section::kA, std::uint64_t(c.num_inputs) + c.a_aux.popcount,
+          std::to_string(c.num_inputs) + " inputs + " + std::to_string(c.a_aux.popcount) + " aux variables used in A"),
       mismatch(Section::kBG1, nb,
                std::to_string(c.b_input.popcount) + " inputs + " + std::to_string(c.b_aux.popcount) +
                    " aux variables used in B"),
@@ -461,8 +460,8 @@ class ParamsBaseSource final : public groth16::BaseSource {
 
 }  // namespace
 
-Result<groth16::ProvingKey> assemble_proving_key(const ParamsFile& file, CircuitDensities c,
-                                                 const DecodeOptions& opt, Bases bases) {
+Result<groth16::ProvingKey> assemble_proving_key(const ParamsFile& file, CircuitDensities c, const DecodeOptions& opt,
+                                                 Bases bases) {
   if (auto st = check_params_match(file, c); !st) return Error{st.error()};
   groth16::ProvingKey pk;
   pk.vk = file.vk();

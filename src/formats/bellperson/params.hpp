@@ -42,8 +42,8 @@ namespace cuzk::formats::bellperson {
 using math::G1Affine;
 using math::G2Affine;
 
-inline constexpr std::size_t kG1Bytes = math::kG1UncompressedBytes;  // 96
-inline constexpr std::size_t kG2Bytes = math::kG2UncompressedBytes;  // 192
+inline constexpr std::size_t kG1Bytes = math::kG1UncompressedBytes;         // 96
+inline constexpr std::size_t kG2Bytes = math::kG2UncompressedBytes;         // 192
 inline constexpr std::size_t kVkPointsBytes = 3 * kG1Bytes + 3 * kG2Bytes;  // 864
 inline constexpr std::size_t kCountBytes = 4;
 static_assert(kVkPointsBytes == 864);
@@ -139,8 +139,8 @@ class ParamsFile {
   std::uint64_t file_size() const { return layout_.file_size; }
   bool mapped() const;
   const Layout& layout() const { return layout_; }
-  std::span<const std::uint8_t> bytes() const;      // the whole file
-  std::span<const std::uint8_t> vk_bytes() const;   // the prefix that a .vk file holds
+  std::span<const std::uint8_t> bytes() const;     // the whole file
+  std::span<const std::uint8_t> vk_bytes() const;  // the prefix that a .vk file holds
 
   const groth16::VerifyingKey& vk() const { return vk_; }
   std::uint32_t num_inputs() const { return ic().size(); }  // including ONE

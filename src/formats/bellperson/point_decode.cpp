@@ -54,8 +54,7 @@ inline bool fast_g1(const std::uint8_t* p, const Fp& b, G1Affine& out) {
 // Two points at once: the five multiplications of each point form a dependency chain of three, and
 // two independent chains side by side keep the multiplier busier. Returns true only when both points
 // take the common path; otherwise the caller decodes them one by one.
-inline bool fast_g1_pair(const std::uint8_t* p, const std::uint8_t* q, const Fp& b, G1Affine& out_p,
-                         G1Affine& out_q) {
+inline bool fast_g1_pair(const std::uint8_t* p, const std::uint8_t* q, const Fp& b, G1Affine& out_p, G1Affine& out_q) {
   if ((p[0] | q[0]) & kFlagMask) return false;
   Fp::Repr rx0, ry0, rx1, ry1;
   if (!load_fp(p, rx0) || !load_fp(p + kFpBytes, ry0) || !load_fp(q, rx1) || !load_fp(q + kFpBytes, ry1)) {
@@ -119,12 +118,14 @@ std::optional<std::string> slow_point(const std::uint8_t* src, std::size_t bytes
 }
 
 std::optional<std::string> slow_g1(const std::uint8_t* src, G1Affine& out, math::SubgroupCheck sub, bool allow_id) {
-  return slow_point(src, math::kG1UncompressedBytes, out, sub, allow_id,
-                    [](std::span<const std::uint8_t> s, math::SubgroupCheck c) { return math::g1_from_uncompressed(s, c); });
+  return slow_point(
+      src, math::kG1UncompressedBytes, out, sub, allow_id,
+      [](std::span<const std::uint8_t> s, math::SubgroupCheck c) { return math::g1_from_uncompressed(s, c); });
 }
 std::optional<std::string> slow_g2(const std::uint8_t* src, G2Affine& out, math::SubgroupCheck sub, bool allow_id) {
-  return slow_point(src, math::kG2UncompressedBytes, out, sub, allow_id,
-                    [](std::span<const std::uint8_t> s, math::SubgroupCheck c) { return math::g2_from_uncompressed(s, c); });
+  return slow_point(
+      src, math::kG2UncompressedBytes, out, sub, allow_id,
+      [](std::span<const std::uint8_t> s, math::SubgroupCheck c) { return math::g2_from_uncompressed(s, c); });
 }
 
 // Decodes [begin, end) of the range; stops early when a lower-indexed failure is already known.
@@ -176,8 +177,7 @@ std::optional<BadPoint> decode_parallel(const std::uint8_t* src, std::size_t str
     bad[c] = decode_range(src, stride, b, e, out, opt, first_bad, fast, slow, pair, batch8);
     if (bad[c]) {
       std::size_t cur = first_bad.load();
-      while (bad[c]->index < cur && !first_bad.compare_exchange_weak(cur, bad[c]->index)) {
-      }
+      while (bad[c]->index < cur && !first_bad.compare_exchange_weak(cur, bad[c]->index)) {}
     }
   });
   std::optional<BadPoint> best;

@@ -204,8 +204,7 @@ Status write_test_params(const groth16::R1csShape& shape, const groth16::ToxicWa
   if (!head) return Error{params_path + ": " + head.error()};
   rep.sections.push_back({"vk", 6 + vk.ic.size(), 0, seconds_since(t0)});
   const std::size_t vk_points = 6 + vk.ic.size();
-  const std::size_t total_points =
-      vk_points + sc->h_count() + sc->l_count() + sc->a_count() + 2 * sc->b_count();
+  const std::size_t total_points = vk_points + sc->h_count() + sc->l_count() + sc->a_count() + 2 * sc->b_count();
   if (options.progress) options.progress("vk", vk_points, total_points);
 
   TmpParamsFile file;
@@ -215,9 +214,8 @@ Status write_test_params(const groth16::R1csShape& shape, const groth16::ToxicWa
   SectionWriter sw(file, *mul, chunk, rep, options, vk_points, total_points);
   const groth16::SetupScalars& s = *sc;
   auto fail = [&](const Status& st) { return Error{params_path + ": " + st.error()}; };
-  if (auto st = sw.write("h", s.h_count(), false, [&](std::size_t lo, std::size_t hi, math::Fr* out) {
-        return s.fill_h(lo, hi, out);
-      });
+  if (auto st = sw.write("h", s.h_count(), false,
+                         [&](std::size_t lo, std::size_t hi, math::Fr* out) { return s.fill_h(lo, hi, out); });
       !st) {
     return fail(st);
   }
@@ -229,13 +227,11 @@ Status write_test_params(const groth16::R1csShape& shape, const groth16::ToxicWa
       !st) {
     return fail(st);
   }
-  if (auto st =
-          sw.write("b_g1", s.b_count(), false, ok_after([&](auto lo, auto hi, auto* o) { s.fill_b(lo, hi, o); }));
+  if (auto st = sw.write("b_g1", s.b_count(), false, ok_after([&](auto lo, auto hi, auto* o) { s.fill_b(lo, hi, o); }));
       !st) {
     return fail(st);
   }
-  if (auto st =
-          sw.write("b_g2", s.b_count(), true, ok_after([&](auto lo, auto hi, auto* o) { s.fill_b(lo, hi, o); }));
+  if (auto st = sw.write("b_g2", s.b_count(), true, ok_after([&](auto lo, auto hi, auto* o) { s.fill_b(lo, hi, o); }));
       !st) {
     return fail(st);
   }

@@ -25,7 +25,7 @@
 namespace cuzk::formats::bellperson {
 
 struct TestParamsOptions {
-  std::size_t threads = 0;                              // 0: cuzk::default_threads()
+  std::size_t threads = 0;                             // 0: cuzk::default_threads()
   groth16::FixedBaseMultiplier* multiplier = nullptr;  // nullptr: CPU tables on `threads` workers
   // Points formed, multiplied and written at a time: several GPU batches (gpu::FixedBaseConfig::chunk),
   // so the GPU's two streams overlap within a slice.
@@ -49,7 +49,7 @@ struct TestParamsReport {
   std::string multiplier;
   double lagrange_s = 0, accumulate_s = 0, combine_s = 0;  // the QAP at tau
   std::vector<Section> sections;                           // vk (its 6 points + ic), h, l, a, b_g1, b_g2
-  double write_wait_s = 0;  // time the computation waited for the disk
+  double write_wait_s = 0;                                 // time the computation waited for the disk
   double total_s = 0;
   std::size_t scalars_bytes = 0, buffer_bytes = 0;  // SetupScalars; slice buffers
 };

@@ -228,9 +228,8 @@ std::string encode_meta(const Meta& m) { return "{\"sector_size\":" + std::to_st
 
 Status write_meta(const std::string& path, const Meta& m) {
   std::string text = encode_meta(m);
-  return write_file(path, [&](Sink& sink) {
-    sink.put(reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
-  });
+  return write_file(path,
+                    [&](Sink& sink) { sink.put(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()); });
 }
 
 Result<Meta> parse_meta(std::string_view text, const std::string& name) {

@@ -36,9 +36,7 @@ struct Jacobian {
   F x = F::one(), y = F::one(), z = F::zero();  // default: identity
 
   static Jacobian identity() { return Jacobian{}; }
-  static Jacobian from_affine(const Affine<C>& p) {
-    return p.infinity ? identity() : Jacobian{p.x, p.y, F::one()};
-  }
+  static Jacobian from_affine(const Affine<C>& p) { return p.infinity ? identity() : Jacobian{p.x, p.y, F::one()}; }
   bool is_identity() const { return z.is_zero(); }
 
   Affine<C> to_affine() const {
@@ -127,9 +125,7 @@ struct Xyzz {
 
   static Xyzz identity() { return Xyzz{}; }
   bool is_identity() const { return zz.is_zero(); }
-  static Xyzz from_affine(const Affine<C>& p) {
-    return p.infinity ? identity() : Xyzz{p.x, p.y, F::one(), F::one()};
-  }
+  static Xyzz from_affine(const Affine<C>& p) { return p.infinity ? identity() : Xyzz{p.x, p.y, F::one(), F::one()}; }
 
   Xyzz dbl() const {  // dbl-2008-s-1
     if (is_identity()) return *this;

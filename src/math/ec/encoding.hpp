@@ -29,10 +29,8 @@ std::array<std::uint8_t, kG2CompressedBytes> g2_to_compressed(const G2Affine& p)
 std::array<std::uint8_t, kG2UncompressedBytes> g2_to_uncompressed(const G2Affine& p);
 
 Result<G1Affine> g1_from_compressed(std::span<const std::uint8_t> bytes, SubgroupCheck check = SubgroupCheck::kCheck);
-Result<G1Affine> g1_from_uncompressed(std::span<const std::uint8_t> bytes,
-                                      SubgroupCheck check = SubgroupCheck::kCheck);
+Result<G1Affine> g1_from_uncompressed(std::span<const std::uint8_t> bytes, SubgroupCheck check = SubgroupCheck::kCheck);
 Result<G2Affine> g2_from_compressed(std::span<const std::uint8_t> bytes, SubgroupCheck check = SubgroupCheck::kCheck);
-Result<G2Affine> g2_from_uncompressed(std::span<const std::uint8_t> bytes,
-                                      SubgroupCheck check = SubgroupCheck::kCheck);
+Result<G2Affine> g2_from_uncompressed(std::span<const std::uint8_t> bytes, SubgroupCheck check = SubgroupCheck::kCheck);
 
 }  // namespace cuzk::math

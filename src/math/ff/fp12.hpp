@@ -70,8 +70,8 @@ struct Fp12 {
   }
 
   // Granger-Scott squaring (eprint 2009/565). Valid only in the cyclotomic subgroup (order
-  // p^4 - p^2 + 1), which is where the easy part of the final exponentiation lands. View Fp12 as Fp4[w]/(w^3 - t), Fp4 = Fp2[t]/(t^2 - xi),
-  // t = w^3; for f = A0 + A1 w + A2 w^2 there:
+  // p^4 - p^2 + 1), which is where the easy part of the final exponentiation lands. View Fp12 as Fp4[w]/(w^3 - t), Fp4
+  // = Fp2[t]/(t^2 - xi), t = w^3; for f = A0 + A1 w + A2 w^2 there:
   //   f^2 = (3 A0^2 - 2 conj(A0)) + (3 t A2^2 + 2 conj(A1)) w + (3 A1^2 - 2 conj(A2)) w^2,
   // where conj(a + bt) = a - bt. Each Fp4 square costs 3 Fp2 squarings: 9 in all against 12 Fp2
   // multiplications for a general square.

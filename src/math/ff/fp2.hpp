@@ -27,7 +27,7 @@ struct Fp2 {
   Fp2& operator-=(const Fp2& b) { return *this = *this - b; }
   Fp2& operator*=(const Fp2& b) { return *this = *this * b; }
   Fp2 square() const { return {(c0 + c1) * (c0 - c1), (c0 * c1).dbl()}; }
-  Fp2 conjugate() const { return {c0, -c1}; }  // also the p-power Frobenius
+  Fp2 conjugate() const { return {c0, -c1}; }                   // also the p-power Frobenius
   Fp2 mul_by_nonresidue() const { return {c0 - c1, c0 + c1}; }  // times (1 + u), the sextic non-residue
   Fp2 inverse() const {
     Fp t = (c0.square() + c1.square()).inverse();

@@ -68,9 +68,8 @@ using Words = __m512i[6];  // six 64-bit little-endian words of eight lanes
 // Byte-reverses every 64-bit lane (big-endian file words -> integers).
 CUZK_IFMA_BW __m512i bswap64(__m512i v) {
   alignas(64) static const std::uint8_t pattern[64] = {
-      7,  6,  5,  4,  3,  2,  1,  0,  15, 14, 13, 12, 11, 10, 9,  8,  7,  6,  5,  4,  3,  2,
-      1,  0,  15, 14, 13, 12, 11, 10, 9,  8,  7,  6,  5,  4,  3,  2,  1,  0,  15, 14, 13, 12,
-      11, 10, 9,  8,  7,  6,  5,  4,  3,  2,  1,  0,  15, 14, 13, 12, 11, 10, 9,  8};
+      7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8,
+      7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8};
   return _mm512_shuffle_epi8(v, _mm512_load_si512(pattern));
 }
 

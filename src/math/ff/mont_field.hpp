@@ -16,7 +16,7 @@
 
 #if defined(__x86_64__) && !defined(__CUDA_ARCH__)
 #if __has_include(<x86gprintrin.h>) && !defined(__clang__)  // clang's declares them in <x86intrin.h> only
-#include <x86gprintrin.h>  // _addcarry_u64 / _subborrow_u64 (plain ADC/SBB)
+#include <x86gprintrin.h>                                   // _addcarry_u64 / _subborrow_u64 (plain ADC/SBB)
 #else
 #include <x86intrin.h>
 #endif
@@ -269,7 +269,7 @@ class MontField {
       x86::mont_mul_6_x86(r.v_.data(), a.v_.data(), b.v_.data(), P::kModulus.data(), P::kInv);
     } else
 #endif
-    if constexpr (P::kModulus[n - 1] < 0x7fffffffffffffffULL) {
+        if constexpr (P::kModulus[n - 1] < 0x7fffffffffffffffULL) {
       u64 t[n] = {};
 #pragma GCC unroll 8
       for (std::size_t i = 0; i < n; ++i) {

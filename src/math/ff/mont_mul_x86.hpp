@@ -8,11 +8,10 @@
 namespace cuzk::math::x86 {
 
 // r = a * b * 2^-256 mod q, result in [0, 2q) (caller subtracts q once if needed).
-inline void mont_mul_4_x86(std::uint64_t* r, const std::uint64_t* a, const std::uint64_t* b,
-                            const std::uint64_t* q, std::uint64_t inv) {
+inline void mont_mul_4_x86(std::uint64_t* r, const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* q,
+                           std::uint64_t inv) {
   std::uint64_t t0, t1, t2, t3, t4, lo, hi, zero;
-  asm(
-      "xorq %[t0], %[t0]\n\t"
+  asm("xorq %[t0], %[t0]\n\t"
       "xorq %[t1], %[t1]\n\t"
       "xorq %[t2], %[t2]\n\t"
       "xorq %[t3], %[t3]\n\t"
@@ -142,8 +141,10 @@ inline void mont_mul_4_x86(std::uint64_t* r, const std::uint64_t* a, const std::
       "adoxq %[lo], %[t1]\n\t"
       "adcxq %[hi], %[t2]\n\t"
       "adoxq %[zero], %[t2]\n\t"
-      : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [lo] "=&r"(lo), [hi] "=&r"(hi), [zero] "=&r"(zero)
-      : [a] "r"(a), [b] "r"(b), [inv] "m"(inv), [q0] "m"(q[0]), [q1] "m"(q[1]), [q2] "m"(q[2]), [q3] "m"(q[3]), "m"(*(const std::uint64_t(*)[4])a), "m"(*(const std::uint64_t(*)[4])b)
+      : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [lo] "=&r"(lo), [hi] "=&r"(hi),
+        [zero] "=&r"(zero)
+      : [a] "r"(a), [b] "r"(b), [inv] "m"(inv), [q0] "m"(q[0]), [q1] "m"(q[1]), [q2] "m"(q[2]), [q3] "m"(q[3]),
+        "m"(*(const std::uint64_t(*)[4])a), "m"(*(const std::uint64_t(*)[4])b)
       : "rdx", "cc");
   r[0] = t4;
   r[1] = t0;
@@ -152,11 +153,10 @@ inline void mont_mul_4_x86(std::uint64_t* r, const std::uint64_t* a, const std::
 }
 
 // r = a * b * 2^-384 mod q, result in [0, 2q) (caller subtracts q once if needed).
-inline void mont_mul_6_x86(std::uint64_t* r, const std::uint64_t* a, const std::uint64_t* b,
-                            const std::uint64_t* q, std::uint64_t inv) {
+inline void mont_mul_6_x86(std::uint64_t* r, const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* q,
+                           std::uint64_t inv) {
   std::uint64_t t0, t1, t2, t3, t4, t5, t6, lo, hi, zero;
-  asm(
-      "xorq %[t0], %[t0]\n\t"
+  asm("xorq %[t0], %[t0]\n\t"
       "xorq %[t1], %[t1]\n\t"
       "xorq %[t2], %[t2]\n\t"
       "xorq %[t3], %[t3]\n\t"
@@ -422,8 +422,10 @@ inline void mont_mul_6_x86(std::uint64_t* r, const std::uint64_t* a, const std::
       "adoxq %[lo], %[t3]\n\t"
       "adcxq %[hi], %[t4]\n\t"
       "adoxq %[zero], %[t4]\n\t"
-      : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5), [t6] "=&r"(t6), [lo] "=&r"(lo), [hi] "=&r"(hi), [zero] "=&r"(zero)
-      : [a] "r"(a), [b] "r"(b), [inv] "m"(inv), [q0] "m"(q[0]), [q1] "m"(q[1]), [q2] "m"(q[2]), [q3] "m"(q[3]), [q4] "m"(q[4]), [q5] "m"(q[5]), "m"(*(const std::uint64_t(*)[6])a), "m"(*(const std::uint64_t(*)[6])b)
+      : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5), [t6] "=&r"(t6),
+        [lo] "=&r"(lo), [hi] "=&r"(hi), [zero] "=&r"(zero)
+      : [a] "r"(a), [b] "r"(b), [inv] "m"(inv), [q0] "m"(q[0]), [q1] "m"(q[1]), [q2] "m"(q[2]), [q3] "m"(q[3]),
+        [q4] "m"(q[4]), [q5] "m"(q[5]), "m"(*(const std::uint64_t(*)[6])a), "m"(*(const std::uint64_t(*)[6])b)
       : "rdx", "cc");
   r[0] = t6;
   r[1] = t0;
@@ -437,8 +439,7 @@ inline void mont_mul_6_x86(std::uint64_t* r, const std::uint64_t* a, const std::
 inline void mont_sqr_6_x86(std::uint64_t* r, const std::uint64_t* a, const std::uint64_t* q, std::uint64_t inv) {
   std::uint64_t t0, t1, t2, t3, t4, t5, t6, lo, hi, zero;
   std::uint64_t s[12];
-  asm(
-      "xorq %[zero], %[zero]\n\t"
+  asm("xorq %[zero], %[zero]\n\t"
       "movq $0, %[t0]\n\t"
       "movq $0, %[t1]\n\t"
       "movq $0, %[t2]\n\t"
@@ -713,8 +714,10 @@ inline void mont_sqr_6_x86(std::uint64_t* r, const std::uint64_t* a, const std::
       "adcq 72(%[s]), %[t2]\n\t"
       "adcq 80(%[s]), %[t3]\n\t"
       "adcq 88(%[s]), %[t4]\n\t"
-      : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5), [t6] "=&r"(t6), [lo] "=&r"(lo), [hi] "=&r"(hi), [zero] "=&r"(zero), "=m"(*(std::uint64_t(*)[12])s)
-      : [a] "r"(a), [s] "r"(s), [inv] "m"(inv), [q0] "m"(q[0]), [q1] "m"(q[1]), [q2] "m"(q[2]), [q3] "m"(q[3]), [q4] "m"(q[4]), [q5] "m"(q[5]), "m"(*(const std::uint64_t(*)[6])a)
+      : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5), [t6] "=&r"(t6),
+        [lo] "=&r"(lo), [hi] "=&r"(hi), [zero] "=&r"(zero), "=m"(*(std::uint64_t(*)[12])s)
+      : [a] "r"(a), [s] "r"(s), [inv] "m"(inv), [q0] "m"(q[0]), [q1] "m"(q[1]), [q2] "m"(q[2]), [q3] "m"(q[3]),
+        [q4] "m"(q[4]), [q5] "m"(q[5]), "m"(*(const std::uint64_t(*)[6])a)
       : "rdx", "cc");
   r[0] = t6;
   r[1] = t0;

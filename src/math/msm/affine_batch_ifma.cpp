@@ -113,7 +113,8 @@ CUZK_IFMA inline void transpose8(const __m512i in[8], __m512i out[8], int cols) 
   v[1] = _mm512_permutex2var_epi64(t[4], hi, t[6]);
   v[2] = _mm512_permutex2var_epi64(t[5], lo, t[7]);
   v[3] = _mm512_permutex2var_epi64(t[5], hi, t[7]);
-  const __m512i first = _mm512_setr_epi64(0, 1, 2, 3, 8, 9, 10, 11), second = _mm512_setr_epi64(4, 5, 6, 7, 12, 13, 14, 15);
+  const __m512i first = _mm512_setr_epi64(0, 1, 2, 3, 8, 9, 10, 11),
+                second = _mm512_setr_epi64(4, 5, 6, 7, 12, 13, 14, 15);
   constexpr int src[8] = {0, 2, 1, 3, 0, 2, 1, 3};  // column i comes from u/v[src[i]], low half for i < 4
   for (int i = 0; i < cols; ++i) out[i] = _mm512_permutex2var_epi64(u[src[i]], i < 4 ? first : second, v[src[i]]);
 }
@@ -265,8 +266,8 @@ CUZK_IFMA inline void cmul2(const Coord<2>& a0, const Coord<2>& b0, const Coord<
   Batch v00, v01, v10, v11, s0, s1;
   mul2(a0.c[0], b0.c[0], a0.c[1], b0.c[1], m.p, m.pinv, v00, v01);
   mul2(a1.c[0], b1.c[0], a1.c[1], b1.c[1], m.p, m.pinv, v10, v11);
-  mul2(add_lazy(a0.c[0], a0.c[1]), add_lazy(b0.c[0], b0.c[1]), add_lazy(a1.c[0], a1.c[1]),
-       add_lazy(b1.c[0], b1.c[1]), m.p, m.pinv, s0, s1);
+  mul2(add_lazy(a0.c[0], a0.c[1]), add_lazy(b0.c[0], b0.c[1]), add_lazy(a1.c[0], a1.c[1]), add_lazy(b1.c[0], b1.c[1]),
+       m.p, m.pinv, s0, s1);
   auto c0 = [&](const Batch& v0, const Batch& v1) CUZK_IFMA {  // < 4p -> < 2p
     return reduce_once(sub_lazy(v0, v1, m.two_p), m.two_p);
   };
@@ -316,7 +317,7 @@ inline void to_limb_parts(const Fp2& f, std::uint64_t (*limbs)[kLimbs]) {
 // Scratch per row: px, py (bucket form), bx, by, and the chain prefix, D Batches each.
 constexpr std::size_t kRowCoords = 5;
 template <int D>
-constexpr std::size_t kRowWords = kRowCoords * D * kLimbs * 8;
+constexpr std::size_t kRowWords = kRowCoords* D* kLimbs * 8;
 
 template <class C>
 CUZK_IFMA void run_impl(Affine<C>* buckets, const std::uint32_t* bidx, const Affine<C>* pts, std::size_t n,
@@ -427,17 +428,15 @@ CUZK_IFMA void run_impl(Affine<C>* buckets, const std::uint32_t* bidx, const Aff
   auto finish = [&](std::size_t r, const V& lambda2) CUZK_IFMA {
     const V* row = s + kRowCoords * r;
     const V x3 = csub(csub(lambda2, row[2], m.two_p), row[0], m.two_p);  // < 6p
-    return cmap(x3, [&](const Batch& b) CUZK_IFMA {
-      return reduce_once(reduce_once(reduce_once(b, m.four_p), m.two_p), m.p);
-    });
+    return cmap(
+        x3, [&](const Batch& b) CUZK_IFMA { return reduce_once(reduce_once(reduce_once(b, m.four_p), m.two_p), m.p); });
   };
   auto store_row = [&](std::size_t r, const V& x3, const V& lm) CUZK_IFMA {
     const V* row = s + kRowCoords * r;
     const __mmask8 spec = special[r];
     // lambda (bx - x3) + p - by < 3p
-    const V y3 = cmap(csub(lm, row[3], m.p), [&](const Batch& b) CUZK_IFMA {
-      return reduce_once(reduce_once(b, m.two_p), m.p);
-    });
+    const V y3 = cmap(csub(lm, row[3], m.p),
+                      [&](const Batch& b) CUZK_IFMA { return reduce_once(reduce_once(b, m.two_p), m.p); });
     const std::size_t count = 8 * r >= n ? 0 : std::min<std::size_t>(8, n - 8 * r);
     if (count == 0) return;
     std::uint64_t *ox[D][8], *oy[D][8];
@@ -500,9 +499,9 @@ CUZK_IFMA inline Coord<D> cdbl(const Coord<D>& a) {  // 2a, lazy
 // What add-2008-s and madd-2008-s share, for both chains: from U1, S1 (r scaled to q's ZZ, ZZZ) and
 // U2, S2 (q scaled to r's) to X3, Y3, and PP, PPP by which the caller scales r's ZZ, ZZZ.
 template <int D>
-CUZK_IFMA inline void xyzz_add_core2(const Mod& m, const Coord<D> u1[2], const Coord<D> s1[2],
-                                     const Coord<D> u2[2], const Coord<D> s2[2], Coord<D> x3[2], Coord<D> y3[2],
-                                     Coord<D> pp[2], Coord<D> ppp[2]) {
+CUZK_IFMA inline void xyzz_add_core2(const Mod& m, const Coord<D> u1[2], const Coord<D> s1[2], const Coord<D> u2[2],
+                                     const Coord<D> s2[2], Coord<D> x3[2], Coord<D> y3[2], Coord<D> pp[2],
+                                     Coord<D> ppp[2]) {
   Coord<D> P[2], R[2], q[2], r2[2], t[2], w[2];
   for (int i = 0; i < 2; ++i) {
     P[i] = csub(u2[i], u1[i], m.two_p);

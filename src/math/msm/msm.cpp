@@ -129,7 +129,7 @@ class AffineBuckets {
   void prefetch(std::size_t b) const { __builtin_prefetch(&mark_[b]); }
   void add(std::size_t b, const A& q, bool negate) {
     if (q.infinity) return;
-    if (mark_[b] == epoch_) {  // already in this batch
+    if (mark_[b] == epoch_) {                    // already in this batch
       if (vec_ && queue_.size() < queue_cap_) {  // IFMA path: into the next batch
         queue_.push_back({std::uint32_t(b), negate ? -q : q});
         return;
@@ -524,7 +524,7 @@ Jacobian<C> msm(std::span<const Affine<C>> bases, std::span<const Fr> scalars, c
   std::vector<std::size_t> general(chunks + 1, 0), ones_count(chunks, 0);
   auto chunk_range = [&](std::size_t t) {  // chunks own whole bitmap words
     return std::pair<std::size_t, std::size_t>(std::min(n, words * t / chunks * 64),
-                                                std::min(n, words * (t + 1) / chunks * 64));
+                                               std::min(n, words * (t + 1) / chunks * 64));
   };
   parallel_chunks(chunks, chunks, [&](std::size_t, std::size_t, std::size_t t) {
     const auto [b, e] = chunk_range(t);

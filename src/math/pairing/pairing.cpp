@@ -27,9 +27,9 @@ inline LineCoeffs doubling_step(G2Projective& t) {
   Fp2 d = zz.mul_by_nonresidue();  // 3b'Z^2 = 12 xi Z^2
   d = d.dbl().dbl();
   d = d.dbl() + d;
-  Fp2 e = d.dbl() + d;                                // 9b'Z^2
-  Fp2 yz2 = (t.y + t.z).square() - yy - zz;           // 2YZ
-  Fp2 d2 = d.square();                                 // 108 b'^2 Z^4 = 12 d^2
+  Fp2 e = d.dbl() + d;                       // 9b'Z^2
+  Fp2 yz2 = (t.y + t.z).square() - yy - zz;  // 2YZ
+  Fp2 d2 = d.square();                       // 108 b'^2 Z^4 = 12 d^2
   Fp2 d2x4 = d2.dbl().dbl();
   LineCoeffs l{d - yy, t.x.square(), -yz2};
   l.c1 = l.c1.dbl() + l.c1;
@@ -149,11 +149,11 @@ Fp12 final_exponentiation(const Fp12& f) {
   // Hard part (Hayashida-Hayasaka-Teruya, eprint 2020/875):
   //   3 (p^4 - p^2 + 1) / r = (x - 1)^2 (x + p) (x^2 + p^2 - 1) + 3,
   // five exponentiations by x and three Frobenius maps.
-  Fp12 a = cyclotomic_pow_x(g) * g.conjugate();                                        // g^(x-1)
-  a = cyclotomic_pow_x(a) * a.conjugate();                                             // g^((x-1)^2)
-  Fp12 b = cyclotomic_pow_x(a) * a.frobenius_map(1);                                   // a^(x+p)
+  Fp12 a = cyclotomic_pow_x(g) * g.conjugate();                                         // g^(x-1)
+  a = cyclotomic_pow_x(a) * a.conjugate();                                              // g^((x-1)^2)
+  Fp12 b = cyclotomic_pow_x(a) * a.frobenius_map(1);                                    // a^(x+p)
   Fp12 c = cyclotomic_pow_x(cyclotomic_pow_x(b)) * b.frobenius_map(2) * b.conjugate();  // b^(x^2+p^2-1)
-  return c * g.cyclotomic_square() * g;                                                // * g^3
+  return c * g.cyclotomic_square() * g;                                                 // * g^3
 }
 
 Fp12 pairing(const G1Affine& p, const G2Affine& q) {

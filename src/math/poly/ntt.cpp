@@ -155,9 +155,9 @@ struct FourStep {
   const Fr* roots;   // u^j, j < n2 / 2
   const Fr* col_tw;  // u^j1, j1 < n1
   const Scaling& sc;
-  const std::vector<Fr>& row_in;    // (alpha^n1)^j2 (alpha only)
-  const std::vector<Fr>& col_in;    // alpha^j1 (alpha only)
-  const std::vector<Fr>& out_cols;  // (beta^n2)^k1 (beta only)
+  const std::vector<Fr>& row_in;                                           // (alpha^n1)^j2 (alpha only)
+  const std::vector<Fr>& col_in;                                           // alpha^j1 (alpha only)
+  const std::vector<Fr>& out_cols;                                         // (beta^n2)^k1 (beta only)
   bool scaled_start() const { return sc.alpha || sc.scale != Fr::one(); }  // column 0's factor is not 1
 };
 

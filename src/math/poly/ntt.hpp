@@ -27,7 +27,7 @@
 
 namespace cuzk::math {
 
-inline constexpr unsigned kNttMaxLog = 28;       // largest supported domain: 2^28 points
+inline constexpr unsigned kNttMaxLog = 28;        // largest supported domain: 2^28 points
 inline constexpr unsigned kNttDirectMaxLog = 11;  // up to here: one single-threaded radix-2 pass
 
 class Domain {
@@ -38,7 +38,7 @@ class Domain {
 
   unsigned log_size() const { return log_n_; }
   std::size_t size() const { return n_; }
-  const Fr& omega() const { return omega_; }          // primitive n-th root of unity
+  const Fr& omega() const { return omega_; }  // primitive n-th root of unity
   const Fr& omega_inv() const { return omega_inv_; }
   const Fr& size_inv() const { return n_inv_; }       // 1/n
   const Fr& coset_gen() const { return g_; }          // 7

@@ -97,7 +97,8 @@ CUZK_IFMA void to_pairs(const Batch& b, __m512i z[4]) {
   __m512i w[4];
   to_words(b, w);
   const __m512i ilo = _mm512_setr_epi64(0, 8, 1, 9, 2, 10, 3, 11), ihi = _mm512_setr_epi64(4, 12, 5, 13, 6, 14, 7, 15);
-  const __m512i first = _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11), second = _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15);
+  const __m512i first = _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11),
+                second = _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15);
   const __m512i p01 = _mm512_permutex2var_epi64(w[0], ilo, w[1]);  // e0 w0 w1, e1 w0 w1, .., e3
   const __m512i p23 = _mm512_permutex2var_epi64(w[2], ilo, w[3]);
   const __m512i q01 = _mm512_permutex2var_epi64(w[0], ihi, w[1]);  // e4 .. e7

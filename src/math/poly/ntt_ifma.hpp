@@ -34,12 +34,11 @@ Tw to_ifma(std::span<const Fr> values);
 // Step 1 of the four-step transform for columns c0 .. c0 + 7 of the n2 x n1 row-major matrix a
 // (n2 = 2^lr): x[r] *= row_in[r] (when given), a DIF of length n2 with roots[j] (u^j, j < n2/2),
 // bit reversal, then x[k] *= start_b * ratio_b^k in lane b (start may be null: 1).
-void columns8(Fr* a, std::size_t n1, unsigned lr, std::size_t c0, const Tw& roots, const Fr ratio[8],
-              const Fr* start, const Tw* row_in);
+void columns8(Fr* a, std::size_t n1, unsigned lr, std::size_t c0, const Tw& roots, const Fr ratio[8], const Fr* start,
+              const Tw* row_in);
 
 // Step 2 for rows r0 .. r0 + 7 (each n1 = 2^lc contiguous elements): a DIF with roots[j * stride],
 // bit reversal, then x[k] *= out_cols[k] for k >= 1 (when given).
-void rows8(Fr* a, std::size_t n1, unsigned lc, std::size_t r0, const Tw& roots, std::size_t stride,
-           const Tw* out_cols);
+void rows8(Fr* a, std::size_t n1, unsigned lc, std::size_t r0, const Tw& roots, std::size_t stride, const Tw* out_cols);
 
 }  // namespace cuzk::math::ntt_ifma
