@@ -18,6 +18,11 @@ Micros Engine::Impl::now() const {
   return Micros(std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start).count());
 }
 
+void Engine::Impl::stamp(Job& job, std::uint32_t partition, Micros PartitionTimes::*field) const {
+  std::lock_guard<std::mutex> g(job.mu);
+  job.times[partition].*field = now();
+}
+
 void Engine::Impl::timeline(const char* event, const std::string& job, const std::string& detail) {
   if (!opt.timeline_sink) return;
   opt.timeline_sink("TIMELINE," + std::to_string(now() / 1000) + "," + event + "," + job + "," + detail);
@@ -240,13 +245,7 @@ void Engine::Impl::prepare_one(const std::shared_ptr<Job>& job) {
     std::lock_guard<std::mutex> g(mu);
     if (job->stop.load()) return;
     for (std::uint32_t i = 0; i < n; ++i) {
-      auto task = std::make_unique<Task>();
-      task->job = job;
-      task->prepared = p;
-      task->index = i;
-      task->mem = mems[i];
-      task->sizing_key = sizing_key;
-      task->urgency = urgency[i];
+      auto task = Task::make(job, p, i, mems[i], sizing_key, urgency[i]);
       sched.queue_partition(key_of(*job, i), mems[i].full, std::move(task), urgency[i]);
     }
   }
@@ -310,10 +309,7 @@ void Engine::Impl::dispatch_loop() {
     --free_slots[pool];
     t->pool = head->pool;
     t->res = std::move(*res);
-    {
-      std::lock_guard<std::mutex> g(t->job->mu);
-      t->job->times[t->index].dispatched = now();
-    }
+    stamp(*t->job, t->index, &PartitionTimes::dispatched);
     in_progress_by_kind[t->job->kind]++;
     t->in_flight.counter = &partitions_in_flight;
     if (partitions_in_flight.fetch_add(1) == 0 && probing && opt.measure_partition_memory) {
@@ -489,12 +485,9 @@ void Engine::Impl::synthesize(TaskPtr& t, std::int32_t worker) {
                to_lane(t->urgency, opt.lane_only_when_devices_busy, idle_devices(), backend_q.size());
       }
       const bool urgent = t->urgency != Urgency::kNormal;
-      {
-        // The device is requested from here: the wait for it is the backend queue's (a worker takes
-        // a partition only when its device is free), and counts as the partition's device wait.
-        std::lock_guard<std::mutex> g(job->mu);
-        job->times[t->index].backend_start = now();
-      }
+      // The device is requested from here: the wait for it is the backend queue's (a worker takes
+      // a partition only when its device is free), and counts as the partition's device wait.
+      stamp(*job, t->index, &PartitionTimes::backend_start);
       if (lane) {
         handed_off = hand_off(lane_q, t, true);
       } else {
@@ -535,6 +528,31 @@ void Engine::Impl::DeviceClaim::release() {
   im.backend_q.notify_ready();
 }
 
+// The device's failure, not the partition's: its witness and reservation go with it to another device
+// (a lane's partition too); with none left, take_out_of_service failed the queued ones and this job
+// fails once. True when the task was queued (it is the queue's then).
+bool Engine::Impl::requeue_after_device_fault(TaskPtr& t, const std::string& backend_name, std::uint32_t device,
+                                              const std::string& error, const std::string& wdetail) {
+  auto job = t->job;
+  t->probe = false;
+  {
+    std::lock_guard<std::mutex> g(mu);
+    if (auto i = index_of(device)) ++dev[*i].requeued;
+  }
+  stamp(*job, t->index, &PartitionTimes::backend_start);
+  const std::uint32_t index = t->index;  // t is the queue's once handed over
+  const Handed h = hand_to_devices(t, /*ignore_bound=*/true);
+  if (h == Handed::kQueued) {
+    log::engine()->warn("job {} partition {}: GPU {} failed ({}); the partition is queued for another device", job->id,
+                        index, device, error);
+    timeline("GPU_REQUEUE", job->id, wdetail);
+  } else if (h == Handed::kNoDevice) {
+    fail_without_device(job, "partition " + std::to_string(index) + " backend (" + backend_name + ") failed on GPU " +
+                                 std::to_string(device) + ": " + error);
+  }
+  return h == Handed::kQueued;
+}
+
 void Engine::Impl::prove(TaskPtr& t, groth16::Backend& backend, std::int32_t worker, std::uint32_t device,
                          DeviceClaim* claim) {
   auto job = t->job;
@@ -554,10 +572,7 @@ void Engine::Impl::prove(TaskPtr& t, groth16::Backend& backend, std::int32_t wor
     bool abandoned = false;            // the watchdog gave the call up as stuck (watchdog_loop)
     {
       // The device (if any) was taken with the item: its wait was the queue's, by priority.
-      {
-        std::lock_guard<std::mutex> g(job->mu);
-        job->times[t->index].backend_locked = now();
-      }
+      stamp(*job, t->index, &PartitionTimes::backend_locked);
       timeline("GPU_START", job->id, wdetail);
       Watch watch;  // a partition holding a device is watched for hangs (EngineOptions::hang_multiple)
       if (claim) {
@@ -595,10 +610,7 @@ void Engine::Impl::prove(TaskPtr& t, groth16::Backend& backend, std::int32_t wor
                             job->id, double(now() - watch.since) / 1e6, double(watch.limit) / 1e6);
         take_out_of_service(claim->device_index, *fault);
       }
-      {
-        std::lock_guard<std::mutex> g(job->mu);  // stamped before the device is released
-        job->times[t->index].backend_end = now();
-      }
+      stamp(*job, t->index, &PartitionTimes::backend_end);  // stamped before the device is released
       // Asked before the device is released, so that no other worker of a failed device takes work.
       const bool on_device = claim || opt.executor->uses_copies(BackendSlot{device, true});
       if (!r && !abandoned && !fault && !job->stop.load() && on_device) fault = blame_device(device);
@@ -624,28 +636,7 @@ void Engine::Impl::prove(TaskPtr& t, groth16::Backend& backend, std::int32_t wor
     if (abandoned) {
       t->synth.reset();
     } else if (!r && fault && !job->stop.load()) {
-      // The device's failure, not the partition's: its witness and reservation go with it to another
-      // device (a lane's partition too); with none left, take_out_of_service failed the queued ones.
-      t->probe = false;
-      {
-        std::lock_guard<std::mutex> g(mu);
-        if (auto i = index_of(device)) ++dev[*i].requeued;
-      }
-      {
-        std::lock_guard<std::mutex> g(job->mu);
-        job->times[t->index].backend_start = now();
-      }
-      const std::uint32_t index = t->index;  // t is the queue's once handed over
-      const Handed h = hand_to_devices(t, /*ignore_bound=*/true);
-      handed_off = h == Handed::kQueued;
-      if (handed_off) {
-        log::engine()->warn("job {} partition {}: GPU {} failed ({}); the partition is queued for another device",
-                            job->id, index, device, r.error());
-        timeline("GPU_REQUEUE", job->id, wdetail);
-      } else if (h == Handed::kNoDevice) {
-        fail_without_device(job, "partition " + std::to_string(index) + " backend (" + backend.name() +
-                                     ") failed on GPU " + std::to_string(device) + ": " + r.error());
-      }
+      handed_off = requeue_after_device_fault(t, backend.name(), device, r.error(), wdetail);
     } else {
       t->synth.reset();  // the witness is no longer needed
       t->res.release(t->res.bytes() - std::min(t->res.bytes(), t->mem.after_start));
@@ -936,17 +927,8 @@ void Engine::Impl::watchdog_loop() {
               "GPU {} {}; the device leaves service and the partition is synthesized again for "
               "another device",
               opt.devices[s.index], why);
-          auto task = std::make_unique<Task>();
-          task->job = s.job;
-          task->prepared = std::move(prepared);
-          task->index = s.partition;
-          task->mem = s.mem;
-          task->sizing_key = std::move(s.sizing_key);
-          task->urgency = s.urgency;
-          {
-            std::lock_guard<std::mutex> g(s.job->mu);
-            s.job->times[s.partition].queued = now();
-          }
+          auto task = Task::make(s.job, std::move(prepared), s.partition, s.mem, std::move(s.sizing_key), s.urgency);
+          stamp(*s.job, s.partition, &PartitionTimes::queued);
           {
             std::lock_guard<std::mutex> g(mu);
             ++dev[s.index].requeued;

@@ -70,6 +70,20 @@ struct Task {
   std::string sizing_key;              // "<kind>/<circuit>": where measurements are recorded
   bool probe = false;                  // measuring this partition's memory (it started alone)
   std::uint64_t probe_rss0 = 0;        // RSS when the measurement started
+
+  // A partition to be synthesized: made by prepare for every partition of a job, and again by the
+  // watchdog for a partition stuck on a device that left service.
+  static std::unique_ptr<Task> make(std::shared_ptr<Job> job, std::shared_ptr<PreparedJob> prepared,
+                                    std::uint32_t index, PartitionMemory mem, std::string sizing_key, Urgency urgency) {
+    auto t = std::make_unique<Task>();
+    t->job = std::move(job);
+    t->prepared = std::move(prepared);
+    t->index = index;
+    t->mem = mem;
+    t->sizing_key = std::move(sizing_key);
+    t->urgency = urgency;
+    return t;
+  }
 };
 using TaskPtr = std::unique_ptr<Task>;
 
@@ -184,6 +198,8 @@ struct Engine::Impl {
   Impl(const EngineOptions& o, MemoryBudget& b, SrsManager& s) : opt(o), budget(b), srs(s) {}
 
   Micros now() const;
+  // One partition's stage time, now, under its job's lock (the job's timings are read by status).
+  void stamp(Job& job, std::uint32_t partition, Micros PartitionTimes::*field) const;
 
   void timeline(const char* event, const std::string& job, const std::string& detail);
 
@@ -253,6 +269,8 @@ struct Engine::Impl {
   void lane_worker(std::size_t slot, std::uint32_t worker, std::size_t lane);  // lane: of opt.lane_devices
   // claim: the device held for this call (nullptr on the lane); released after start().
   void prove(TaskPtr& t, groth16::Backend& backend, std::int32_t worker, std::uint32_t device, DeviceClaim* claim);
+  bool requeue_after_device_fault(TaskPtr& t, const std::string& backend_name, std::uint32_t device,
+                                  const std::string& error, const std::string& wdetail);
   std::uint32_t idle_devices() const;  // under mu: idle and in service
 
   // ---- devices out of service (docs/daemon.md, "Several GPUs")
