@@ -48,6 +48,10 @@ PY
   done
   grep -q . err.txt || die "no error text"
   expect_error "cannot open" "$CUZK" prove-porep --c1 sector/c1.json --params params-missing --out x.bin
+  # The shared prove driver: a key from exactly one of --params and --test-key-seed.
+  expect_error "give exactly one of --params DIR and --test-key-seed N" "$CUZK" prove-porep --c1 sector/c1.json --out x.bin
+  expect_error "give exactly one of --params DIR and --test-key-seed N" "$CUZK" prove-porep --c1 sector/c1.json \
+    --params params-missing --test-key-seed 7 --out x.bin
   # Test parameters under the official names (made by the fixture with `cuzk setup`), then the proof.
   ln -s "$PARAMS" params
   ls params/v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f.params >/dev/null \
