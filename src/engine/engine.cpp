@@ -92,6 +92,15 @@ Engine::Engine(EngineOptions options) : options_(std::move(options)) {
   so.may_decode_bases = [this] { return may_decode_bases(options_, *options_.executor); };
   so.copy_failed = [this](BackendSlot slot) { return impl_ && impl_->copy_failed(slot); };
   so.loaders = options_.kinds.loaders();
+  {
+    std::vector<std::shared_ptr<const KeyLoader>> deadline;  // the deadline-bound kinds' loaders
+    for (std::uint32_t k : options_.kinds.deadline_bound())
+      if (const KindRow* row = options_.kinds.find(k))
+        deadline.insert(deadline.end(), row->loaders.begin(), row->loaders.end());
+    so.deadline_bound = [deadline](std::string_view id) {
+      return std::any_of(deadline.begin(), deadline.end(), [&](const auto& l) { return l->parse(id).has_value(); });
+    };
+  }
   srs_ = std::make_unique<SrsManager>(*budget_, std::move(so));
   impl_ = std::make_unique<Impl>(options_, *budget_, *srs_);
   Impl& im = *impl_;

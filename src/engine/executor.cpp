@@ -14,7 +14,7 @@ class HostExecutor final : public Executor {
   std::unique_ptr<groth16::Backend> make(BackendSlot slot) override { return make_(slot); }
   bool uses_copies(BackendSlot) const override { return false; }
   Result<std::shared_ptr<groth16::KeyCopy>> upload(BackendSlot, const groth16::ProvingKey&, const groth16::R1csShape*,
-                                                   const groth16::HostCharge&) override {
+                                                   const groth16::HostCharge&, const groth16::CopyRequest&) override {
     return std::shared_ptr<groth16::KeyCopy>();
   }
   std::uint64_t workspace_bytes() const override { return 0; }

@@ -16,6 +16,7 @@
 #include <string>
 
 #include "base/result.hpp"
+#include "engine/key_tiers.hpp"
 #include "groth16/keys.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/r1cs.hpp"
@@ -51,9 +52,24 @@ class Executor {
   // Whether the slot's backend proves from a copy made by upload(); false: from the host key.
   virtual bool uses_copies(BackendSlot slot) const = 0;
   // The slot's copy of `key` and `shape`; pinned host memory is charged through `charge` first.
+  // `request`: the form the plan across keys chose (key_tiers.hpp; kAny: the backend decides).
   virtual Result<std::shared_ptr<groth16::KeyCopy>> upload(BackendSlot slot, const groth16::ProvingKey& key,
                                                            const groth16::R1csShape* shape,
-                                                           const groth16::HostCharge& charge) = 0;
+                                                           const groth16::HostCharge& charge,
+                                                           const groth16::CopyRequest& request = {}) = 0;
+  // What a copy of `key` on `slot` costs in each form, for the plan across keys; nullopt: the slot's
+  // backend has no forms to choose between (the default: no plan).
+  virtual std::optional<CopyCost> copy_cost(BackendSlot slot, const groth16::ProvingKey& key,
+                                            const groth16::R1csShape* shape) const {
+    (void)slot, (void)key, (void)shape;
+    return std::nullopt;
+  }
+  // Device memory copies and proofs may use on `device` now (free, under gpus.memory_limit); nullopt:
+  // unknown (the default: no plan).
+  virtual std::optional<std::uint64_t> usable_device_bytes(std::uint32_t device) const {
+    (void)device;
+    return std::nullopt;
+  }
   // Device memory the backends hold besides the copies (proof buffers), for status.
   virtual std::uint64_t workspace_bytes() const = 0;
   // Asked after a start() or an upload() on `device` failed: why the device can no longer prove (a

@@ -30,6 +30,9 @@ struct SrsEntry {
   Clock::time_point last_used = Clock::now();
   std::uint64_t load_ms = 0;
   std::string last_error;
+  // Loaded, its copies not yet made (preload_planned() between its loads and its plan's copies):
+  // acquire() waits as for a load, so no job proves without the planned copy.
+  bool copies_pending = false;
 };
 
 struct SrsState {
@@ -270,8 +273,8 @@ Status SrsManager::register_zkey(const std::string& id, const std::string& path,
   return ok_status();
 }
 
-Result<std::shared_ptr<const KeyCopies>> SrsManager::place(std::shared_ptr<LoadedKey> key, Reservation& load) {
-  auto copies = std::make_shared<KeyCopies>();
+Result<std::shared_ptr<const KeyCopies>> SrsManager::place(std::shared_ptr<LoadedKey> key, Reservation& load,
+                                                           bool with_copies) {
   const KeyPlacement where = options_.placement ? options_.placement(*key) : KeyPlacement{};
   if (where.host_bases && !key->pk.holds_bases()) {
     const auto t0 = Clock::now();
@@ -282,6 +285,17 @@ Result<std::shared_ptr<const KeyCopies>> SrsManager::place(std::shared_ptr<Loade
   if (key->bytes == 0) key->bytes = key_bytes(key->pk, key->shape);
   // The load's peak is over: keep what the key holds, so that the copies' pinned charges find room.
   if (key->bytes < load.bytes()) load.release(load.bytes() - key->bytes);
+  if (!with_copies) {
+    auto none = std::make_shared<KeyCopies>();
+    none->key = key;
+    return std::shared_ptr<const KeyCopies>(std::move(none));
+  }
+  return make_copies(key, where, nullptr);
+}
+
+Result<std::shared_ptr<const KeyCopies>> SrsManager::make_copies(std::shared_ptr<const LoadedKey> key,
+                                                                 const KeyPlacement& where, const TierPlan* plan) {
+  auto copies = std::make_shared<KeyCopies>();
   copies->key = key;
   if (where.copies.empty() || !options_.executor) return std::shared_ptr<const KeyCopies>(std::move(copies));
   const groth16::R1csShape* shape = key->shape.num_constraints() ? &key->shape : nullptr;
@@ -290,7 +304,9 @@ Result<std::shared_ptr<const KeyCopies>> SrsManager::place(std::shared_ptr<Loade
   groth16::HostCharge charge = [this](std::uint64_t bytes) { return budget_.charge(bytes, MemoryBudget::kSrs); };
   for (const BackendSlot& slot : where.copies) {
     const auto t0 = Clock::now();
-    auto c = options_.executor->upload(slot, key->pk, shape, charge);
+    groth16::CopyRequest request;
+    if (const TierChoice* c = plan ? plan->find(key->id, slot.device) : nullptr) request = {c->form, c->reason};
+    auto c = options_.executor->upload(slot, key->pk, shape, charge, request);
     if (!c) {
       std::string err = "proving key " + key->id + ": copy for " + (slot.lane ? "the lane of " : "") + "device " +
                         std::to_string(slot.device) + ": " + c.error();
@@ -305,6 +321,7 @@ Result<std::shared_ptr<const KeyCopies>> SrsManager::place(std::shared_ptr<Loade
                      std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count(),
                      format_bytes((*c)->device_bytes()), format_bytes((*c)->host_bytes()),
                      (*c)->summary().empty() ? "" : ": ", (*c)->summary());
+    if (request.form != groth16::CopyForm::kAny) copies->planned.emplace_back(slot, request.form);
     copies->items.emplace_back(slot, std::move(*c));
   }
   return std::shared_ptr<const KeyCopies>(std::move(copies));
@@ -312,6 +329,11 @@ Result<std::shared_ptr<const KeyCopies>> SrsManager::place(std::shared_ptr<Loade
 
 Result<SrsLease> SrsManager::acquire(const std::string& id, const std::function<bool()>& cancelled,
                                      std::uint64_t* load_ms) {
+  return acquire_impl(id, cancelled, load_ms, true);
+}
+
+Result<SrsLease> SrsManager::acquire_impl(const std::string& id, const std::function<bool()>& cancelled,
+                                          std::uint64_t* load_ms, bool with_copies) {
   const auto t0 = Clock::now();
   auto elapsed_ms = [&] {
     return std::uint64_t(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count());
@@ -322,14 +344,14 @@ Result<SrsLease> SrsManager::acquire(const std::string& id, const std::function<
   if (!found) return Error{found.error()};
   std::shared_ptr<SrsEntry> e = *found;
   while (true) {
-    if (e->st == SrsEntry::St::kLoaded) {
+    if (e->st == SrsEntry::St::kLoaded && !e->copies_pending) {
       e->refs++;
       e->last_used = Clock::now();
       if (load_ms) *load_ms = elapsed_ms();
       return SrsLease(state_, e, e->key, e->copies);
     }
     if (cancelled && cancelled()) return Error{"cancelled while waiting for proving key " + id};
-    if (e->st == SrsEntry::St::kLoading) {
+    if (e->st == SrsEntry::St::kLoading || e->copies_pending) {
       state_->cv.wait_for(lk, std::chrono::milliseconds(10));
       continue;
     }
@@ -367,7 +389,7 @@ Result<SrsLease> SrsManager::acquire(const std::string& id, const std::function<
         // Behind a barrier: a key file is parsed here, on whichever thread asked (a job's preparer,
         // a gRPC handler, start-up).
         auto loaded = guarded("loading the key", [&] { return load_key(snapshot_for_load); });
-        auto placed = loaded ? guarded("placing the key", [&] { return place(*loaded, *res); })
+        auto placed = loaded ? guarded("placing the key", [&] { return place(*loaded, *res, with_copies); })
                              : Result<std::shared_ptr<const KeyCopies>>(Error{loaded.error()});
         if (!placed) {
           err = placed.error();
@@ -407,6 +429,7 @@ Result<SrsLease> SrsManager::acquire(const std::string& id, const std::function<
       return Error{err};
     }
     e->st = SrsEntry::St::kLoaded;
+    e->copies_pending = !with_copies;
     e->key = key;
     e->copies = std::move(copies);
     e->reservations = std::move(held);
@@ -438,6 +461,98 @@ Result<SrsManager::PreloadOutcome> SrsManager::preload(const std::string& id) {
   auto lease = acquire(id, {}, &ms);
   if (!lease) return Error{lease.error()};
   return PreloadOutcome{false, ms};
+}
+
+std::vector<std::pair<std::string, Result<SrsManager::PreloadOutcome>>> SrsManager::preload_planned(
+    const std::vector<std::string>& ids) {
+  std::vector<std::pair<std::string, Result<PreloadOutcome>>> out;
+  struct Loading {
+    std::size_t at;  // in `out`
+    SrsLease lease;
+    KeyPlacement where;
+  };
+  std::vector<Loading> loaded;
+  for (const auto& id : ids) {
+    {
+      std::lock_guard<std::mutex> g(state_->mu);
+      auto it = state_->entries.find(id);
+      if (it != state_->entries.end() && it->second->st == SrsEntry::St::kLoaded) {
+        it->second->last_used = Clock::now();
+        out.emplace_back(id, PreloadOutcome{true, 0});
+        continue;
+      }
+    }
+    std::uint64_t ms = 0;
+    auto lease = acquire_impl(id, {}, &ms, false);
+    out.emplace_back(id, lease ? Result<PreloadOutcome>(PreloadOutcome{false, ms}) : Error{lease.error()});
+    if (!lease) continue;
+    KeyPlacement where = options_.placement ? options_.placement(lease->key()) : KeyPlacement{};
+    loaded.push_back({out.size() - 1, std::move(*lease), std::move(where)});
+  }
+
+  // The plan: every copy priced by its backend; a key some slot cannot price is left to its backend.
+  std::vector<TierKey> keys;
+  std::vector<TierDevice> devices;
+  for (const auto& l : loaded) {
+    if (!options_.executor || l.where.copies.empty()) continue;
+    const LoadedKey& key = l.lease.key();
+    const groth16::R1csShape* shape = key.shape.num_constraints() ? &key.shape : nullptr;
+    TierKey k{key.id, options_.deadline_bound && options_.deadline_bound(key.id), {}, {}};
+    bool priced = true;
+    for (const BackendSlot& slot : l.where.copies) {
+      auto cost = options_.executor->copy_cost(slot, key.pk, shape);
+      auto usable = options_.executor->usable_device_bytes(slot.device);
+      if (!cost || !usable) {
+        priced = false;
+        break;
+      }
+      k.cost = *cost;
+      k.devices.push_back(slot.device);
+      if (std::none_of(devices.begin(), devices.end(), [&](const TierDevice& d) { return d.device == slot.device; }))
+        devices.push_back({slot.device, *usable});
+    }
+    if (priced) keys.push_back(std::move(k));
+  }
+  const std::uint64_t pinned_room = budget_.total() - std::min(budget_.total(), budget_.used());
+  const TierPlan plan = plan_key_tiers(devices, keys, pinned_room);
+  for (const auto& c : plan.choices) log::srs()->info("key tiers: {} on device {}: {}", c.id, c.device, c.reason);
+
+  // The copies, in the plan's order (the keys it did not plan after, in the order asked).
+  std::vector<Loading*> order;
+  for (const auto& id : plan.key_order())
+    for (auto& l : loaded)
+      if (l.lease.key().id == id) order.push_back(&l);
+  for (auto& l : loaded)
+    if (std::find(order.begin(), order.end(), &l) == order.end()) order.push_back(&l);
+  for (Loading* l : order) {
+    const auto t0 = Clock::now();
+    auto key = l->lease.key_;
+    auto copies = guarded("placing the key", [&] { return make_copies(key, l->where, &plan); });
+    std::shared_ptr<SrsEntry> e = l->lease.entry_;
+    l->lease = SrsLease();  // this call's reference
+    std::unique_lock<std::mutex> lk(state_->mu);
+    e->copies_pending = false;
+    if (copies) {
+      e->copies = std::move(*copies);
+      auto& o = out[l->at].second;
+      o->load_ms += std::uint64_t(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count());
+      state_->cv.notify_all();
+      continue;
+    }
+    // Without its copies the key is not served: it goes back to cold, and its memory with it.
+    out[l->at].second = Error{copies.error()};
+    e->last_error = copies.error();
+    std::vector<Reservation> dropped = std::move(e->reservations);
+    e->reservations.clear();
+    auto dropped_key = std::move(e->key);
+    e->key.reset();
+    e->copies.reset();
+    e->st = SrsEntry::St::kCold;
+    state_->cv.notify_all();
+    lk.unlock();
+    log::srs()->error("loading proving key {} failed: {}", out[l->at].first, copies.error());
+  }
+  return out;
 }
 
 Result<SrsManager::EvictOutcome> SrsManager::evict(const std::string& id) {
@@ -542,6 +657,8 @@ std::vector<SrsInfo> SrsManager::list() const {
         for (const auto& [slot, c] : e->copies->items) {
           const SrsTier t = c->streamed() ? SrsTier::kPinned : SrsTier::kDevice;
           i.copies.push_back({slot, t, c->from_file(), c->device_bytes(), c->host_bytes(), c->reason()});
+          for (const auto& [planned_slot, form] : e->copies->planned)
+            if (planned_slot == slot) i.copies.back().planned = form;
           i.bytes += c->host_bytes();
           if (t < i.tier) i.tier = t;
         }

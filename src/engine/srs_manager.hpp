@@ -39,6 +39,7 @@
 #include "base/result.hpp"
 #include "engine/executor.hpp"
 #include "engine/key_loader.hpp"
+#include "engine/key_tiers.hpp"
 #include "engine/memory_budget.hpp"
 #include "groth16/keys.hpp"
 #include "groth16/r1cs.hpp"
@@ -55,6 +56,8 @@ struct SrsCopyInfo {
   bool from_file = false;           // kPinned: only part pinned, the rest read from the file at each proof
   std::uint64_t device_bytes = 0, host_bytes = 0;
   std::string reason;  // why the backend chose this form (KeyCopy::reason)
+  // The form the plan across keys asked for (kAny: the copy was placed alone).
+  groth16::CopyForm planned = groth16::CopyForm::kAny;
 };
 
 struct SrsInfo {
@@ -75,6 +78,8 @@ struct SrsInfo {
 struct KeyCopies {
   std::shared_ptr<const LoadedKey> key;
   std::vector<std::pair<BackendSlot, std::shared_ptr<groth16::KeyCopy>>> items;
+  // The slots whose copy was asked for in a form planned across keys (SrsManager::preload_planned).
+  std::vector<std::pair<BackendSlot, groth16::CopyForm>> planned;
   groth16::KeyCopy* find(BackendSlot slot) const {
     for (const auto& [s, c] : items)
       if (s == slot) return c.get();
@@ -139,6 +144,9 @@ class SrsManager {
     std::function<bool(BackendSlot)> copy_failed;
     // The families of keys served by id (KindRegistry::loaders()).
     std::vector<std::shared_ptr<const KeyLoader>> loaders;
+    // Whether a key's proofs have a chain deadline (the engine: a deadline-bound kind's loader serves
+    // it): preload_planned() places such keys' copies first. Unset: none is.
+    std::function<bool(std::string_view id)> deadline_bound;
   };
   SrsManager(MemoryBudget& budget, Options options);
   ~SrsManager();
@@ -163,6 +171,13 @@ class SrsManager {
     std::uint64_t load_ms = 0;
   };
   Result<PreloadOutcome> preload(const std::string& id);
+  // Several keys, their copies placed by one plan across them (key_tiers.hpp; the daemon's start-up):
+  // every key is loaded without copies first (acquire() waits for its copies meanwhile), the
+  // executor prices each copy, and the copies are made in the plan's order and forms — the
+  // deadline-bound families' first. Keys the executor cannot price (the CPU backend: no copies) are
+  // placed as preload() would. A key whose copy fails goes back to cold with the error; the others
+  // go on. One outcome per id, in the order asked (load_ms includes the copies).
+  std::vector<std::pair<std::string, Result<PreloadOutcome>>> preload_planned(const std::vector<std::string>& ids);
 
   struct EvictOutcome {
     bool was_loaded = false;
@@ -191,7 +206,13 @@ class SrsManager {
   std::optional<std::pair<const KeyLoader*, KeyId>> served(std::string_view id) const;
   // After a loader's load: the placement's host bases and copies (no lock held).
   // `load` is the load's reservation, trimmed here to what the key holds.
-  Result<std::shared_ptr<const KeyCopies>> place(std::shared_ptr<LoadedKey> key, Reservation& load);
+  // Without `with_copies` the copies are left to preload_planned().
+  Result<std::shared_ptr<const KeyCopies>> place(std::shared_ptr<LoadedKey> key, Reservation& load, bool with_copies);
+  // The copies of `where`, each in the form `plan` gives its slot's device (none: the backend decides).
+  Result<std::shared_ptr<const KeyCopies>> make_copies(std::shared_ptr<const LoadedKey> key, const KeyPlacement& where,
+                                                       const TierPlan* plan);
+  Result<SrsLease> acquire_impl(const std::string& id, const std::function<bool()>& cancelled, std::uint64_t* load_ms,
+                                bool with_copies);
 
   MemoryBudget& budget_;
   Options options_;

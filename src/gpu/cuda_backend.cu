@@ -109,6 +109,15 @@ class CudaKeyCopy final : public groth16::KeyCopy {
   std::shared_ptr<void> token_;  // the pinned copy's charge
 };
 
+// The shape's device bytes, counted without encoding it (+1% and 64 MiB for the long-row pieces and
+// allocation granularity).
+static std::size_t shape_device_estimate(const groth16::R1csShape* shape) {
+  if (!shape) return 0;
+  std::size_t bytes = 0;
+  for (const auto* m : {&shape->a, &shape->b, &shape->c}) bytes += encoded_csr_bytes(*m);
+  return bytes + bytes / 100 + (std::size_t(64) << 20);
+}
+
 struct CudaBackend::Impl {
   CudaBackendOptions opt;
   std::unique_ptr<GpuProver> prover;
@@ -171,18 +180,14 @@ struct CudaBackend::Impl {
   // on the host (32 GiB PoRep on the H200: 5.9-7.9 s of copies beside ~5 s of encoding), then the
   // shape's copy; the copies keep the shape's memory free (its encoded size, counted first).
   Result<std::shared_ptr<groth16::KeyCopy>> upload(const groth16::ProvingKey& key, const groth16::R1csShape* shape,
-                                                   const groth16::HostCharge& charge) {
+                                                   const groth16::HostCharge& charge,
+                                                   const groth16::CopyRequest& request = {}) {
     if (auto st = key.check_consistency(); !st) return Error{st.error()};
     if (auto st = ready(); !st) return Error{st.error()};
     const int device = current_device(opt.device);
     auto c = std::make_shared<CudaKeyCopy>(device, key, charge);
-    // The shape's device bytes, counted without encoding it (+1% and 64 MiB for the long-row pieces
-    // and allocation granularity).
-    std::size_t shape_estimate = 0;
-    if (shape) {
-      for (const auto* m : {&shape->a, &shape->b, &shape->c}) shape_estimate += encoded_csr_bytes(*m);
-      shape_estimate += shape_estimate / 100 + (std::size_t(64) << 20);
-    }
+    const std::size_t shape_estimate = shape_device_estimate(shape);
+    const bool planned = opt.key_residency == KeyResidency::kAuto && request.form != groth16::CopyForm::kAny;
     try {
       bool stream =
           opt.key_residency == KeyResidency::kStreamed || opt.key_residency == KeyResidency::kStreamedFromFile;
@@ -190,7 +195,10 @@ struct CudaBackend::Impl {
       c->why = opt.key_residency == KeyResidency::kResident   ? "resident: gpus.key_residency = \"resident\""
                : opt.key_residency == KeyResidency::kStreamed ? "streamed: gpus.key_residency = \"streamed\""
                                                               : "streamed from its file: gpus.key_residency = \"file\"";
-      if (opt.key_residency == KeyResidency::kAuto) {
+      if (planned) {
+        stream = request.form != groth16::CopyForm::kResident;
+        c->why = request.reason;
+      } else if (opt.key_residency == KeyResidency::kAuto) {
         std::size_t free_b = 0, total_b = 0;
         CUZK_CUDA(cudaMemGetInfo(&free_b, &total_b));
         free_b = device_free_under(free_b, total_b, opt.prove.memory_limit);  // gpus.memory_limit
@@ -211,7 +219,10 @@ struct CudaBackend::Impl {
       }
       GpuKeyOptions ko = key_options();
       ko.defer_h_copies = true;
-      Status st = stream ? make_streamed(*c, ko) : c->make_key(CudaKeyCopy::Form::kResident, ko);
+      Status st = !stream ? c->make_key(CudaKeyCopy::Form::kResident, ko)
+                  : planned && request.form == groth16::CopyForm::kFile && !key.holds_bases()
+                      ? c->make_key(CudaKeyCopy::Form::kFile, ko)
+                      : make_streamed(*c, ko);
       if (!st && is_oom(st.error()) && !stream && opt.key_residency == KeyResidency::kAuto) {
         note("proving key does not fit resident (" + st.error() + "): streamed instead");
         c->why = "streamed: the resident upload ran out of device memory";
@@ -349,6 +360,24 @@ Result<std::shared_ptr<groth16::KeyCopy>> CudaBackend::upload(const groth16::Pro
                                                               const groth16::HostCharge& charge) {
   std::lock_guard<std::mutex> g(impl_->mu);
   return impl_->upload(key, shape, charge);
+}
+
+Result<std::shared_ptr<groth16::KeyCopy>> CudaBackend::upload_planned(const groth16::ProvingKey& key,
+                                                                      const groth16::R1csShape* shape,
+                                                                      const groth16::HostCharge& charge,
+                                                                      const groth16::CopyRequest& request) {
+  std::lock_guard<std::mutex> g(impl_->mu);
+  return impl_->upload(key, shape, charge, request);
+}
+
+CopyCosts CudaBackend::copy_costs(const groth16::ProvingKey& key, const groth16::R1csShape* shape,
+                                  std::size_t chunk_bases) {
+  CopyCosts c;
+  c.resident_bytes = GpuKey::resident_bytes(key);
+  c.proof_bytes = (GpuKeyOptions::kProofReserveBytes << key.domain_log2) + shape_device_estimate(shape);
+  c.pinned_bytes = GpuKey::streamed_host_bytes(key, false, chunk_bases);
+  if (!key.holds_bases()) c.file_pinned_bytes = GpuKey::streamed_host_bytes(key, true, chunk_bases);
+  return c;
 }
 
 Result<PendingProof> CudaBackend::start(const groth16::R1csShape& shape, std::span<const HostFr> w,

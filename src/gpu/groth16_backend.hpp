@@ -312,6 +312,15 @@ struct CudaBackendOptions {
   std::function<void(const std::string&)> on_note;
 };
 
+// What a copy of a key costs in each form (CudaBackend::copy_costs; the engine's plan across keys,
+// engine/key_tiers.hpp): the numbers kAuto's own choice uses.
+struct CopyCosts {
+  std::size_t resident_bytes = 0;     // device: GpuKey::resident_bytes
+  std::size_t proof_bytes = 0;        // device, beside the key: the shape and a proof's workspace
+  std::size_t pinned_bytes = 0;       // host, streamed from pinned memory
+  std::size_t file_pinned_bytes = 0;  // host, streamed from its file; 0: its bases are not in a file
+};
+
 struct CudaBackendStats {
   std::size_t key_uploads = 0, shape_uploads = 0;  // copies made since construction
   std::size_t key_bytes_uploaded = 0, shape_bytes_uploaded = 0;
@@ -328,6 +337,14 @@ class CudaBackend final : public groth16::Backend {
   std::string name() const override { return "cuda"; }
   Result<std::shared_ptr<groth16::KeyCopy>> upload(const groth16::ProvingKey& key, const groth16::R1csShape* shape,
                                                    const groth16::HostCharge& charge) override;
+  // With key_residency kAuto, the asked form instead of the free memory's (an out-of-memory while
+  // uploading a resident copy still streams it); other settings: upload().
+  Result<std::shared_ptr<groth16::KeyCopy>> upload_planned(const groth16::ProvingKey& key,
+                                                           const groth16::R1csShape* shape,
+                                                           const groth16::HostCharge& charge,
+                                                           const groth16::CopyRequest& request) override;
+  // Without touching a device. `chunk_bases`: CudaBackendOptions::stream_chunk_bases.
+  static CopyCosts copy_costs(const groth16::ProvingKey& key, const groth16::R1csShape* shape, std::size_t chunk_bases);
   Result<groth16::PendingProof> start(const groth16::R1csShape& shape, std::span<const math::Fr> w,
                                       const groth16::ProvingKey& key, groth16::KeyCopy& copy) override;
   // The compact witness goes to the device as it is (GpuProver::start's compact overload).

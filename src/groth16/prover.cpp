@@ -83,6 +83,21 @@ Result<std::shared_ptr<KeyCopy>> Backend::upload(const ProvingKey&, const R1csSh
   return std::shared_ptr<KeyCopy>();
 }
 
+Result<std::shared_ptr<KeyCopy>> Backend::upload_planned(const ProvingKey& key, const R1csShape* shape,
+                                                         const HostCharge& charge, const CopyRequest&) {
+  return upload(key, shape, charge);
+}
+
+const char* copy_form_name(CopyForm f) {
+  switch (f) {
+    case CopyForm::kAny: return "any";
+    case CopyForm::kResident: return "resident";
+    case CopyForm::kPinned: return "pinned";
+    case CopyForm::kFile: return "file";
+  }
+  return "?";
+}
+
 Result<PendingProof> Backend::start(const R1csShape& shape, std::span<const Fr> w, const ProvingKey& key, KeyCopy&) {
   return start(shape, w, key);
 }

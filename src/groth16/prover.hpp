@@ -62,6 +62,15 @@ class KeyCopy {
 // its message. Unset: nothing is charged.
 using HostCharge = std::function<Result<std::shared_ptr<void>>(std::uint64_t bytes)>;
 
+// The form a backend's copy of a key is asked to take when the engine planned it across keys
+// (engine/key_tiers.hpp). kAny: the backend decides alone (its own settings and free memory).
+enum class CopyForm : std::uint8_t { kAny, kResident, kPinned, kFile };
+const char* copy_form_name(CopyForm f);  // "any", "resident", "pinned", "file"
+struct CopyRequest {
+  CopyForm form = CopyForm::kAny;
+  std::string reason;  // why, for the copy's reason() (/status) and the log
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -71,6 +80,11 @@ class Backend {
   // (ProvingKey::source): they are then read from its source in bounded pieces.
   virtual Result<std::shared_ptr<KeyCopy>> upload(const ProvingKey& key, const R1csShape* shape,
                                                   const HostCharge& charge);
+  // upload() in a planned form: a backend with several forms takes the asked one where its own
+  // settings leave it the choice (gpus.key_residency = "auto"), with the request's reason; one that
+  // runs out of device memory still falls back as it would alone. The default ignores the request.
+  virtual Result<std::shared_ptr<KeyCopy>> upload_planned(const ProvingKey& key, const R1csShape* shape,
+                                                          const HostCharge& charge, const CopyRequest& request);
   // start() with a copy from upload() (of this kind of backend, on this backend's device); the key
   // and shape are the ones it was made from. The default ignores the copy.
   virtual Result<PendingProof> start(const R1csShape& shape, std::span<const Fr> w, const ProvingKey& key,

@@ -206,6 +206,7 @@ std::string status_json(const StatusSnapshot& s, const engine::KindRegistry& reg
                         {"from_file", c.from_file},
                         {"device_bytes", c.device_bytes},
                         {"host_bytes", c.host_bytes},
+                        {"planned", groth16::copy_form_name(c.planned)},
                         {"reason", c.reason}});
     }
     srs.push_back({{"circuit_id", e.id},
@@ -444,6 +445,16 @@ std::string prometheus_text(const StatusSnapshot& s, const engine::KindRegistry&
     for (auto& c : e.copies) {
       o << "cuzk_srs_copy_from_file{circuit_id=\"" << esc(e.id) << "\",device=\"" << c.slot.device << "\",lane=\""
         << (c.slot.lane ? 1 : 0) << "\"} " << (c.from_file ? 1 : 0) << '\n';
+    }
+  }
+  family("cuzk_srs_copy_planned", "gauge",
+         "1 for the form the plan across preloaded keys chose for a key's copy on a device (resident, pinned "
+         "or file; deadline-bound keys first); no series for a copy placed alone.");
+  for (auto& e : s.srs) {
+    for (auto& c : e.copies) {
+      if (c.planned == groth16::CopyForm::kAny) continue;
+      o << "cuzk_srs_copy_planned{circuit_id=\"" << esc(e.id) << "\",device=\"" << c.slot.device << "\",lane=\""
+        << (c.slot.lane ? 1 : 0) << "\",form=\"" << groth16::copy_form_name(c.planned) << "\"} 1\n";
     }
   }
   family("cuzk_srs_references", "gauge", "Jobs holding each proving key.");

@@ -245,6 +245,76 @@ TEST(SrsOwnership, ACopyStreamedFromItsFileIsListedAsSuch) {
   EXPECT_EQ(list[0].copies[0].host_bytes, co.copy_bytes);
 }
 
+// Preloaded together, keys are placed by one plan (key_tiers.hpp): the deadline-bound key's copy is
+// made first and resident, the other one streamed, whatever the order asked; the listing (/status)
+// says which form was planned and why; jobs find the copies.
+TEST(SrsOwnership, PreloadedKeysArePlacedByOnePlanDeadlineBoundFirst) {
+  std::map<std::string, std::uint32_t> aux;  // the zkeys' aux counts tell the fake executor which is which
+  {
+    MemoryBudget b(64u << 20);
+    SrsManager plain(b, opts());
+    for (const char* c : {"bits", "linear"}) {
+      ASSERT_TRUE(plain.register_zkey(c, test::zkey_of(c)));
+      auto lease = plain.acquire(c);
+      ASSERT_TRUE(lease) << lease.error();
+      aux[c] = lease->key().pk.num_aux;
+    }
+    ASSERT_NE(aux["bits"], aux["linear"]);
+  }
+  MemoryBudget budget(64u << 20);
+  test::CopyExecutor::Options co;
+  co.usable_device_bytes = 100u << 20;
+  co.cost_by_aux[aux["bits"]] = {60u << 20, 30u << 20, 1u << 20, 0};
+  co.cost_by_aux[aux["linear"]] = {60u << 20, 30u << 20, 2u << 20, 0};
+  auto ex = std::make_shared<test::CopyExecutor>(co);
+  SrsManager::Options o = copy_opts(*ex, ex, {{0, false}});
+  o.deadline_bound = [](std::string_view id) { return id == "linear"; };
+  SrsManager srs(budget, std::move(o));
+  for (const char* c : {"bits", "linear"}) ASSERT_TRUE(srs.register_zkey(c, test::zkey_of(c)));
+
+  const auto out = srs.preload_planned({"bits", "linear", "bits"});
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_EQ(out[0].first, "bits");
+  EXPECT_EQ(out[1].first, "linear");
+  for (const auto& [id, r] : out) ASSERT_TRUE(r) << id << ": " << r.error();
+  EXPECT_FALSE(out[0].second->already_loaded);
+  EXPECT_TRUE(out[2].second->already_loaded);
+  EXPECT_EQ(ex->upload_order, (std::vector<std::uint32_t>{aux["linear"], aux["bits"]}));  // the plan's order
+  auto list = srs.list();
+  ASSERT_EQ(list.size(), 2u);
+  ASSERT_EQ(list[0].id, "bits");
+  ASSERT_EQ(list[0].copies.size(), 1u);
+  ASSERT_EQ(list[1].copies.size(), 1u);
+  EXPECT_EQ(list[1].copies[0].tier, SrsTier::kDevice);
+  EXPECT_EQ(list[1].copies[0].planned, groth16::CopyForm::kResident);
+  EXPECT_NE(list[1].copies[0].reason.find("resident (deadline-bound, planned first)"), std::string::npos)
+      << list[1].copies[0].reason;
+  EXPECT_EQ(list[0].copies[0].tier, SrsTier::kPinned);  // 60 + 60 + 30 > 100
+  EXPECT_EQ(list[0].copies[0].planned, groth16::CopyForm::kPinned);
+  EXPECT_EQ(list[0].copies[0].host_bytes, 1u << 20);
+  EXPECT_NE(list[0].copies[0].reason.find("planned after the deadline-bound keys"), std::string::npos)
+      << list[0].copies[0].reason;
+  auto lease = srs.acquire("bits");
+  ASSERT_TRUE(lease) << lease.error();
+  EXPECT_NE(lease->copies().find({0, false}), nullptr);
+}
+
+// Without prices (an executor with one form, e.g. the CPU backend's) preload_planned is preload().
+TEST(SrsOwnership, PreloadPlannedWithoutPricesPlacesEachKeyAlone) {
+  MemoryBudget budget(64u << 20);
+  auto ex = std::make_shared<test::CopyExecutor>(test::CopyExecutor::Options{true, 1u << 20});
+  SrsManager srs(budget, copy_opts(*ex, ex, {{0, false}, {1, false}}));
+  for (const char* c : {"bits", "linear"}) ASSERT_TRUE(srs.register_zkey(c, test::zkey_of(c)));
+  const auto out = srs.preload_planned({"linear", "bits", "nonexistent-key"});
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_TRUE(out[0].second);
+  EXPECT_TRUE(out[1].second);
+  EXPECT_FALSE(out[2].second);
+  EXPECT_EQ(ex->ledger->alive.load(), 4);
+  for (const auto& info : srs.list())
+    for (const auto& c : info.copies) EXPECT_EQ(c.planned, groth16::CopyForm::kAny);
+}
+
 TEST(SrsOwnership, RefusedCopiesFailTheLoadCleanly) {
   for (int refused : {0, 1}) {
     SCOPED_TRACE(refused == 0 ? "budget refuses the pinned copy" : "device 1 refuses its copy");

@@ -49,8 +49,9 @@ struct CopyLedger {
 class FakeCopy final : public groth16::KeyCopy {
  public:
   FakeCopy(std::shared_ptr<CopyLedger> l, BackendSlot slot, const groth16::ProvingKey* key, bool streamed,
-           std::uint64_t bytes, std::shared_ptr<void> charge, bool from_file = false)
-      : l_(std::move(l)),
+           std::uint64_t bytes, std::shared_ptr<void> charge, bool from_file = false, std::string reason = {})
+      : reason_(std::move(reason)),
+        l_(std::move(l)),
         slot_(slot),
         key_(key),
         streamed_(streamed),
@@ -69,12 +70,14 @@ class FakeCopy final : public groth16::KeyCopy {
   std::uint64_t host_bytes() const override { return streamed_ ? bytes_ : 0; }
   bool streamed() const override { return streamed_; }
   bool from_file() const override { return from_file_; }
+  std::string reason() const override { return reason_; }
   int device() const override { return int(slot_.device); }
   BackendSlot slot() const { return slot_; }
   const groth16::ProvingKey* key() const { return key_; }
 
  private:
   std::string tag() const { return std::to_string(slot_.device) + (slot_.lane ? " lane" : ""); }
+  std::string reason_;
   std::shared_ptr<CopyLedger> l_;
   BackendSlot slot_;
   const groth16::ProvingKey* key_;
@@ -126,10 +129,15 @@ class CopyExecutor final : public Executor {
     bool refused_device_is_faulty = false;  // and device_fault() then blames that device
     int fail_device = -1;                   // the first start() on this device fails; device_fault() then blames it
     bool from_file = false;                 // streamed copies say they read the rest from the key's file
+    // Planning (SrsManager::preload_planned): the cost of a copy of the key with that many aux
+    // variables (zkeys differ in it), and every device's usable memory; none: copies are not priced.
+    std::map<std::uint32_t, engine::CopyCost> cost_by_aux;
+    std::uint64_t usable_device_bytes = 0;
   };
   explicit CopyExecutor(Options o) : o_(o) { ledger->fail_device = o.fail_device; }
   std::shared_ptr<CopyLedger> ledger = std::make_shared<CopyLedger>();
   std::atomic<bool> refused{false};
+  std::vector<std::uint32_t> upload_order;  // the num_aux of each key copied, in upload order
 
   std::string name() const override { return "copy-test"; }
   std::optional<std::string> device_fault(std::uint32_t device) override {
@@ -144,9 +152,38 @@ class CopyExecutor final : public Executor {
     return std::make_unique<CopyBackend>(ledger, slot);
   }
   bool uses_copies(BackendSlot slot) const override { return !slot.lane || o_.lane_copies; }
+  std::optional<engine::CopyCost> copy_cost(BackendSlot, const groth16::ProvingKey& key,
+                                            const groth16::R1csShape*) const override {
+    auto it = o_.cost_by_aux.find(key.num_aux);
+    if (it == o_.cost_by_aux.end()) return std::nullopt;
+    return it->second;
+  }
+  std::optional<std::uint64_t> usable_device_bytes(std::uint32_t) const override {
+    if (o_.cost_by_aux.empty()) return std::nullopt;
+    return o_.usable_device_bytes;
+  }
+  // A planned form is taken as asked: resident, pinned (streamed) or file (streamed from its file),
+  // charging the pinned bytes of that form.
   Result<std::shared_ptr<groth16::KeyCopy>> upload(BackendSlot slot, const groth16::ProvingKey& key,
-                                                   const groth16::R1csShape*,
-                                                   const groth16::HostCharge& charge) override {
+                                                   const groth16::R1csShape*, const groth16::HostCharge& charge,
+                                                   const groth16::CopyRequest& request) override {
+    upload_order.push_back(key.num_aux);
+    if (request.form != groth16::CopyForm::kAny) {
+      const bool streamed = request.form != groth16::CopyForm::kResident;
+      const engine::CopyCost cost = o_.cost_by_aux.at(key.num_aux);
+      const std::uint64_t bytes = request.form == groth16::CopyForm::kFile     ? cost.file_pinned_bytes
+                                  : request.form == groth16::CopyForm::kPinned ? cost.pinned_bytes
+                                                                               : cost.resident_bytes;
+      std::shared_ptr<void> token;
+      if (streamed && charge) {
+        auto c = charge(bytes);
+        if (!c) return Error{"pinned copy: " + c.error()};
+        token = std::move(*c);
+      }
+      return std::shared_ptr<groth16::KeyCopy>(
+          std::make_shared<FakeCopy>(ledger, slot, &key, streamed, bytes, std::move(token),
+                                     request.form == groth16::CopyForm::kFile, request.reason));
+    }
     if (int(slot.device) == o_.refuse_device) {
       refused = true;
       return Error{"device " + std::to_string(slot.device) + " is full"};

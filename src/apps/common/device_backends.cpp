@@ -9,6 +9,7 @@
 #if CUZK_HAVE_CUDA
 #include "gpu/gpu.hpp"
 #include "gpu/groth16_backend.hpp"
+#include "gpu/msm_pieces.hpp"
 #endif
 
 namespace cuzk::apps {
@@ -21,7 +22,8 @@ class CpuBackends final : public DeviceBackends {
   std::unique_ptr<groth16::Backend> make(engine::BackendSlot) override { return groth16::make_cpu_backend(); }
   bool uses_copies(engine::BackendSlot) const override { return false; }
   Result<std::shared_ptr<groth16::KeyCopy>> upload(engine::BackendSlot, const groth16::ProvingKey&,
-                                                   const groth16::R1csShape*, const groth16::HostCharge&) override {
+                                                   const groth16::R1csShape*, const groth16::HostCharge&,
+                                                   const groth16::CopyRequest&) override {
     return std::shared_ptr<groth16::KeyCopy>();
   }
   std::uint64_t workspace_bytes() const override { return 0; }
@@ -103,10 +105,23 @@ class CudaBackends final : public DeviceBackends {
   }
   bool uses_copies(engine::BackendSlot slot) const override { return !slot.lane || gpu_lane_; }
   Result<std::shared_ptr<groth16::KeyCopy>> upload(engine::BackendSlot slot, const groth16::ProvingKey& key,
-                                                   const groth16::R1csShape* shape,
-                                                   const groth16::HostCharge& charge) override {
+                                                   const groth16::R1csShape* shape, const groth16::HostCharge& charge,
+                                                   const groth16::CopyRequest& request) override {
     if (!uses_copies(slot)) return std::shared_ptr<groth16::KeyCopy>();
-    return of(slot)->upload(key, shape, charge);
+    return of(slot)->upload_planned(key, shape, charge, request);
+  }
+  // Only keys whose form is ours to choose are planned (gpus.key_residency = "auto").
+  std::optional<engine::CopyCost> copy_cost(engine::BackendSlot slot, const groth16::ProvingKey& key,
+                                            const groth16::R1csShape* shape) const override {
+    if (!uses_copies(slot) || keys_.residency != "auto") return std::nullopt;
+    const gpu::CopyCosts c = gpu::CudaBackend::copy_costs(key, shape, keys_.stream_chunk_bases);
+    return engine::CopyCost{c.resident_bytes, c.proof_bytes, c.pinned_bytes, c.file_pinned_bytes};
+  }
+  std::optional<std::uint64_t> usable_device_bytes(std::uint32_t device) const override {
+    std::uint64_t free_b = 0, total_b = 0;
+    device_memory(device, &free_b, &total_b);
+    if (!total_b) return std::nullopt;
+    return gpu::device_free_under(free_b, total_b, keys_.memory_limit);
   }
   std::uint64_t workspace_bytes() const override {
     std::lock_guard<std::mutex> g(mu_);

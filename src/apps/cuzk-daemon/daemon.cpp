@@ -338,15 +338,19 @@ Status load_keys(engine::Engine& eng, const DaemonConfig& cfg) {
   std::vector<std::string> preload = cfg.preload;
   for (const auto& c : cfg.circuits)
     if (c.preload) preload.push_back(c.id);
+  // Every key is loaded first, then their copies are placed by one plan across them (deadline-bound
+  // keys first: SrsManager::preload_planned, engine/key_tiers.hpp).
   for (const auto& id : preload) {
-    notify("STATUS=loading proving key " + id);
     auto path = eng.srs().key_path(id);
     std::error_code ec;
     const auto size = path ? std::filesystem::file_size(*path, ec) : 0;
     spdlog::info("preloading {}: {} ({})", id, path ? *path : path.error(),
                  path && !ec ? engine::format_bytes(size) : std::string("file not found"));
-    apps::StillRunning watch("preloading " + id);  // a line every 10 s while it loads
-    auto r = eng.srs().preload(id);
+  }
+  if (preload.empty()) return ok_status();
+  notify("STATUS=loading " + std::to_string(preload.size()) + " proving key(s)");
+  apps::StillRunning watch("preloading " + std::to_string(preload.size()) + " key(s)");  // a line every 10 s
+  for (const auto& [id, r] : eng.srs().preload_planned(preload)) {
     if (!r) {
       spdlog::warn("preload {}: {}", id, r.error());
       continue;
