@@ -496,7 +496,7 @@ StatusSnapshot Engine::status() const {
   s.finalizers = options_.finalizer_threads;
   for (int i = 0; i < 4; ++i) s.stage_sum_s[i] = im.stage_sum_s[i];
   s.peak_rss_bytes = std::max(s.peak_rss_bytes, im.tracked_peak_rss);
-  s.sizing = im.sizing;
+  s.sizing = im.sizer.table();
   s.stage_count = im.stage_count;
   std::map<std::uint32_t, QueueSnapshot> q;
   im.sched.for_each_job([&](const std::shared_ptr<Job>& j) { q[j->kind].pending++; });

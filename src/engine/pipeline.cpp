@@ -201,21 +201,12 @@ void Engine::Impl::prepare_one(const std::shared_ptr<Job>& job) {
   for (std::uint32_t i = 0; i < n; ++i) {
     // The key's domain says whether an urgent partition is small enough for the lane.
     urgency[i] = policy.classify(job->priority, p->key(i).domain_log2);
-    PartitionMemory m = p->partition_memory(i);
-    m.full = std::uint64_t(double(m.full) * opt.partition_memory_factor);
-    std::uint64_t measured = 0;
-    {
+    Result<PartitionMemory> sized = [&] {
       std::lock_guard<std::mutex> g(mu);
-      auto& sz = sizing[sizing_key];
-      sz.model_bytes = std::max(sz.model_bytes, m.full);
-      measured = sz.measured_bytes;
-    }
-    m.full = std::max(m.full, measured + measured / 10);
-    m.after_start = std::min(m.full, m.after_start);
-    if (m.full > budget.total()) {
-      return fail(job, kind->name() + ": partition " + std::to_string(i) + " needs " + format_bytes(m.full) +
-                           " but the whole memory budget is " + format_bytes(budget.total()));
-    }
+      return sizer.size(sizing_key, i, p->partition_memory(i), budget.total());
+    }();
+    if (!sized) return fail(job, kind->name() + ": " + sized.error());
+    const PartitionMemory m = *sized;
     mems[i] = m;
     if (urgency[i] != Urgency::kNormal) {
       std::lock_guard<std::mutex> g(mu);
@@ -688,9 +679,7 @@ void Engine::Impl::record_probe(const Task& t) {
   std::uint64_t hwm = process_peak_rss_bytes();
   std::uint64_t grown = hwm > t.probe_rss0 ? hwm - t.probe_rss0 : 0;
   std::lock_guard<std::mutex> g(mu);
-  auto& sz = sizing[t.sizing_key];
-  sz.measured_bytes = std::max(sz.measured_bytes, grown);
-  sz.samples++;
+  sizer.measured(t.sizing_key, grown);
   tracked_peak_rss = std::max(tracked_peak_rss, hwm);
 }
 

@@ -33,6 +33,7 @@
 
 #include "engine/engine.hpp"
 #include "engine/job.hpp"
+#include "engine/partition_sizing.hpp"
 #include "engine/scheduler.hpp"
 #include "engine/stage.hpp"
 
@@ -185,17 +186,18 @@ struct Engine::Impl {
   double stage_sum_s[4] = {};
   std::uint64_t stage_count = 0;
 
-  // Partition memory: the kind's model and what solo partitions were measured to use (peak RSS
-  // growth from dispatch to the end of the backend call, taken only when no other partition was in
-  // flight). Reservations are max(model, 1.1 x measured).
-  std::map<std::string, PartitionSizing> sizing;
+  // Partition memory (partition_sizing.hpp): the kinds' models and what solo partitions were
+  // measured to use (peak RSS growth from dispatch to the end of the backend call, taken only when no
+  // other partition was in flight).
+  PartitionSizer sizer;
   std::atomic<std::uint32_t> partitions_in_flight{0};
   bool probing = true;
   std::uint64_t tracked_peak_rss = 0;  // peak RSS seen before each reset of the kernel's mark
 
   std::vector<std::thread> threads;
 
-  Impl(const EngineOptions& o, MemoryBudget& b, SrsManager& s) : opt(o), budget(b), srs(s) {}
+  Impl(const EngineOptions& o, MemoryBudget& b, SrsManager& s)
+      : opt(o), budget(b), srs(s), sizer(o.partition_memory_factor) {}
 
   Micros now() const;
   // One partition's stage time, now, under its job's lock (the job's timings are read by status).
