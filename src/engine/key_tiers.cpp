@@ -20,8 +20,7 @@ std::vector<std::string> TierPlan::key_order() const {
   return order;
 }
 
-TierPlan plan_key_tiers(std::span<const TierDevice> devices, std::span<const TierKey> keys,
-                        std::uint64_t pinned_room) {
+TierPlan plan_key_tiers(std::span<const TierDevice> devices, std::span<const TierKey> keys, std::uint64_t pinned_room) {
   std::vector<const TierKey*> order;
   for (const auto& k : keys) order.push_back(&k);
   std::stable_sort(order.begin(), order.end(), [](const TierKey* a, const TierKey* b) {
@@ -42,7 +41,8 @@ TierPlan plan_key_tiers(std::span<const TierDevice> devices, std::span<const Tie
 
   TierPlan plan;
   for (const TierKey* k : order) {
-    const std::string first = k->deadline_bound ? "deadline-bound, planned first" : "planned after the deadline-bound keys";
+    const std::string first =
+        k->deadline_bound ? "deadline-bound, planned first" : "planned after the deadline-bound keys";
     for (std::uint32_t d : k->devices) {
       auto it = room.find(d);
       if (it == room.end()) continue;
@@ -69,8 +69,8 @@ TierPlan plan_key_tiers(std::span<const TierDevice> devices, std::span<const Tie
       } else {
         choice.form = c.file_pinned_bytes ? groth16::CopyForm::kFile : groth16::CopyForm::kPinned;
         choice.reason = "no tier fits (" + first + "): " + sizes + "; " +
-                        format_bytes(c.file_pinned_bytes ? c.file_pinned_bytes : c.pinned_bytes) +
-                        " pinned > " + format_bytes(pinned_room) + " of host memory left for pinned copies";
+                        format_bytes(c.file_pinned_bytes ? c.file_pinned_bytes : c.pinned_bytes) + " pinned > " +
+                        format_bytes(pinned_room) + " of host memory left for pinned copies";
       }
       plan.choices.push_back(std::move(choice));
     }

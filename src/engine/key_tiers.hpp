@@ -73,7 +73,6 @@ struct TierPlan {
 
 // `pinned_room`: host memory the pinned copies may take together (the memory budget's free room).
 // A key on a device the plan does not list gets no choice (its copies take what fits when made).
-TierPlan plan_key_tiers(std::span<const TierDevice> devices, std::span<const TierKey> keys,
-                        std::uint64_t pinned_room);
+TierPlan plan_key_tiers(std::span<const TierDevice> devices, std::span<const TierKey> keys, std::uint64_t pinned_room);
 
 }  // namespace cuzk::engine

@@ -22,6 +22,16 @@ namespace cuzk::engine {
 
 class JobKind;
 
+// Which ProofRequest fields a kind reads, for tools that build requests (cuzk-bench): what it
+// requires, and what it defaults.
+struct RequestInputs {
+  bool c1 = false;              // vanilla_proof: PoRep's C1 output (cuzk-bench --c1)
+  bool vanilla_proofs = false;  // the list of vanilla proofs: PoSt sectors, SnapDeals partitions (--vanilla)
+  bool randomness = false;      // 32 bytes of chain randomness (--randomness; cuzk-bench sends zeros without it)
+  bool comm_rs = false;         // SnapDeals' comm_r_old, comm_r_new, comm_d_new
+  bool witness = false;         // circuit_id and a .wtns (--circuit-id, --wtns or --wtns-path)
+};
+
 struct KindRow {
   std::uint32_t wire = 0;  // cuzk.v1.ProofKind value
   std::string wire_name;   // the proto enum name
@@ -38,6 +48,7 @@ struct KindRow {
   // name ("StackedDrgWindow32GiBV1_1"); no function: the kind takes numbers only.
   std::uint64_t default_registered_proof = 0;
   std::function<Result<std::uint64_t>(std::string_view name)> registered_proof_by_name;
+  RequestInputs inputs;
 
   std::string label() const;  // Prometheus label value: name with '-' as '_'
 };

@@ -86,6 +86,8 @@ static Result<std::uint64_t> registered_proof_code(const std::string& text, std:
 Result<engine::ProofRequest> build_request(const ProofArgs& a, std::size_t c1_index) {
   auto kind = parse_type(a.type);
   if (!kind) return Error{kind.error()};
+  const engine::KindRow* row = kind_table().find(*kind);
+  if (!row) return Error{"unknown proof kind " + std::to_string(*kind)};
   engine::ProofRequest r;
   r.proof_kind = *kind;
   r.request_id = a.request_id;
@@ -122,7 +124,7 @@ Result<engine::ProofRequest> build_request(const ProofArgs& a, std::size_t c1_in
     auto h = hex_decode("--randomness", a.randomness);
     if (!h) return Error{h.error()};
     r.randomness = *h;
-  } else if (*kind == 3 || *kind == 4) {
+  } else if (row->inputs.randomness) {
     r.randomness.assign(32, '\0');
   }
   for (auto [flag, in, out] : {std::tuple{"--comm-r-old", &a.comm_r_old, &r.comm_r_old},
@@ -133,7 +135,7 @@ Result<engine::ProofRequest> build_request(const ProofArgs& a, std::size_t c1_in
     if (!h) return Error{h.error()};
     *out = *h;
   }
-  if (*kind == std::uint32_t(engine::ProofKind::kGenericGroth16)) {
+  if (row->inputs.witness) {
     if (a.circuit_id.empty()) return Error{"generic proofs need --circuit-id"};
     if (a.wtns.empty() == a.wtns_path.empty()) return Error{"generic proofs need exactly one of --wtns or --wtns-path"};
     r.circuit_id = a.circuit_id;

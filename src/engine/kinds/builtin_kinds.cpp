@@ -41,20 +41,28 @@ void register_generic_kind(KindRegistry& r) {
           Priority::kNormal,
           {"generic", "groth16"},
           make_generic_groth16_kind(),
-          {}});
+          {},
+          false,
+          0,
+          {},
+          {.witness = true}});
 }
 
 void register_builtin_kinds(KindRegistry& r, const BuiltinKindOptions& o) {
   // wire, proto name, name, priority, aliases, kind, key loaders, deadline-bound, default registered
   // proof (32 GiB: StackedDrgWindow32GiBV1_1 = 13, StackedDrgWinning32GiBV1 = 3, the 32 GiB update = 3),
-  // registered-proof names
+  // registered-proof names, the request's inputs
   add(r, {wire(ProofKind::kPoRepC2),
           "POREP_SEAL_COMMIT",
           "porep-c2",
           Priority::kNormal,
           {"porep", "seal-commit"},
           make_porep_c2_kind(),
-          {porep_key_loader(o.shape_cache)}});
+          {porep_key_loader(o.shape_cache)},
+          false,
+          0,
+          {},
+          {.c1 = true}});
   add(r, {wire(ProofKind::kSnapUpdate),
           "SNAP_DEALS_UPDATE",
           "snap-update",
@@ -64,7 +72,8 @@ void register_builtin_kinds(KindRegistry& r, const BuiltinKindOptions& o) {
           {snap_key_loader(o.shape_cache)},
           false,
           3,
-          snap_registered_proof});
+          snap_registered_proof,
+          {.vanilla_proofs = true, .comm_rs = true}});
   add(r, {wire(ProofKind::kWindowPoSt),
           "WINDOW_POST_PARTITION",
           "window-post",
@@ -74,7 +83,8 @@ void register_builtin_kinds(KindRegistry& r, const BuiltinKindOptions& o) {
           {wpost_key_loader(o.shape_cache)},
           true,
           13,
-          post_registered_proof});
+          post_registered_proof,
+          {.vanilla_proofs = true, .randomness = true}});
   add(r, {wire(ProofKind::kWinningPoSt),
           "WINNING_POST",
           "winning-post",
@@ -84,7 +94,8 @@ void register_builtin_kinds(KindRegistry& r, const BuiltinKindOptions& o) {
           {winning_key_loader(o.shape_cache)},
           true,
           3,
-          post_registered_proof});
+          post_registered_proof,
+          {.vanilla_proofs = true, .randomness = true}});
   register_generic_kind(r);
 }
 
