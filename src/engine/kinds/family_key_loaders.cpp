@@ -57,18 +57,19 @@ Result<filecoin::ShapeLoad> snap_shape(std::uint64_t sector_size, const std::str
 }  // namespace
 
 std::shared_ptr<const KeyLoader> porep_key_loader(bool shape_cache) {
-  return shaped_params_loader({"porep", filecoin::params::ProofFamily::kPoRep, porep_shape}, shape_cache);
+  return shaped_params_loader({kPorepKeys, filecoin::params::ProofFamily::kPoRep, porep_shape}, shape_cache);
 }
 std::shared_ptr<const KeyLoader> wpost_key_loader(bool shape_cache) {
   return shaped_params_loader(
-      {"wpost", filecoin::params::ProofFamily::kWindowPoSt, post_shape(post::PostType::kWindow)}, shape_cache);
+      {kWindowPostKeys, filecoin::params::ProofFamily::kWindowPoSt, post_shape(post::PostType::kWindow)}, shape_cache);
 }
 std::shared_ptr<const KeyLoader> winning_key_loader(bool shape_cache) {
   return shaped_params_loader(
-      {"winning", filecoin::params::ProofFamily::kWinningPoSt, post_shape(post::PostType::kWinning)}, shape_cache);
+      {kWinningPostKeys, filecoin::params::ProofFamily::kWinningPoSt, post_shape(post::PostType::kWinning)},
+      shape_cache);
 }
 std::shared_ptr<const KeyLoader> snap_key_loader(bool shape_cache) {
-  return shaped_params_loader({"snap", filecoin::params::ProofFamily::kSnapDeals, snap_shape}, shape_cache);
+  return shaped_params_loader({kSnapKeys, filecoin::params::ProofFamily::kSnapDeals, snap_shape}, shape_cache);
 }
 
 }  // namespace cuzk::engine::kinds

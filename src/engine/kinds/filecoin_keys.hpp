@@ -23,6 +23,13 @@
 
 namespace cuzk::engine::kinds {
 
+// Each Filecoin family's key-id prefix, written once: its loader serves "<prefix>-<size>" and its kind
+// asks for that id (the Rust daemon's circuit ids: porep-32g, wpost-32g, winning-32g, snap-32g).
+inline constexpr const char* kPorepKeys = "porep";
+inline constexpr const char* kWindowPostKeys = "wpost";
+inline constexpr const char* kWinningPostKeys = "winning";
+inline constexpr const char* kSnapKeys = "snap";
+
 // "porep-32g" for ("porep", 32 GiB); an error naming the size when it is not a Filecoin sector size.
 Result<std::string> filecoin_key_id(const std::string& family, std::uint64_t sector_size);
 

@@ -36,7 +36,7 @@ class PorepC2Kind final : public JobKind {
     if (ctx.cancel.cancelled()) return Error{"cancelled"};
     if (!job) return Error{k + "vanilla_proof: " + job.error()};
 
-    auto lease = acquire_proving_key(ctx, "porep", job->sector_size(),
+    auto lease = acquire_proving_key(ctx, kPorepKeys, job->sector_size(),
                                      [&](const groth16::R1csShape& sh) { return job->check_key(sh); });
     if (!lease) return Error{k + lease.error()};
     return std::unique_ptr<PreparedJob>(std::make_unique<PartitionedPrepared<porep::PorepJob>>(

@@ -69,7 +69,7 @@ class PostKind final : public JobKind {
     if (ctx.cancel.cancelled()) return Error{"cancelled"};
     if (!job) return Error{k + job.error()};
 
-    auto lease = acquire_proving_key(ctx, winning ? "winning" : "wpost", cfg.sector_size,
+    auto lease = acquire_proving_key(ctx, winning ? kWinningPostKeys : kWindowPostKeys, cfg.sector_size,
                                      [&](const groth16::R1csShape& sh) { return job->check_key(sh); });
     if (!lease) return Error{k + lease.error()};
     return std::unique_ptr<PreparedJob>(std::make_unique<PartitionedPrepared<post::PostJob>>(

@@ -63,7 +63,7 @@ class SnapUpdateKind final : public JobKind {
     auto job = snap::SnapJob::prepare(cfg.geometry, comms, blobs, ctx.cancel.as_function());
     if (ctx.cancel.cancelled()) return Error{"cancelled"};
     if (!job) return Error{k + job.error()};
-    auto lease = acquire_proving_key(ctx, "snap", cfg.sector_size,
+    auto lease = acquire_proving_key(ctx, kSnapKeys, cfg.sector_size,
                                      [&](const groth16::R1csShape& s) { return job->check_key(s); });
     if (!lease) return Error{k + lease.error()};
     return std::unique_ptr<PreparedJob>(std::make_unique<PartitionedPrepared<snap::SnapJob>>(
