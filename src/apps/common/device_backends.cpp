@@ -110,11 +110,13 @@ class CudaBackends final : public DeviceBackends {
     if (!uses_copies(slot)) return std::shared_ptr<groth16::KeyCopy>();
     return of(slot)->upload_planned(key, shape, charge, request);
   }
-  // Only keys whose form is ours to choose are planned (gpus.key_residency = "auto").
+  // Only keys whose form is ours to choose are planned (gpus.key_residency = "auto"); a key above
+  // gpus.max_resident_key_bytes is not (the backend streams it, as the operator asked).
   std::optional<engine::CopyCost> copy_cost(engine::BackendSlot slot, const groth16::ProvingKey& key,
                                             const groth16::R1csShape* shape) const override {
     if (!uses_copies(slot) || keys_.residency != "auto") return std::nullopt;
     const gpu::CopyCosts c = gpu::CudaBackend::copy_costs(key, shape, keys_.stream_chunk_bases);
+    if (keys_.max_resident_key_bytes && c.resident_bytes > keys_.max_resident_key_bytes) return std::nullopt;
     return engine::CopyCost{c.resident_bytes, c.proof_bytes, c.pinned_bytes, c.file_pinned_bytes};
   }
   std::optional<std::uint64_t> usable_device_bytes(std::uint32_t device) const override {
