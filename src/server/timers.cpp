@@ -52,7 +52,10 @@ void Timers::run() {
     }
     auto first = queue_.begin();
     if (first->first.first > Clock::now()) {
-      cv_.wait_until(lk, first->first.first);
+      // A copy: wait_until reads its deadline again after waking, and cancel() may have erased the
+      // node meanwhile (a use-after-free ASan found in await_test).
+      const Clock::time_point deadline = first->first.first;
+      cv_.wait_until(lk, deadline);
       continue;
     }
     std::function<void()> f = std::move(first->second);
